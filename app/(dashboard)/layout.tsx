@@ -1,0 +1,39 @@
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+
+import { signOutAction } from "@/app/sign-out-action";
+import { LiveUpdates } from "@/components/live/live-updates";
+import { MainNav } from "@/components/nav/main-nav";
+import { currentStaff } from "@/lib/auth/session";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const staff = await currentStaff();
+  if (!staff) redirect("/sign-in");
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+          <Link href="/" className="flex items-center gap-2 font-semibold text-slate-900">
+            {/* eslint-disable-next-line @next/next/no-img-element -- a 24 px static SVG needs no optimisation */}
+            <img src="/logo.svg" alt="" width={24} height={24} />
+            Fundboard
+          </Link>
+          <MainNav role={staff.role} />
+          <div className="ml-auto flex items-center gap-3 text-sm">
+            <LiveUpdates />
+            <span className="text-slate-700" data-testid="signed-in-as">
+              {staff.name} <span className="text-slate-500">({staff.role})</span>
+            </span>
+            <form action={signOutAction}>
+              <button type="submit" className="rounded-md px-2 py-1 text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+    </div>
+  );
+}

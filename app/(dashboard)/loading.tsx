@@ -1,0 +1,5 @@
+import { WalletCardsSkeleton } from "@/components/balance/wallet-cards";
+
+export default function Loading() {
+  return <WalletCardsSkeleton />;
+}

@@ -1,0 +1,47 @@
+import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
+import { connection } from "next/server";
+
+import { BalanceSection } from "@/components/balance/balance-section";
+import { RecentPayments } from "@/components/payments/recent-payments";
+import { RecentRequests } from "@/components/requests/recent-requests";
+import { requirePageStaff } from "@/lib/auth/page-guard";
+import { ANY_STAFF } from "@/lib/auth/roles";
+import { getBalanceView } from "@/lib/balance/cache";
+import { getDb } from "@/lib/db";
+import { recentPayments } from "@/lib/payments/recent";
+import { keys } from "@/lib/queries";
+import { getServerQueryClient } from "@/lib/query-client";
+import { REQUEST_PAGE_SIZE, listRequests } from "@/lib/requests/repo";
+
+export const metadata = { title: "Overview" };
+
+export default async function OverviewPage() {
+  // Balances are live data: render per request, never at build time.
+  await connection();
+  await requirePageStaff(ANY_STAFF, "/");
+  const db = await getDb();
+  const client = getServerQueryClient();
+  const [, , payments] = await Promise.all([
+    // A failed balance fetch is left to the browser's query, which shows the error panel and retry.
+    client.prefetchQuery({ queryKey: keys.balance, queryFn: () => getBalanceView() }),
+    client.prefetchQuery({
+      queryKey: keys.requestList({ page: 1 }),
+      queryFn: async () => ({ ...(await listRequests(db, { page: 1 })), page: 1, pageSize: REQUEST_PAGE_SIZE }),
+    }),
+    recentPayments(db),
+  ]);
+  return (
+    <div className="space-y-8">
+      <h1 className="text-2xl font-semibold">Overview</h1>
+      <HydrationBoundary state={dehydrate(client)}>
+        <BalanceSection />
+        <div className="grid gap-8 lg:grid-cols-3">
+          <div className="lg:col-span-2">
+            <RecentRequests />
+          </div>
+          <RecentPayments items={payments} />
+        </div>
+      </HydrationBoundary>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
+import { notFound } from "next/navigation";
+
+import { RequestDetail } from "@/components/requests/request-detail";
+import { requirePageStaff } from "@/lib/auth/page-guard";
+import { ANY_STAFF } from "@/lib/auth/roles";
+import { getDb } from "@/lib/db";
+import { keys } from "@/lib/queries";
+import { getServerQueryClient } from "@/lib/query-client";
+import { requestDeps } from "@/lib/requests/app-deps";
+import { getRequestDetail } from "@/lib/requests/refresh";
+import { REQUEST_ID_RE } from "@/lib/requests/schemas";
+
+export const metadata = { title: "Request" };
+
+export default async function RequestPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id: raw } = await params;
+  const id = decodeURIComponent(raw);
+  await requirePageStaff(ANY_STAFF, `/requests/${raw}`);
+  if (!REQUEST_ID_RE.test(id)) notFound();
+  const client = getServerQueryClient();
+  const db = await getDb();
+  // Service trouble is left to the browser's query, which shows what failed.
+  const outcome = await getRequestDetail(requestDeps(db), id).catch(() => null);
+  if (outcome?.kind === "not_found") notFound();
+  if (outcome?.kind === "found") client.setQueryData(keys.request(id), outcome.request);
+  return (
+    <HydrationBoundary state={dehydrate(client)}>
+      <RequestDetail id={id} />
+    </HydrationBoundary>
+  );
+}

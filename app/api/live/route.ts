@@ -1,0 +1,49 @@
+import { withStaff } from "@/lib/auth/guard";
+import { ANY_STAFF } from "@/lib/auth/roles";
+import { subscribe, type LiveEvent } from "@/lib/live/bus";
+
+export const dynamic = "force-dynamic";
+
+const HEARTBEAT_MS = 15_000;
+
+/** Server-sent events; the browser invalidates its queries on each (DESIGN §6). */
+export const GET = withStaff(ANY_STAFF, async (request) => {
+  const encoder = new TextEncoder();
+  let cleanup = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          cleanup();
+        }
+      };
+      // The retry hint is the browser's reconnect delay; the first comment flushes the headers.
+      send("retry: 2000\n: connected\n\n");
+      const unsubscribe = subscribe((event: LiveEvent) => send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
+      const heartbeat = setInterval(() => send(": ping\n\n"), HEARTBEAT_MS);
+      cleanup = () => {
+        unsubscribe();
+        clearInterval(heartbeat);
+        try {
+          controller.close();
+        } catch {
+          // Already closed.
+        }
+      };
+      request.signal.addEventListener("abort", () => cleanup());
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      Connection: "keep-alive",
+      "X-Accel-Buffering": "no",
+    },
+  });
+});

@@ -1,0 +1,24 @@
+import { withStaff } from "@/lib/auth/guard";
+import { ANY_STAFF } from "@/lib/auth/roles";
+import { fail, ok } from "@/lib/http/envelope";
+import { statusForServiceError } from "@/lib/http/service-status";
+import { requestDeps } from "@/lib/requests/app-deps";
+import { getRequestDetail } from "@/lib/requests/refresh";
+import { REQUEST_ID_RE } from "@/lib/requests/schemas";
+import { ServiceError } from "@/lib/service/errors";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withStaff<{ requestId: string }>(ANY_STAFF, async (_request, { db, params }) => {
+  if (!REQUEST_ID_RE.test(params.requestId)) {
+    return fail(400, "That request id is not valid: use 1 to 64 letters, digits, hyphens or underscores.");
+  }
+  try {
+    const outcome = await getRequestDetail(requestDeps(db), params.requestId);
+    if (outcome.kind === "not_found") return fail(404, `No fund request ${params.requestId} was found here or at the service.`);
+    return ok(outcome.request, outcome.stale ?? "OK");
+  } catch (error) {
+    if (error instanceof ServiceError) return fail(statusForServiceError(error), error.userMessage, { kind: error.kind });
+    throw error;
+  }
+});

@@ -1,0 +1,41 @@
+import { writeAudit } from "@/lib/audit";
+import { withStaff } from "@/lib/auth/guard";
+import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
+import { parseJsonBody } from "@/lib/http/body";
+import { fail, ok } from "@/lib/http/envelope";
+import { statusForServiceError } from "@/lib/http/service-status";
+import { requestDeps } from "@/lib/requests/app-deps";
+import { createFundRequest } from "@/lib/requests/create";
+import { REQUEST_PAGE_SIZE, listRequests } from "@/lib/requests/repo";
+import { newRequestSchema, requestListQuerySchema } from "@/lib/requests/schemas";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
+  const params = request.nextUrl.searchParams;
+  const query = requestListQuerySchema.parse({
+    status: params.get("status") || undefined,
+    tag: params.get("tag") || undefined,
+    page: params.get("page") ?? undefined,
+  });
+  const { items, total } = await listRequests(db, query);
+  return ok({ items, page: query.page, pageSize: REQUEST_PAGE_SIZE, total });
+});
+
+export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
+  const body = await parseJsonBody(request, newRequestSchema);
+  if (!body.ok) return body.response;
+  const outcome = await createFundRequest(requestDeps(db), body.data, staff);
+  switch (outcome.kind) {
+    case "replayed":
+      return ok(outcome.request, "Already sent: this is the same request");
+    case "key_reused":
+      return fail(409, "This idempotency key was already used for a different request; reload the form and try again.", outcome.request);
+    case "created":
+      await writeAudit(db, { action: "request.created", actor: staff, target: outcome.request.requestId, detail: { tag: outcome.request.tag, amount: outcome.request.amount }, ip });
+      return ok(outcome.request, "Request sent", 201);
+    case "service_failed":
+      await writeAudit(db, { action: "request.created", actor: staff, target: outcome.request.reference, detail: { failed: outcome.error.kind }, ip });
+      return fail(statusForServiceError(outcome.error), outcome.error.userMessage, outcome.request);
+  }
+});

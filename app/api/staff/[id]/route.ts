@@ -1,0 +1,35 @@
+import { writeAudit } from "@/lib/audit";
+import { withStaff } from "@/lib/auth/guard";
+import { ADMINS } from "@/lib/auth/roles";
+import { parseJsonBody } from "@/lib/http/body";
+import { fail, ok } from "@/lib/http/envelope";
+import { countOtherActiveAdmins, findStaffById, toStaffView, updateStaff } from "@/lib/staff/repo";
+import { staffPatchSchema } from "@/lib/staff/schemas";
+
+export const dynamic = "force-dynamic";
+
+export const PATCH = withStaff<{ id: string }>(ADMINS, async (request, { db, staff, params, ip }) => {
+  const target = await findStaffById(db, params.id);
+  if (!target) return fail(404, "No staff account has that id.");
+  const body = await parseJsonBody(request, staffPatchSchema);
+  if (!body.ok) return body.response;
+  const { role, disabled } = body.data;
+
+  const losesAdmin = (role !== undefined && role !== "admin") || disabled === true;
+  if (target.id === staff.id && losesAdmin) {
+    return fail(409, "You cannot disable or demote your own account; ask another admin.");
+  }
+  if (target.role === "admin" && losesAdmin && (await countOtherActiveAdmins(db, target.id)) === 0) {
+    return fail(409, "This is the last active admin; make someone else an admin first.");
+  }
+
+  const updated = await updateStaff(db, target.id, body.data);
+  if (!updated) return fail(404, "No staff account has that id.");
+  if (role !== undefined && role !== target.role) {
+    await writeAudit(db, { action: "staff.role_changed", actor: staff, target: target.email, detail: { from: target.role, to: role }, ip });
+  }
+  if (disabled !== undefined && disabled !== target.disabled) {
+    await writeAudit(db, { action: disabled ? "staff.disabled" : "staff.enabled", actor: staff, target: target.email, ip });
+  }
+  return ok(toStaffView(updated), "Account updated");
+});

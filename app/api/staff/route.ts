@@ -1,0 +1,23 @@
+import { writeAudit } from "@/lib/audit";
+import { withStaff } from "@/lib/auth/guard";
+import { ADMINS } from "@/lib/auth/roles";
+import { parseJsonBody } from "@/lib/http/body";
+import { fail, ok } from "@/lib/http/envelope";
+import { createStaff, listStaff, toStaffView } from "@/lib/staff/repo";
+import { staffCreateSchema } from "@/lib/staff/schemas";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withStaff(ADMINS, async (_request, { db }) => {
+  const rows = await listStaff(db);
+  return ok({ items: rows.map(toStaffView), page: 1, pageSize: rows.length, total: rows.length });
+});
+
+export const POST = withStaff(ADMINS, async (request, { db, staff, ip }) => {
+  const body = await parseJsonBody(request, staffCreateSchema);
+  if (!body.ok) return body.response;
+  const row = await createStaff(db, body.data);
+  if (!row) return fail(409, `An account for ${body.data.email} already exists.`, { fieldErrors: { email: ["This e-mail already has an account"] } });
+  await writeAudit(db, { action: "staff.created", actor: staff, target: row.email, detail: { role: row.role }, ip });
+  return ok(toStaffView(row), "Account created", 201);
+});

@@ -1,0 +1,39 @@
+"use server";
+
+import { AuthError, CredentialsSignin } from "next-auth";
+
+import { signIn } from "@/auth";
+import { signInSchema } from "@/lib/staff/schemas";
+
+export interface SignInState {
+  error: string | null;
+  email: string;
+}
+
+/** Only paths of this dashboard: never an absolute or protocol-relative URL (open redirect). */
+function safeReturnPath(value: FormDataEntryValue | null): string {
+  const text = typeof value === "string" ? value : "";
+  return text.startsWith("/") && !text.startsWith("//") && !text.startsWith("/\\") ? text : "/";
+}
+
+export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
+  const email = String(form.get("email") ?? "");
+  const parsed = signInSchema.safeParse({ email, password: form.get("password") ?? "" });
+  if (!parsed.success) return { error: "Enter your e-mail address and your password.", email };
+  try {
+    await signIn("credentials", { email: parsed.data.email, password: parsed.data.password, redirectTo: safeReturnPath(form.get("callbackUrl")) });
+  } catch (error) {
+    if (error instanceof CredentialsSignin) {
+      const throttled = /^throttled-(\d+)$/.exec(error.code);
+      if (throttled) {
+        const minutes = Number(throttled[1]);
+        return { error: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, email };
+      }
+      return { error: "That e-mail and password do not match an active account. Check them and try again.", email };
+    }
+    if (error instanceof AuthError) return { error: "Sign-in failed on our side. Try again in a moment.", email };
+    // Success arrives as Next's redirect "error": let it through.
+    throw error;
+  }
+  return { error: null, email };
+}

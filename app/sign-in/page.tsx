@@ -1,0 +1,34 @@
+import { redirect } from "next/navigation";
+
+import { SignInForm } from "@/components/auth/sign-in-form";
+import { currentStaff } from "@/lib/auth/session";
+
+export const metadata = { title: "Sign in" };
+
+// The HTTP sign-in endpoint redirects here with ?error=CredentialsSignin&code=…; the form's own errors come from its action.
+function messageFor(error: unknown, code: unknown): string | null {
+  if (error !== "CredentialsSignin") return typeof error === "string" ? "Sign-in failed. Try again." : null;
+  const throttled = typeof code === "string" ? /^throttled-(\d+)$/.exec(code) : null;
+  if (throttled) return `Too many attempts. Try again in ${throttled[1]} minute${throttled[1] === "1" ? "" : "s"}.`;
+  return "That e-mail and password do not match an active account. Check them and try again.";
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string | string[]; error?: string | string[]; code?: string | string[] }> }) {
+  const { callbackUrl, error, code } = await searchParams;
+  const returnTo = typeof callbackUrl === "string" && callbackUrl.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/";
+  if (await currentStaff()) redirect(returnTo);
+  return (
+    <main className="flex min-h-screen items-center justify-center px-4">
+      <div className="w-full max-w-sm rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+        <div className="mb-6 flex items-center gap-2">
+          {/* eslint-disable-next-line @next/next/no-img-element -- a 28 px static SVG needs no optimisation */}
+          <img src="/logo.svg" alt="" width={28} height={28} />
+          <span className="text-lg font-semibold">Fundboard</span>
+        </div>
+        <h1 className="mb-4 text-xl font-semibold">Sign in</h1>
+        <SignInForm callbackUrl={returnTo} initialError={messageFor(error, code)} />
+        <p className="mt-4 text-xs text-slate-600">For your business&apos;s staff only. Ask an admin for an account.</p>
+      </div>
+    </main>
+  );
+}

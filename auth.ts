@@ -1,0 +1,91 @@
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+
+import { writeAudit } from "@/lib/audit";
+import { verifyPassword } from "@/lib/auth/password";
+import { checkThrottle, clearFailures, recordFailure } from "@/lib/auth/throttle";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db";
+import { clientIp } from "@/lib/http/client-ip";
+import { findStaffByEmail } from "@/lib/staff/repo";
+import { signInSchema } from "@/lib/staff/schemas";
+
+/** Wrong e-mail or password: one message for both, so nobody learns which accounts exist. */
+export class InvalidCredentials extends CredentialsSignin {
+  code = "invalid";
+}
+
+/** Too many failures; the code carries the minutes to wait. */
+export class Throttled extends CredentialsSignin {
+  constructor(minutes: number) {
+    super();
+    this.code = `throttled-${minutes}`;
+  }
+}
+
+export const SESSION_MAX_AGE_S = 12 * 60 * 60;
+
+export const { handlers, auth, signIn, signOut } = NextAuth(() => {
+  const config = getConfig();
+  return {
+    secret: config.authSecret,
+    trustHost: true,
+    useSecureCookies: config.appUrl.startsWith("https://"),
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
+    pages: { signIn: "/sign-in", error: "/sign-in" },
+    // A wrong password is an expected outcome (already audited), not a server error with a stack trace.
+    logger: {
+      error(error) {
+        if (error instanceof CredentialsSignin || error.name === "CredentialsSignin" || (error.cause as { err?: unknown } | undefined)?.err instanceof CredentialsSignin) return;
+        console.error(`[auth] ${error.name}: ${error.message}`);
+      },
+      warn(code) {
+        console.warn(`[auth] warning: ${code}`);
+      },
+      debug() {},
+    },
+    providers: [
+      Credentials({
+        id: "credentials",
+        credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(raw, request) {
+          const parsed = signInSchema.safeParse(raw);
+          if (!parsed.success) throw new InvalidCredentials();
+          const { email, password } = parsed.data;
+          const ip = clientIp(request.headers);
+          const db = await getDb();
+          const verdict = await checkThrottle(db, email, ip);
+          if (!verdict.allowed) {
+            await writeAudit(db, { action: "auth.sign_in_throttled", actor: { id: null, email }, ip });
+            throw new Throttled(verdict.retryAfterMinutes);
+          }
+          const row = await findStaffByEmail(db, email);
+          const valid = await verifyPassword(row?.passwordHash ?? null, password);
+          if (!row || !valid || row.disabled) {
+            await recordFailure(db, email, ip);
+            await writeAudit(db, {
+              action: "auth.sign_in_failed",
+              actor: { id: row?.id ?? null, email },
+              ip,
+              detail: { reason: !row ? "unknown e-mail" : row.disabled ? "account disabled" : "wrong password" },
+            });
+            throw new InvalidCredentials();
+          }
+          await clearFailures(db, email, ip);
+          await writeAudit(db, { action: "auth.sign_in", actor: { id: row.id, email: row.email }, ip });
+          return { id: row.id, email: row.email, name: row.name };
+        },
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user?.id) token.sub = user.id;
+        return token;
+      },
+      session({ session, token }) {
+        if (token.sub) session.user.id = token.sub;
+        return session;
+      },
+    },
+  };
+});

@@ -1,0 +1,49 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { apiFetch } from "@/lib/http/api-fetch";
+import type { BalanceView } from "@/lib/balance/view";
+import { balanceQuery, keys } from "@/lib/queries";
+
+import { WalletCards, WalletCardsSkeleton } from "./wallet-cards";
+
+export function BalanceSection() {
+  const client = useQueryClient();
+  const query = useQuery(balanceQuery());
+  const [refreshing, setRefreshing] = useState(false);
+
+  async function refresh() {
+    setRefreshing(true);
+    try {
+      // ?refresh=1 skips the cache once; the server still makes one call for everyone asking at once.
+      client.setQueryData(keys.balance, await apiFetch<BalanceView>("/api/balance?refresh=1"));
+    } catch {
+      await client.invalidateQueries({ queryKey: keys.balance });
+    } finally {
+      setRefreshing(false);
+    }
+  }
+
+  const button = (
+    <button
+      type="button"
+      onClick={() => void refresh()}
+      disabled={refreshing || query.isFetching}
+      className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-900 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-60"
+    >
+      {refreshing || query.isFetching ? "Refreshing…" : query.isError ? "Try again" : "Refresh"}
+    </button>
+  );
+
+  if (query.isPending) return <WalletCardsSkeleton />;
+  if (query.isError) return <ErrorPanel title="Balances are unavailable" message={query.error.message} action={button} />;
+  return (
+    <div className="space-y-2">
+      <WalletCards view={query.data} />
+      <div className="flex justify-end">{button}</div>
+    </div>
+  );
+}

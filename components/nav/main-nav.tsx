@@ -1,0 +1,23 @@
+import Link from "next/link";
+
+import type { Role } from "@/lib/auth/roles";
+
+const LINKS: { href: string; label: string; roles: readonly Role[] }[] = [
+  { href: "/", label: "Overview", roles: ["admin", "operator", "viewer"] },
+  { href: "/requests", label: "Requests", roles: ["admin", "operator", "viewer"] },
+  { href: "/requests/new", label: "New request", roles: ["admin", "operator"] },
+  { href: "/staff", label: "Staff", roles: ["admin"] },
+  { href: "/audit", label: "Audit log", roles: ["admin"] },
+];
+
+export function MainNav({ role }: { role: Role }) {
+  return (
+    <nav aria-label="Main" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+      {LINKS.filter((l) => l.roles.includes(role)).map((l) => (
+        <Link key={l.href} href={l.href} className="text-slate-700 hover:text-slate-950 hover:underline">
+          {l.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,115 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+
+import { Field, inputClass } from "@/components/ui/field";
+import { ApiError, apiFetch } from "@/lib/http/api-fetch";
+import { DESCRIPTION_MAX, newRequestSchema, type NewRequest, type NewRequestInput } from "@/lib/requests/schemas";
+import type { FundRequestView } from "@/lib/requests/view";
+
+import { requestHref } from "./requests-table";
+
+function newKey(): string {
+  return crypto.randomUUID().replace(/-/g, "");
+}
+
+/** One idempotency key per filled-in form: a double-click or resubmit can never send twice. */
+export function NewRequestForm() {
+  const router = useRouter();
+  const [serverError, setServerError] = useState<{ message: string; href: string | null } | null>(null);
+  const [sent, setSent] = useState(false);
+  const form = useForm<NewRequestInput, unknown, NewRequest>({
+    resolver: zodResolver(newRequestSchema),
+    defaultValues: { tag: "", amount: "", description: "", idempotencyKey: newKey() },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  async function onSubmit(values: NewRequest) {
+    setServerError(null);
+    try {
+      const created = await apiFetch<FundRequestView>("/api/requests", { method: "POST", json: values });
+      setSent(true);
+      router.push(requestHref(created));
+    } catch (error) {
+      if (error instanceof ApiError) {
+        for (const [field, list] of Object.entries(error.fieldErrors)) {
+          if (list?.[0] && (field === "tag" || field === "amount" || field === "description")) form.setError(field, { message: list[0] });
+        }
+        const record = error.data as Partial<FundRequestView> | null;
+        setServerError({ message: error.message, href: record?.reference ? requestHref({ requestId: record.requestId ?? null, reference: record.reference }) : null });
+        // That attempt is recorded (as failed); a retry is a new request.
+        if (record?.reference) form.setValue("idempotencyKey", newKey());
+      } else {
+        setServerError({ message: "The request could not be sent. Try again.", href: null });
+      }
+    }
+  }
+
+  const describedBy = (name: "tag" | "amount" | "description", hint = false) =>
+    errors[name] ? `req-${name}-error` : hint ? `req-${name}-hint` : undefined;
+
+  return (
+    <form
+      onSubmit={form.handleSubmit(onSubmit)}
+      noValidate
+      className="max-w-xl space-y-4 rounded-lg border border-slate-200 bg-white p-4"
+      aria-describedby={serverError ? "req-server-error" : undefined}
+    >
+      <Field id="req-tag" label="Tag of the person to ask" error={errors.tag?.message} hint="Their consumer-app tag, e.g. @ada.obi">
+        <input
+          id="req-tag"
+          autoComplete="off"
+          className={inputClass}
+          aria-invalid={errors.tag ? true : undefined}
+          aria-describedby={describedBy("tag", true)}
+          {...form.register("tag")}
+        />
+      </Field>
+      <Field id="req-amount" label="Amount (₦)" error={errors.amount?.message} hint="Naira, up to two decimals, at most ₦10,000,000">
+        <input
+          id="req-amount"
+          inputMode="decimal"
+          autoComplete="off"
+          className={inputClass}
+          aria-invalid={errors.amount ? true : undefined}
+          aria-describedby={describedBy("amount", true)}
+          {...form.register("amount")}
+        />
+      </Field>
+      <Field id="req-description" label="Description" error={errors.description?.message} hint={`Shown to the person; at most ${DESCRIPTION_MAX} characters`}>
+        <input
+          id="req-description"
+          autoComplete="off"
+          maxLength={DESCRIPTION_MAX + 20}
+          className={inputClass}
+          aria-invalid={errors.description ? true : undefined}
+          aria-describedby={describedBy("description", true)}
+          {...form.register("description")}
+        />
+      </Field>
+      <input type="hidden" {...form.register("idempotencyKey")} />
+      {serverError ? (
+        <div id="req-server-error" role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+          <p>{serverError.message}</p>
+          {serverError.href ? (
+            <p className="mt-1">
+              <a href={serverError.href} className="underline">
+                See the recorded attempt
+              </a>
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      <button
+        type="submit"
+        disabled={isSubmitting || sent}
+        className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
+      >
+        {isSubmitting ? "Sending…" : sent ? "Sent — opening status…" : "Send request"}
+      </button>
+    </form>
+  );
+}

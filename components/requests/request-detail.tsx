@@ -1,0 +1,86 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { formatTime } from "@/lib/format-time";
+import { formatMajor } from "@/lib/money";
+import { requestQuery } from "@/lib/queries";
+
+import { StatusBadge } from "./status-badge";
+
+function Party({ label, party }: { label: string; party: { name: string; tag: string } | null }) {
+  return (
+    <div>
+      <dt className="text-xs text-slate-600">{label}</dt>
+      <dd className="font-medium">{party ? `${party.name} (@${party.tag})` : "—"}</dd>
+    </div>
+  );
+}
+
+export function RequestDetail({ id }: { id: string }) {
+  const query = useQuery(requestQuery(id));
+  if (query.isPending) return <p className="text-slate-600">Loading…</p>;
+  if (query.isError) return <ErrorPanel title="This request could not be loaded" message={query.error.message} />;
+  const r = query.data;
+  const final = r.status === "accepted" || r.status === "declined";
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-2xl font-semibold">
+          Request {r.requestId ? `#${r.requestId}` : r.reference}
+        </h1>
+        <StatusBadge status={r.status} />
+        {!r.local ? <span className="text-xs text-slate-600">(not sent from this dashboard)</span> : null}
+      </div>
+      <dl className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2">
+        <div>
+          <dt className="text-xs text-slate-600">Amount</dt>
+          <dd className="text-xl font-semibold tabular-nums" data-testid="request-amount">
+            {formatMajor("NGN", r.amount)}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-600">Description</dt>
+          <dd className="break-words">{r.description}</dd>
+        </div>
+        <Party label="Requested by" party={r.requestedBy} />
+        <Party label="Sent to" party={r.requestedSentTo ?? { name: "", tag: r.tag }} />
+        <div>
+          <dt className="text-xs text-slate-600">Sent by</dt>
+          <dd>{r.createdBy?.name ?? "—"}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-slate-600">Our reference</dt>
+          <dd className="font-mono text-xs">{r.reference ?? "—"}</dd>
+        </div>
+      </dl>
+      {r.error ? <ErrorPanel title="The service did not take this request" message={r.error} /> : null}
+      <section aria-labelledby="timeline-heading">
+        <h2 id="timeline-heading" className="mb-2 text-lg font-semibold">
+          Timeline
+        </h2>
+        <ol className="space-y-2 border-l-2 border-slate-200 pl-4 text-sm" data-testid="timeline">
+          <li>
+            <span className="font-medium">Sent</span> · {formatTime(r.createdAt)}
+          </li>
+          {r.status === "pending" ? <li className="text-slate-600">Waiting for @{r.tag} to accept or decline…</li> : null}
+          {final ? (
+            <li data-testid="timeline-final">
+              <span className="font-medium">{r.status === "accepted" ? "Accepted" : "Declined"}</span> · {formatTime(r.decidedAt)}
+            </li>
+          ) : null}
+          {r.status === "failed" ? <li className="text-red-800">Failed · {formatTime(r.updatedAt)}</li> : null}
+        </ol>
+      </section>
+      <section aria-labelledby="payment-heading">
+        <h2 id="payment-heading" className="mb-2 text-lg font-semibold">
+          Payment
+        </h2>
+        <p className="text-sm text-slate-700" data-testid="linked-payment">
+          {r.paymentUuid ? `Payment ${r.paymentUuid}` : r.status === "accepted" ? "Accepted; waiting for the service's payment notice." : "No payment yet."}
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,137 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { request as playwrightRequest } from "@playwright/test";
+
+import type { Role } from "../lib/auth/roles";
+import { ROUTE_TABLE, type RouteCase } from "./route-table";
+import { BASE_URL, DEMO_ADMIN, createStaff, newSession } from "./support";
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) return routeFiles(full);
+    return entry === "route.ts" ? [full] : [];
+  });
+}
+
+/** Each exported HTTP method of each app/api route file, as "METHOD /api/pattern". */
+function exportedRoutes(): string[] {
+  return routeFiles("app/api").flatMap((file) => {
+    const pattern = `/${path.dirname(path.relative("app", file)).split(path.sep).join("/")}`;
+    const source = readFileSync(file, "utf8");
+    const methods = new Set<string>();
+    for (const m of source.matchAll(/export\s+(?:const|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)) methods.add(m[1] ?? "");
+    for (const m of source.matchAll(/export\s+const\s+\{([^}]*)\}/g)) {
+      for (const name of (m[1] ?? "").split(",").map((s) => s.trim())) if (/^(GET|POST|PUT|PATCH|DELETE)$/.test(name)) methods.add(name);
+    }
+    return [...methods].map((method) => `${method} ${pattern}`);
+  });
+}
+
+test("the route table covers every exported route handler", () => {
+  const table = ROUTE_TABLE.map((r) => `${r.method} ${r.pattern}`).sort();
+  expect(exportedRoutes().sort()).toEqual(table);
+});
+
+type Caller = "anonymous" | Role;
+const CALLERS: Caller[] = ["anonymous", "viewer", "operator", "admin"];
+
+test.describe("every route × every role", () => {
+  const sessions = new Map<Caller, APIRequestContext>();
+  let staffTargetId = "";
+  let requestId = "";
+
+  test.beforeAll(async () => {
+    const admin = await newSession(DEMO_ADMIN.email, DEMO_ADMIN.password);
+    sessions.set("admin", admin);
+    for (const role of ["viewer", "operator"] as const) {
+      const person = await createStaff(admin, role);
+      sessions.set(role, await newSession(person.email, person.password));
+    }
+    staffTargetId = (await createStaff(admin, "viewer")).id;
+    const made = await admin.post("/api/requests", {
+      headers: { Origin: BASE_URL },
+      data: { tag: "matrix.person", amount: "12.50", description: "Route matrix", idempotencyKey: `matrix${Date.now()}` },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    requestId = ((await made.json()) as { data: { requestId: string } }).data.requestId;
+    sessions.set("anonymous", await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] } }));
+  });
+
+  test.afterAll(async () => {
+    for (const ctx of sessions.values()) await ctx.dispose();
+  });
+
+  // A request each route accepts when the caller is allowed (so "allowed" means a real 2xx).
+  async function call(ctx: APIRequestContext, route: RouteCase): Promise<{ status: number; body: { status: boolean; message: string } }> {
+    const headers = { Origin: BASE_URL };
+    const url = route.pattern.replace("[id]", staffTargetId).replace("[requestId]", requestId);
+    if (route.pattern === "/api/live") return liveCall(ctx);
+    const res = await send(ctx, route, url, headers);
+    return { status: res.status(), body: (await res.json()) as { status: boolean; message: string } };
+  }
+
+  // The event stream never ends: read the status and the first bytes, then hang up.
+  async function liveCall(ctx: APIRequestContext) {
+    const { cookies } = await ctx.storageState();
+    const cookie = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+    const controller = new AbortController();
+    const res = await fetch(`${BASE_URL}/api/live`, { headers: cookie ? { cookie } : {}, signal: controller.signal });
+    try {
+      if (res.headers.get("content-type")?.startsWith("text/event-stream")) {
+        const reader = res.body?.getReader();
+        const first = await reader?.read();
+        const text = new TextDecoder().decode(first?.value);
+        return { status: res.status, body: { status: text.includes(": connected"), message: text } };
+      }
+      return { status: res.status, body: (await res.json()) as { status: boolean; message: string } };
+    } finally {
+      controller.abort();
+    }
+  }
+
+  function send(ctx: APIRequestContext, route: RouteCase, url: string, headers: Record<string, string>) {
+    switch (`${route.method} ${route.pattern}`) {
+      case "POST /api/requests":
+        return ctx.post(url, { headers, data: { tag: "matrix.person", amount: 1, description: "Matrix", idempotencyKey: `m${Date.now()}${Math.random().toString(36).slice(2)}` } });
+      case "POST /api/staff":
+        return ctx.post(url, { headers, data: { email: `matrix.${Date.now()}.${Math.random().toString(36).slice(2)}@e2e.test`, name: "Matrix", role: "viewer", password: "matrix-password" } });
+      case "PATCH /api/staff/[id]":
+        return ctx.patch(url, { headers, data: { role: "viewer" } });
+      default:
+        return ctx.fetch(url, { method: route.method, headers });
+    }
+  }
+
+  for (const route of ROUTE_TABLE.filter((r) => Array.isArray(r.allowed) || r.allowed === "public")) {
+    for (const caller of CALLERS) {
+      test(`${route.method} ${route.pattern} as ${caller}`, async () => {
+        const ctx = sessions.get(caller);
+        if (!ctx) throw new Error(`no session for ${caller}`);
+        const { status, body } = await call(ctx, route);
+        const expected = route.allowed === "public" ? "2xx" : caller === "anonymous" ? 401 : route.allowed.includes(caller) ? "2xx" : 403;
+        if (expected === "2xx") {
+          expect(status, body.message).toBeGreaterThanOrEqual(200);
+          expect(status, body.message).toBeLessThan(300);
+          expect(body.status).toBe(true);
+        } else {
+          expect(status, body.message).toBe(expected);
+          expect(body.status).toBe(false);
+          expect(body.message.length).toBeGreaterThan(10);
+        }
+      });
+    }
+  }
+
+  test("a mutating route refuses a request from another origin, or with none", async () => {
+    const admin = sessions.get("admin");
+    if (!admin) throw new Error("no admin session");
+    const data = { email: `csrf.${Date.now()}@e2e.test`, name: "CSRF", role: "viewer", password: "csrf-password-1" };
+    expect((await admin.post("/api/staff", { data, headers: { Origin: "https://evil.example" } })).status()).toBe(403);
+    expect((await admin.post("/api/staff", { data })).status()).toBe(403);
+    const list = (await (await admin.get("/api/staff")).json()) as { data: { items: { email: string }[] } };
+    expect(list.data.items.some((s) => s.email === data.email)).toBe(false);
+  });
+});

@@ -1,0 +1,31 @@
+import { expect, test } from "@playwright/test";
+
+import { currencyOf, formatMinor, sumMinor } from "../lib/money";
+import { DEV_API_KEY } from "../sandbox/dev-key";
+import { E2E_SANDBOX_PORT } from "./support";
+
+interface Wallet {
+  name: string;
+  balance: number;
+  formatted_balance: string;
+}
+
+test("the overview shows every wallet's formatted_balance exactly as the sandbox serves it, and the total", async ({ page, request }) => {
+  const res = await request.get(`http://127.0.0.1:${E2E_SANDBOX_PORT}/api/v1/business/balance`, {
+    headers: { Authorization: `Bearer ${DEV_API_KEY}` },
+  });
+  expect(res.ok()).toBe(true);
+  const wallets = ((await res.json()) as { data: { wallets: Wallet[] } }).data.wallets;
+  expect(wallets.length).toBeGreaterThanOrEqual(3);
+
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+  const cards = page.getByTestId("wallet");
+  await expect(cards).toHaveCount(wallets.length);
+  for (const wallet of wallets) {
+    const card = cards.filter({ has: page.getByTestId("wallet-name").getByText(wallet.name, { exact: true }) });
+    await expect(card.getByTestId("wallet-balance")).toHaveText(wallet.formatted_balance);
+  }
+  const currency = currencyOf(wallets[0]?.formatted_balance ?? "") ?? "NGN";
+  await expect(page.getByTestId("total-balance")).toHaveText(formatMinor(currency, sumMinor(wallets.map((w) => w.balance))));
+});

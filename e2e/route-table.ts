@@ -1,0 +1,24 @@
+import type { Role } from "../lib/auth/roles";
+
+export interface RouteCase {
+  method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+  /** The route file's pattern, e.g. /api/staff/[id]. */
+  pattern: string;
+  /** Roles that get a 2xx; `public` routes answer without a session. */
+  allowed: readonly Role[] | "public" | "next-auth";
+}
+
+/** Every route handler the dashboard has, and who may call it (DESIGN §4). A route missing here fails the walk. */
+export const ROUTE_TABLE: RouteCase[] = [
+  { method: "GET", pattern: "/api/health", allowed: "public" },
+  { method: "GET", pattern: "/api/auth/[...nextauth]", allowed: "next-auth" },
+  { method: "POST", pattern: "/api/auth/[...nextauth]", allowed: "next-auth" },
+  { method: "GET", pattern: "/api/balance", allowed: ["admin", "operator", "viewer"] },
+  { method: "GET", pattern: "/api/requests", allowed: ["admin", "operator", "viewer"] },
+  { method: "POST", pattern: "/api/requests", allowed: ["admin", "operator"] },
+  { method: "GET", pattern: "/api/requests/[requestId]", allowed: ["admin", "operator", "viewer"] },
+  { method: "GET", pattern: "/api/live", allowed: ["admin", "operator", "viewer"] },
+  { method: "GET", pattern: "/api/staff", allowed: ["admin"] },
+  { method: "POST", pattern: "/api/staff", allowed: ["admin"] },
+  { method: "PATCH", pattern: "/api/staff/[id]", allowed: ["admin"] },
+];

@@ -1,0 +1,54 @@
+import { expect, request as playwrightRequest, type APIRequestContext } from "@playwright/test";
+
+import { DEMO_ADMIN } from "../lib/auth/demo";
+import type { Role } from "../lib/auth/roles";
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4110);
+export const BASE_URL = `http://localhost:${E2E_PORT}`;
+export const SANDBOX_URL = `http://127.0.0.1:${E2E_SANDBOX_PORT}`;
+export const ADMIN_STATE = "e2e/.auth/admin.json";
+export { DEMO_ADMIN };
+
+let counter = 0;
+/** A fresh e-mail per call so tests never depend on each other's accounts. */
+export function uniqueEmail(prefix: string): string {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}.${counter}@e2e.test`;
+}
+
+/** Distinct pretend client addresses keep the per-address sign-in limit of one test from another's. */
+export function fakeClientIp(): string {
+  counter += 1;
+  return `198.51.100.${(Date.now() + counter) % 250}`;
+}
+
+/** Signs in over HTTP the way the sign-in form's endpoint does; the context keeps the session cookie. */
+export async function signInOverHttp(ctx: APIRequestContext, email: string, password: string, headers: Record<string, string> = {}) {
+  const csrf = await ctx.get("/api/auth/csrf", { headers });
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  return ctx.post("/api/auth/callback/credentials", {
+    form: { email, password, csrfToken, callbackUrl: "/" },
+    maxRedirects: 0,
+    headers,
+  });
+}
+
+export async function newSession(email: string, password: string): Promise<APIRequestContext> {
+  const ctx = await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { "x-forwarded-for": fakeClientIp() } });
+  const res = await signInOverHttp(ctx, email, password);
+  expect(res.status(), "sign-in redirects").toBe(302);
+  expect(res.headers().location ?? "", "sign-in succeeded").not.toContain("error=");
+  return ctx;
+}
+
+export async function createStaff(admin: APIRequestContext, role: Role, password = "correct-horse-battery") {
+  const email = uniqueEmail(role);
+  const res = await admin.post("/api/staff", {
+    data: { email, name: `E2E ${role}`, role, password },
+    headers: { Origin: BASE_URL },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const body = (await res.json()) as { data: { id: string } };
+  return { id: body.data.id, email, password };
+}

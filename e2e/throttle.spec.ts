@@ -1,0 +1,54 @@
+import { expect, test } from "@playwright/test";
+import { request as playwrightRequest } from "@playwright/test";
+
+import { BASE_URL, DEMO_ADMIN, createStaff, fakeClientIp, newSession, signInOverHttp } from "./support";
+
+test.use({ storageState: { cookies: [], origins: [] } });
+
+test("five failures for one e-mail lock it for a while with a clear message; others are unaffected", async ({ browser }) => {
+  const admin = await newSession(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  const victim = await createStaff(admin, "viewer");
+  await admin.dispose();
+
+  for (let i = 0; i < 5; i++) {
+    // Each from a different address: the per-e-mail limit must hold on its own.
+    const ctx = await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] } });
+    const res = await signInOverHttp(ctx, victim.email, `wrong-${i}`, { "x-forwarded-for": fakeClientIp() });
+    expect(res.headers().location).toContain("code=invalid");
+    await ctx.dispose();
+  }
+
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { "x-forwarded-for": fakeClientIp() } });
+  const page = await context.newPage();
+  await page.goto("/sign-in");
+  await page.getByLabel("E-mail").fill(victim.email);
+  // Even the right password is refused while locked.
+  await page.getByLabel("Password").fill(victim.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("form-error")).toHaveText(/^Too many attempts\. Try again in 1[45] minutes\.$/);
+  await context.close();
+
+  // Another account from another address still signs in.
+  const other = await newSession(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  await other.dispose();
+});
+
+test("five failures from one address lock that address; a success before then resets the count", async () => {
+  const ip = fakeClientIp();
+  const ctx = await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { "x-forwarded-for": ip } });
+  for (let i = 0; i < 4; i++) {
+    const res = await signInOverHttp(ctx, `nobody${i}@e2e.test`, "whatever-password");
+    expect(res.headers().location).toContain("code=invalid");
+  }
+  // A success resets the address's count…
+  const ok = await signInOverHttp(ctx, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  expect(ok.headers().location ?? "").not.toContain("error=");
+  for (let i = 0; i < 5; i++) {
+    const res = await signInOverHttp(ctx, `someone${i}@e2e.test`, "whatever-password");
+    expect(res.headers().location, `attempt ${i + 1} after the reset is counted afresh`).toContain("code=invalid");
+  }
+  // …and the sixth failure in a row is refused with the wait.
+  const locked = await signInOverHttp(ctx, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  expect(locked.headers().location).toMatch(/code=throttled-1[45]/);
+  await ctx.dispose();
+});

@@ -1,0 +1,41 @@
+import "server-only";
+
+import type { Db } from "@/lib/db/client";
+import { auditLog } from "@/lib/db/schema";
+
+export type AuditAction =
+  | "auth.sign_in"
+  | "auth.sign_in_failed"
+  | "auth.sign_in_throttled"
+  | "auth.sign_out"
+  | "staff.created"
+  | "staff.role_changed"
+  | "staff.disabled"
+  | "staff.enabled"
+  | "staff.password_reset"
+  | "request.created"
+  | "payment.reverify";
+
+export interface AuditEntry {
+  action: AuditAction;
+  actor?: { id: string | null; email: string | null } | null;
+  target?: string | null;
+  detail?: Record<string, unknown>;
+  ip?: string | null;
+}
+
+/** Who did what, when, from where. A failed audit write is logged, never fatal to the action. */
+export async function writeAudit(db: Db, entry: AuditEntry): Promise<void> {
+  try {
+    await db.insert(auditLog).values({
+      action: entry.action,
+      actorId: entry.actor?.id ?? null,
+      actorEmail: entry.actor?.email ?? null,
+      target: entry.target ?? null,
+      detail: entry.detail ?? null,
+      ip: entry.ip ?? null,
+    });
+  } catch (error) {
+    console.error(`[audit] could not record ${entry.action}`, error);
+  }
+}

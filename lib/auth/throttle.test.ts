@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { Database } from "@/lib/db/client";
+import { signInAttempts } from "@/lib/db/schema";
+import { dbTargets } from "@/tests/db-targets";
+
+import { checkThrottle, clearFailures, MAX_FAILURES, recordFailure, WINDOW_MS } from "./throttle";
+
+describe.each(dbTargets())("sign-in throttle on $name", (target) => {
+  let database: Database;
+  let dispose: () => Promise<void>;
+
+  beforeAll(async () => {
+    const t = await target.create();
+    database = t.database;
+    dispose = t.dispose;
+  });
+  afterAll(async () => dispose());
+
+  it("allows four failures, refuses the fifth onward for that e-mail, with the wait in minutes", async () => {
+    const { db } = database;
+    for (let i = 0; i < MAX_FAILURES - 1; i++) await recordFailure(db, "a@x.test", `10.0.0.${i}`);
+    expect(await checkThrottle(db, "a@x.test", "10.9.9.9")).toEqual({ allowed: true });
+    await recordFailure(db, "a@x.test", "10.0.0.99");
+    expect(await checkThrottle(db, "a@x.test", "10.9.9.9")).toEqual({ allowed: false, retryAfterMinutes: 15 });
+    expect(await checkThrottle(db, "other@x.test", "10.9.9.9")).toEqual({ allowed: true });
+  });
+
+  it("counts by address across e-mails", async () => {
+    const { db } = database;
+    for (let i = 0; i < MAX_FAILURES; i++) await recordFailure(db, `p${i}@x.test`, "192.0.2.7");
+    expect(await checkThrottle(db, "fresh@x.test", "192.0.2.7")).toMatchObject({ allowed: false });
+    expect(await checkThrottle(db, "fresh@x.test", "192.0.2.8")).toEqual({ allowed: true });
+  });
+
+  it("lets failures older than 15 minutes age out, and says how long is left", async () => {
+    const { db } = database;
+    const now = Date.now();
+    for (let i = 0; i < MAX_FAILURES; i++) {
+      await db.insert(signInAttempts).values({ email: "old@x.test", ip: "203.0.113.1", at: new Date(now - WINDOW_MS + 4 * 60_000 + i) });
+    }
+    expect(await checkThrottle(db, "old@x.test", "203.0.113.2", new Date(now))).toEqual({ allowed: false, retryAfterMinutes: 4 });
+    expect(await checkThrottle(db, "old@x.test", "203.0.113.2", new Date(now + 5 * 60_000))).toEqual({ allowed: true });
+  });
+
+  it("clears the count on success", async () => {
+    const { db } = database;
+    for (let i = 0; i < MAX_FAILURES; i++) await recordFailure(db, "b@x.test", "198.51.100.1");
+    expect(await checkThrottle(db, "b@x.test", "198.51.100.2")).toMatchObject({ allowed: false });
+    await clearFailures(db, "b@x.test", "198.51.100.1");
+    expect(await checkThrottle(db, "b@x.test", "198.51.100.1")).toEqual({ allowed: true });
+  });
+});

@@ -1,0 +1,43 @@
+import "server-only";
+
+import { and, count, eq, gt, lt, min, or } from "drizzle-orm";
+
+import type { Db } from "@/lib/db/client";
+import { signInAttempts } from "@/lib/db/schema";
+
+export const MAX_FAILURES = 5;
+export const WINDOW_MS = 15 * 60 * 1000;
+
+export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMinutes: number };
+
+/** Refuses once an e-mail or an address has 5 failures in the last 15 minutes, until the oldest ages out. */
+export async function checkThrottle(db: Db, email: string, ip: string, now = new Date()): Promise<ThrottleVerdict> {
+  const since = new Date(now.getTime() - WINDOW_MS);
+  const verdicts = await Promise.all(
+    [eq(signInAttempts.email, email), eq(signInAttempts.ip, ip)].map(async (who) => {
+      const [row] = await db
+        .select({ failures: count(), oldest: min(signInAttempts.at) })
+        .from(signInAttempts)
+        .where(and(who, gt(signInAttempts.at, since)));
+      return row;
+    }),
+  );
+  let wait = 0;
+  for (const v of verdicts) {
+    if (v && v.failures >= MAX_FAILURES && v.oldest) {
+      wait = Math.max(wait, new Date(v.oldest).getTime() + WINDOW_MS - now.getTime());
+    }
+  }
+  return wait > 0 ? { allowed: false, retryAfterMinutes: Math.max(1, Math.ceil(wait / 60_000)) } : { allowed: true };
+}
+
+export async function recordFailure(db: Db, email: string, ip: string): Promise<void> {
+  await db.insert(signInAttempts).values({ email, ip });
+  // Old rows only matter for 15 minutes.
+  await db.delete(signInAttempts).where(lt(signInAttempts.at, new Date(Date.now() - 2 * WINDOW_MS)));
+}
+
+/** A successful sign-in clears the count for that e-mail and that address. */
+export async function clearFailures(db: Db, email: string, ip: string): Promise<void> {
+  await db.delete(signInAttempts).where(or(eq(signInAttempts.email, email), eq(signInAttempts.ip, ip)));
+}

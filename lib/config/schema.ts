@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+// A URL without credentials or a fragment; the trailing slash is dropped so paths join cleanly.
+const httpUrl = z
+  .string()
+  .url("must be an http(s) URL, e.g. https://api.example.com")
+  .refine((u) => /^https?:\/\//i.test(u), "must start with http:// or https://")
+  .transform((u) => u.replace(/\/+$/, ""));
+
+const port = z.coerce
+  .number({ message: "must be a port number" })
+  .int("must be a whole number")
+  .min(1, "must be between 1 and 65535")
+  .max(65535, "must be between 1 and 65535");
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  SERVICE_BASE_URL: httpUrl.optional(),
+  SERVICE_VERIFY_BASE_URL: httpUrl.optional(),
+  SERVICE_API_KEY: z.string().min(8, "must be at least 8 characters").regex(/^\S+$/, "must not contain spaces").optional(),
+  SERVICE_AMOUNT_UNIT: z.enum(["major", "minor"], { message: 'must be "major" (naira) or "minor" (kobo)' }).default("major"),
+  APP_URL: httpUrl.optional(),
+  PORT: port.default(3000),
+  SANDBOX_PORT: port.max(65534, "must be at most 65534 (the verify host uses the next port)").default(4010),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters (generate one with `openssl rand -base64 32`)").optional(),
+  ADMIN_EMAIL: z.string().email("must be an e-mail address").optional(),
+  ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+});
+
+export type RawEnv = z.infer<typeof envSchema>;

@@ -1,0 +1,143 @@
+import { sql } from "drizzle-orm";
+import { bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+// Money: naira with two decimals, exact (DESIGN §3).
+const naira = (name: string) => numeric(name, { precision: 18, scale: 2 });
+
+export const staff = pgTable(
+  "staff",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull().unique(),
+    name: text("name").notNull(),
+    role: text("role", { enum: ["admin", "operator", "viewer"] }).notNull(),
+    passwordHash: text("password_hash").notNull(),
+    disabled: boolean("disabled").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("staff_role_check", sql`${t.role} in ('admin', 'operator', 'viewer')`),
+    check("staff_email_lower", sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const fundRequests = pgTable(
+  "fund_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    // Our own reference, sent as meta.transactionReference.
+    reference: text("reference").notNull().unique(),
+    // A resubmitted form carries the same key: the constraint makes the second insert a no-op.
+    idempotencyKey: text("idempotency_key").unique(),
+    requestId: text("request_id").unique(),
+    tag: text("tag").notNull(),
+    amount: naira("amount").notNull(),
+    description: text("description").notNull(),
+    status: text("status", { enum: ["sending", "pending", "accepted", "declined", "failed"] }).notNull(),
+    requestedBy: jsonb("requested_by").$type<{ name: string; tag: string } | null>(),
+    requestedSentTo: jsonb("requested_sent_to").$type<{ name: string; tag: string } | null>(),
+    createdBy: uuid("created_by").references(() => staff.id, { onDelete: "set null" }),
+    error: text("error"),
+    paymentUuid: text("payment_uuid"),
+    serviceCreatedAt: timestamp("service_created_at", { withTimezone: true, mode: "date" }),
+    serviceUpdatedAt: timestamp("service_updated_at", { withTimezone: true, mode: "date" }),
+    lastCheckedAt: timestamp("last_checked_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("fund_requests_status_check", sql`${t.status} in ('sending', 'pending', 'accepted', 'declined', 'failed')`),
+    check("fund_requests_amount_positive", sql`${t.amount} > 0`),
+    index("fund_requests_status_idx").on(t.status, t.lastCheckedAt),
+    index("fund_requests_created_idx").on(t.createdAt),
+    index("fund_requests_tag_idx").on(t.tag),
+  ],
+);
+
+export const payments = pgTable(
+  "payments",
+  {
+    // The service's transaction uuid: the primary key is the "already recorded?" constraint.
+    uuid: text("uuid").primaryKey(),
+    type: text("type").notNull(),
+    amount: naira("amount").notNull(),
+    actualAmount: naira("actual_amount").notNull(),
+    settledAmount: naira("settled_amount").notNull(),
+    fees: naira("fees").notNull(),
+    description: text("description").notNull(),
+    paypoint: boolean("paypoint").notNull().default(false),
+    customerUuid: text("customer_uuid"),
+    customerName: text("customer_name").notNull(),
+    customerTag: text("customer_tag").notNull(),
+    customerEmail: text("customer_email"),
+    customerPhone: text("customer_phone"),
+    customerAvatar: text("customer_avatar"),
+    peerTag: text("peer_tag"),
+    verification: text("verification", { enum: ["unverified", "verified", "failed"] }).notNull().default("unverified"),
+    verificationError: text("verification_error"),
+    verificationAttempts: integer("verification_attempts").notNull().default(0),
+    verifiedAt: timestamp("verified_at", { withTimezone: true, mode: "date" }),
+    fundRequestId: uuid("fund_request_id").references(() => fundRequests.id, { onDelete: "set null" }),
+    linkNote: text("link_note"),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("payments_verification_check", sql`${t.verification} in ('unverified', 'verified', 'failed')`),
+    index("payments_received_idx").on(t.receivedAt),
+    index("payments_tag_idx").on(t.customerTag),
+  ],
+);
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    outcome: text("outcome", {
+      enum: ["recorded", "duplicate", "bad_signature", "bad_payload", "too_large", "unknown_type", "bad_content_type", "error"],
+    }).notNull(),
+    httpStatus: integer("http_status").notNull(),
+    eventType: text("event_type"),
+    uuid: text("uuid"),
+    // Redacted before writing: no bvn ever reaches this column.
+    body: text("body"),
+    remoteAddr: text("remote_addr"),
+    detail: text("detail"),
+  },
+  (t) => [index("webhook_deliveries_received_idx").on(t.receivedAt), index("webhook_deliveries_outcome_idx").on(t.outcome, t.receivedAt)],
+);
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    actorId: uuid("actor_id"),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    target: text("target"),
+    detail: jsonb("detail").$type<Record<string, unknown>>(),
+    ip: text("ip"),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_actor_idx").on(t.actorEmail, t.at)],
+);
+
+export type StaffRow = typeof staff.$inferSelect;
+export type FundRequestRow = typeof fundRequests.$inferSelect;
+export type PaymentRow = typeof payments.$inferSelect;
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;
+
+export const signInAttempts = pgTable(
+  "sign_in_attempts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    email: text("email").notNull(),
+    ip: text("ip").notNull(),
+  },
+  (t) => [index("sign_in_attempts_email_idx").on(t.email, t.at), index("sign_in_attempts_ip_idx").on(t.ip, t.at)],
+);

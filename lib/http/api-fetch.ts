@@ -1,0 +1,45 @@
+// The browser's only way to the server: our own route handlers, errors carried as the envelope's message.
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly fieldErrors: Record<string, string[] | undefined> = {},
+    readonly data: unknown = null,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+interface EnvelopeLike {
+  status?: unknown;
+  message?: unknown;
+  data?: unknown;
+}
+
+export async function apiFetch<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+  const { json, headers, ...rest } = init;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      ...rest,
+      headers: { Accept: "application/json", ...(json !== undefined ? { "Content-Type": "application/json" } : {}), ...headers },
+      body: json !== undefined ? JSON.stringify(json) : rest.body,
+    });
+  } catch {
+    throw new ApiError("The dashboard server could not be reached. Check your connection and try again.", 0);
+  }
+  let body: EnvelopeLike | null = null;
+  try {
+    body = (await response.json()) as EnvelopeLike;
+  } catch {
+    body = null;
+  }
+  if (!response.ok || !body || body.status !== true) {
+    const message = typeof body?.message === "string" ? body.message : `The server answered ${response.status}. Try again.`;
+    const data = body?.data as { fieldErrors?: Record<string, string[] | undefined> } | undefined;
+    throw new ApiError(message, response.status, data?.fieldErrors ?? {}, body?.data ?? null);
+  }
+  return body.data as T;
+}

@@ -1,0 +1,3 @@
+export * from "./decimal";
+export * from "./format";
+export * from "./amount";

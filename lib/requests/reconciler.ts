@@ -1,0 +1,109 @@
+import "server-only";
+
+import { ServiceError } from "@/lib/service/errors";
+
+import type { RequestDeps } from "./deps";
+import { applyFetched } from "./refresh";
+import { duePending, touchChecked } from "./repo";
+
+export interface ReconcilerOptions {
+  /** Service calls per minute at most; the service allows about 100. */
+  budgetPerMinute: number;
+  concurrency: number;
+  tickMs: number;
+  maxBackoffMs: number;
+  /** On Postgres, true only on the instance holding the advisory lock. */
+  isLeader?: () => Promise<boolean>;
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_RECONCILER: ReconcilerOptions = { budgetPerMinute: 40, concurrency: 3, tickMs: 1000, maxBackoffMs: 60_000 };
+
+export interface Reconciler {
+  stop(): Promise<void>;
+  /** Runs one pass now (tests); resolves when its calls are done. */
+  runOnce(): Promise<number>;
+  readonly stats: { calls: number; applied: number; backoffs: number; pausedUntil: number };
+}
+
+/**
+ * Declines send no webhook, so pending requests are refreshed from the service: least recently
+ * checked first, a few at a time, within a per-minute budget, pausing with growing backoff on
+ * 429/5xx/unreachable. Status changes go through applyFetched, which only moves forward.
+ */
+export function startReconciler(deps: RequestDeps, options: Partial<ReconcilerOptions> = {}): Reconciler {
+  const opts = { ...DEFAULT_RECONCILER, ...options };
+  const capacity = Math.max(opts.concurrency, 1);
+  let tokens = capacity;
+  let lastRefill = Date.now();
+  let backoffMs = 0;
+  const stats = { calls: 0, applied: 0, backoffs: 0, pausedUntil: 0 };
+  let running: Promise<number> | null = null;
+  let stopped = false;
+
+  function refill(now: number) {
+    tokens = Math.min(capacity, tokens + ((now - lastRefill) * opts.budgetPerMinute) / 60_000);
+    lastRefill = now;
+  }
+
+  function backOff(error: ServiceError) {
+    backoffMs = Math.min(opts.maxBackoffMs, backoffMs === 0 ? 2_000 : backoffMs * 2);
+    const wait = Math.max(backoffMs, Math.min(error.retryAfterMs ?? 0, opts.maxBackoffMs));
+    stats.pausedUntil = Date.now() + wait;
+    stats.backoffs += 1;
+    opts.log?.(`service ${error.kind}; pausing refreshes for ${Math.round(wait / 1000)} s`);
+  }
+
+  async function pass(): Promise<number> {
+    const now = Date.now();
+    if (now < stats.pausedUntil) return 0;
+    if (opts.isLeader && !(await opts.isLeader())) return 0;
+    refill(now);
+    const allowed = Math.floor(tokens);
+    if (allowed < 1) return 0;
+    const rows = await duePending(deps.db, Math.min(allowed, capacity), new Date(now));
+    let calls = 0;
+    await Promise.all(
+      rows.map(async (row) => {
+        if (!row.requestId || Date.now() < stats.pausedUntil) return;
+        tokens -= 1;
+        calls += 1;
+        stats.calls += 1;
+        try {
+          const fetched = await deps.service.getFundRequest(row.requestId);
+          await applyFetched(deps, fetched);
+          stats.applied += 1;
+          backoffMs = 0;
+        } catch (error) {
+          await touchChecked(deps.db, row.id);
+          if (error instanceof ServiceError && ["rate_limited", "server_error", "unreachable", "timeout"].includes(error.kind)) backOff(error);
+          else opts.log?.(`could not refresh request ${row.requestId}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }),
+    );
+    return calls;
+  }
+
+  function runOnce(): Promise<number> {
+    running ??= pass().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  const timer = setInterval(() => {
+    if (stopped || running) return;
+    runOnce().catch((error) => opts.log?.(`pass failed: ${error instanceof Error ? error.message : String(error)}`));
+  }, opts.tickMs);
+  timer.unref();
+
+  return {
+    stats,
+    runOnce,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { z } from "zod";
+
+import { koboToNaira, nairaToKobo } from "@/lib/money";
+
+// Shared by the new-request form and POST /api/requests.
+
+export const TAG_RE = /^[A-Za-z0-9._-]{2,32}$/;
+export const MAX_AMOUNT_KOBO = 10_000_000_00n; // ₦10,000,000: a sensible ceiling for one peer request.
+export const DESCRIPTION_MAX = 140;
+
+export const tagSchema = z
+  .string({ error: "Enter the person's tag" })
+  .trim()
+  .transform((t) => t.replace(/^@/, ""))
+  .pipe(
+    z
+      .string()
+      .min(1, "Enter the person's tag")
+      .min(2, "A tag has at least 2 characters")
+      .max(32, "A tag has at most 32 characters")
+      .regex(TAG_RE, "A tag uses only letters, digits, dots, hyphens and underscores"),
+  );
+
+/** Naira as typed (string) or sent (number); out comes the two-decimal string, e.g. "1234.50". */
+export const nairaAmountSchema = z
+  .union([z.string(), z.number()], { error: "Enter an amount in naira" })
+  .transform((value, ctx) => {
+    const text = typeof value === "number" ? String(value) : value.trim().replace(/,/g, "");
+    if (text === "") {
+      ctx.addIssue({ code: "custom", message: "Enter an amount in naira" });
+      return z.NEVER;
+    }
+    if (!/^\d+(\.\d+)?$/.test(text) && typeof value === "string") {
+      ctx.addIssue({ code: "custom", message: "Enter an amount like 1500 or 1500.50" });
+      return z.NEVER;
+    }
+    const kobo = nairaToKobo(text);
+    if (kobo === null) {
+      ctx.addIssue({ code: "custom", message: "Use at most two decimal places (kobo)" });
+      return z.NEVER;
+    }
+    if (kobo <= 0n) {
+      ctx.addIssue({ code: "custom", message: "The amount must be more than ₦0" });
+      return z.NEVER;
+    }
+    if (kobo > MAX_AMOUNT_KOBO) {
+      ctx.addIssue({ code: "custom", message: "The amount can be at most ₦10,000,000" });
+      return z.NEVER;
+    }
+    return koboToNaira(kobo);
+  });
+
+export const descriptionSchema = z
+  .string({ error: "Enter a description the person will see" })
+  .trim()
+  .min(1, "Enter a description the person will see")
+  .max(DESCRIPTION_MAX, `At most ${DESCRIPTION_MAX} characters`)
+  .refine((d) => !/[\u0000-\u001f\u007f]/.test(d), "Remove line breaks and control characters");
+
+export const idempotencyKeySchema = z.string({ error: "Missing idempotencyKey" }).regex(/^[A-Za-z0-9_-]{8,64}$/, "idempotencyKey must be 8–64 letters, digits, - or _");
+
+export const newRequestSchema = z
+  .object({
+    tag: tagSchema,
+    amount: nairaAmountSchema,
+    description: descriptionSchema,
+    idempotencyKey: idempotencyKeySchema,
+  })
+  .strict();
+
+export type NewRequestInput = z.input<typeof newRequestSchema>;
+export type NewRequest = z.output<typeof newRequestSchema>;
+
+export const REQUEST_STATUSES = ["sending", "pending", "accepted", "declined", "failed"] as const;
+export type LocalRequestStatus = (typeof REQUEST_STATUSES)[number];
+
+export const REQUEST_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const requestListQuerySchema = z.object({
+  status: z.enum(REQUEST_STATUSES).optional().catch(undefined),
+  tag: z
+    .string()
+    .trim()
+    .transform((t) => t.replace(/^@/, ""))
+    .pipe(z.string().max(32))
+    .optional()
+    .catch(undefined),
+  page: z.coerce.number().int().min(1).max(100_000).default(1).catch(1),
+});
+export type RequestListQuery = z.infer<typeof requestListQuerySchema>;

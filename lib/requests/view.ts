@@ -1,0 +1,42 @@
+import type { FundRequestRow } from "@/lib/db/schema";
+
+/** The FundRequest of DESIGN §4: camelCase, money as naira strings, times ISO 8601 UTC. */
+export interface FundRequestView {
+  requestId: string | null;
+  reference: string | null;
+  tag: string;
+  amount: string;
+  description: string;
+  status: "sending" | "pending" | "accepted" | "declined" | "failed";
+  requestedBy: { name: string; tag: string } | null;
+  requestedSentTo: { name: string; tag: string } | null;
+  createdBy: { id: string; name: string } | null;
+  createdAt: string;
+  updatedAt: string;
+  paymentUuid: string | null;
+  error: string | null;
+  /** False for a request read from the service that the dashboard did not send. */
+  local: boolean;
+  /** Times the status was first seen final, for the timeline. */
+  decidedAt: string | null;
+}
+
+export function toRequestView(row: FundRequestRow, createdByName?: string | null): FundRequestView {
+  return {
+    requestId: row.requestId,
+    reference: row.reference,
+    tag: row.tag,
+    amount: row.amount,
+    description: row.description,
+    status: row.status,
+    requestedBy: row.requestedBy ?? null,
+    requestedSentTo: row.requestedSentTo ?? null,
+    createdBy: row.createdBy ? { id: row.createdBy, name: createdByName ?? "" } : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    paymentUuid: row.paymentUuid,
+    error: row.error,
+    local: true,
+    decidedAt: row.status === "accepted" || row.status === "declined" ? (row.serviceUpdatedAt ?? row.updatedAt).toISOString() : null,
+  };
+}

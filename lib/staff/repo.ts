@@ -1,0 +1,85 @@
+import "server-only";
+
+import { and, asc, count, eq, ne } from "drizzle-orm";
+
+import type { Role } from "@/lib/auth/roles";
+import { hashPassword } from "@/lib/auth/password";
+import type { Db } from "@/lib/db/client";
+import { staff, type StaffRow } from "@/lib/db/schema";
+
+export interface StaffView {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  disabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toStaffView(row: StaffRow): StaffView {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    disabled: row.disabled,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function findStaffByEmail(db: Db, email: string): Promise<StaffRow | null> {
+  const [row] = await db.select().from(staff).where(eq(staff.email, email.toLowerCase())).limit(1);
+  return row ?? null;
+}
+
+export async function findStaffById(db: Db, id: string): Promise<StaffRow | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const [row] = await db.select().from(staff).where(eq(staff.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function listStaff(db: Db): Promise<StaffRow[]> {
+  return db.select().from(staff).orderBy(asc(staff.email));
+}
+
+/** Inserts; returns null when the e-mail is taken (the unique constraint decides, not a lookup). */
+export async function createStaff(db: Db, input: { email: string; name: string; role: Role; password: string }): Promise<StaffRow | null> {
+  const passwordHash = await hashPassword(input.password);
+  const [row] = await db
+    .insert(staff)
+    .values({ email: input.email.toLowerCase(), name: input.name, role: input.role, passwordHash })
+    .onConflictDoNothing({ target: staff.email })
+    .returning();
+  return row ?? null;
+}
+
+/** Creates the admin, or resets its password, role and enabled state (ADMIN_EMAIL/ADMIN_PASSWORD at start). */
+export async function upsertAdmin(db: Db, email: string, password: string, name = "Administrator"): Promise<"created" | "reset"> {
+  const passwordHash = await hashPassword(password);
+  const [row] = await db
+    .insert(staff)
+    .values({ email: email.toLowerCase(), name, role: "admin", passwordHash })
+    .onConflictDoUpdate({ target: staff.email, set: { passwordHash, role: "admin", disabled: false, updatedAt: new Date() } })
+    .returning({ createdAt: staff.createdAt, updatedAt: staff.updatedAt });
+  return row && row.createdAt.getTime() === row.updatedAt.getTime() ? "created" : "reset";
+}
+
+export async function updateStaff(db: Db, id: string, patch: { role?: Role; disabled?: boolean }): Promise<StaffRow | null> {
+  const [row] = await db
+    .update(staff)
+    .set({ ...patch, updatedAt: new Date() })
+    .where(eq(staff.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** Active admins other than `exceptId`: a change may never leave the business with none. */
+export async function countOtherActiveAdmins(db: Db, exceptId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(staff)
+    .where(and(eq(staff.role, "admin"), eq(staff.disabled, false), ne(staff.id, exceptId)));
+  return row?.n ?? 0;
+}

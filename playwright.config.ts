@@ -1,0 +1,58 @@
+import { defineConfig, devices } from "@playwright/test";
+
+import { ADMIN_STATE, E2E_PORT, E2E_SANDBOX_PORT } from "./e2e/support";
+
+export default defineConfig({
+  testDir: "./e2e",
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  outputDir: "test-results",
+  use: {
+    baseURL: `http://localhost:${E2E_PORT}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts$/, use: { ...devices["Desktop Chrome"] } },
+    {
+      name: "chromium",
+      testMatch: /\.spec\.ts$/,
+      dependencies: ["setup"],
+      use: { ...devices["Desktop Chrome"], storageState: ADMIN_STATE },
+    },
+  ],
+  webServer: {
+    // A fresh embedded database each run; `npm start` reuses the build `npm test` just made.
+    command: "rm -rf data/e2e && npm start",
+    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 240_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(E2E_PORT),
+      SANDBOX_PORT: String(E2E_SANDBOX_PORT),
+      DATA_DIR: "./data/e2e",
+      APP_URL: `http://localhost:${E2E_PORT}`,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});

@@ -1,0 +1,91 @@
+// Sandbox-only control API (no bearer key): act as the consumer, inject faults, read stats and deliveries.
+import { requestIdParam } from "./api-routes";
+import { parseFault, type FaultTable } from "./faults";
+import { fail, HttpError, isRecord, jsonReply, ok, readForm, readJson, redirect, type Reply } from "./http-util";
+import type { RequestActions } from "./request-actions";
+import { route, type RouteContext, type Route } from "./router";
+import type { Store } from "./state";
+import type { CallStats } from "./stats";
+import type { AmountUnit, FundRequest } from "./types";
+import { fundRequestView, paymentEvent, verifiedTransaction } from "./views";
+import type { WebhookSender } from "./webhook-sender";
+
+interface ControlDeps {
+  store: Store;
+  actions: RequestActions;
+  faults: FaultTable;
+  stats: CallStats;
+  sender: WebhookSender;
+  unit: AmountUnit;
+  apiUrl: () => string;
+}
+
+export function controlRoutes(deps: ControlDeps): Route[] {
+  const { store, actions, faults, stats, sender, unit } = deps;
+
+  // The consumer page's forms ask for a redirect back to it, carrying the outcome as a notice.
+  async function decide(ctx: RouteContext, act: (id: number) => Reply): Promise<Reply> {
+    const form = await readForm(ctx.req);
+    const wantsRedirect = ctx.query.get("redirect") === "1" || form.get("redirect") === "1";
+    let reply: Reply;
+    try {
+      reply = act(requestIdParam(ctx.params.id));
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      reply = fail(error.status, error.message);
+    }
+    if (!wantsRedirect) return reply;
+    const envelope: unknown = JSON.parse(reply.body);
+    const notice = isRecord(envelope) && typeof envelope.message === "string" ? envelope.message : "Done";
+    return redirect(`/?notice=${encodeURIComponent(notice)}`);
+  }
+
+  const listed = (r: FundRequest) => ({ ...fundRequestView(r), transaction_uuid: r.transactionUuid });
+
+  return [
+    route("GET", "/sandbox/requests", () => ok("Fund requests", { requests: [...store.requests.values()].map(listed) })),
+    route("POST", "/sandbox/requests/:id/accept", (ctx) =>
+      decide(ctx, (id) => {
+        const { request, transaction } = actions.accept(id);
+        return ok(`Accepted request ${id} from ${request.requestedBy.name}`, {
+          request: fundRequestView(request),
+          transaction: paymentEvent(transaction, unit, deps.apiUrl()),
+        });
+      }),
+    ),
+    route("POST", "/sandbox/requests/:id/decline", (ctx) =>
+      decide(ctx, (id) => {
+        const request = actions.decline(id);
+        return ok(`Declined request ${id} from ${request.requestedBy.name}`, { request: fundRequestView(request) });
+      }),
+    ),
+    route("GET", "/sandbox/faults", () => ok("Active faults", { faults: faults.list() })),
+    route("POST", "/sandbox/faults", async ({ req }) => {
+      faults.add(parseFault(await readJson(req, false)));
+      return ok("Fault added", { faults: faults.list() });
+    }),
+    route("POST", "/sandbox/faults/clear", () => {
+      faults.clear();
+      return ok("Faults cleared", { faults: [] });
+    }),
+    route("GET", "/sandbox/stats", () => jsonReply(200, stats.snapshot())),
+    route("POST", "/sandbox/stats/reset", () => {
+      stats.reset();
+      return ok("Stats reset", {});
+    }),
+    route("GET", "/sandbox/webhooks", () => ok("Webhook deliveries", { deliveries: sender.deliveries })),
+    route("POST", "/sandbox/transactions/:uuid/override", async ({ req, params }) => {
+      const uuid = params.uuid ?? "";
+      const transaction = store.transactions.get(uuid);
+      if (!transaction) return fail(404, `No transaction with uuid ${uuid}`);
+      const body = await readJson(req, false);
+      if (!isRecord(body)) return fail(400, "Request body must be a JSON object");
+      const { amount } = body;
+      if (amount !== undefined && !(typeof amount === "number" && Number.isFinite(amount))) {
+        return fail(400, "amount must be a number (omit it to remove the override)");
+      }
+      transaction.verifyAmountOverride = typeof amount === "number" ? amount : null;
+      return ok("Verify answer overridden", verifiedTransaction(transaction, unit));
+    }),
+  ];
+}

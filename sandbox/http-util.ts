@@ -1,0 +1,117 @@
+// Envelope replies, bounded body reading and JSON parsing shared by every sandbox route.
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface Reply {
+  status: number;
+  body: string;
+  contentType: string;
+  headers?: Record<string, string>;
+}
+
+/** Thrown by handlers; becomes an error envelope with this status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function jsonReply(status: number, value: unknown, headers?: Record<string, string>): Reply {
+  return { status, body: JSON.stringify(value), contentType: "application/json; charset=utf-8", headers };
+}
+
+export function ok(message: string, data: object): Reply {
+  return jsonReply(200, { status: true, message, data });
+}
+
+export function fail(status: number, message: string, headers?: Record<string, string>): Reply {
+  return jsonReply(status, { status: false, message, data: {} }, headers);
+}
+
+export function html(body: string): Reply {
+  return { status: 200, body, contentType: "text/html; charset=utf-8" };
+}
+
+export function redirect(location: string): Reply {
+  return { status: 303, body: "", contentType: "text/plain; charset=utf-8", headers: { location } };
+}
+
+export function send(res: ServerResponse, reply: Reply): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(reply.status, {
+    "content-type": reply.contentType,
+    "content-length": String(Buffer.byteLength(reply.body)),
+    "cache-control": "no-store",
+    ...reply.headers,
+  });
+  res.end(reply.body);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function tooLarge(): HttpError {
+  return new HttpError(413, `Request body exceeds ${BODY_LIMIT_BYTES} bytes`, { connection: "close" });
+}
+
+export function readBody(req: IncomingMessage): Promise<string> {
+  if (Number(req.headers["content-length"] ?? 0) > BODY_LIMIT_BYTES) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let overflowed = false;
+    req.on("data", (chunk: Buffer) => {
+      if (overflowed) return;
+      size += chunk.length;
+      if (size > BODY_LIMIT_BYTES) {
+        overflowed = true;
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!overflowed) resolve(Buffer.concat(chunks).toString("utf8"));
+    });
+    req.on("error", reject);
+  });
+}
+
+function mediaType(req: IncomingMessage): string {
+  return (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+/** Reads and parses a JSON body; `strictType` demands the Content-Type the interface requires. */
+export async function readJson(req: IncomingMessage, strictType: boolean): Promise<unknown> {
+  if (strictType && mediaType(req) !== "application/json") {
+    throw new HttpError(400, "Content-Type must be application/json");
+  }
+  const text = await readBody(req);
+  if (text.trim() === "") throw new HttpError(400, "Request body is empty; expected a JSON object");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HttpError(400, `Request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Form fields of an urlencoded body (the consumer page's forms); empty for anything else. */
+export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  if (mediaType(req) !== "application/x-www-form-urlencoded") return new URLSearchParams();
+  return new URLSearchParams(await readBody(req));
+}
+
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}

@@ -1,0 +1,124 @@
+// The fund-request lifecycle: create, accept (settle + webhook) and decline, shared by every trigger.
+import { randomUUID } from "node:crypto";
+import { feeKobo } from "./amounts";
+import { HttpError } from "./http-util";
+import type { PeerRequestInput } from "./request-body";
+import { consumerFor, mainWallet, paymentsFrom, type Store } from "./state";
+import type { TimerSet } from "./timers";
+import type { AmountUnit, FundRequest, Transaction } from "./types";
+import { paymentEvent } from "./views";
+import type { WebhookSender } from "./webhook-sender";
+
+export const AUTO_ACCEPT_TAG = "accept.auto";
+export const AUTO_DECLINE_TAG = "decline.auto";
+
+interface ActionDeps {
+  store: Store;
+  unit: AmountUnit;
+  apiUrl: () => string;
+  webhookUrl: string | undefined;
+  sender: WebhookSender;
+  timers: TimerSet;
+  autoDelayMs: number;
+  log: (line: string) => void;
+}
+
+export interface RequestActions {
+  create(input: PeerRequestInput): FundRequest;
+  accept(id: number): { request: FundRequest; transaction: Transaction };
+  decline(id: number): FundRequest;
+}
+
+export function createRequestActions(deps: ActionDeps): RequestActions {
+  const { store } = deps;
+
+  function pending(id: number): FundRequest {
+    const request = store.requests.get(id);
+    if (!request) throw new HttpError(404, `No fund request with id ${id}`);
+    if (request.status !== "pending") throw new HttpError(409, `Fund request ${id} is already ${request.status}`);
+    return request;
+  }
+
+  function settle(request: FundRequest): Transaction {
+    const fees = feeKobo(request.amountKobo);
+    const transaction: Transaction = {
+      uuid: randomUUID(),
+      requestId: request.id,
+      amount: request.amount,
+      amountKobo: request.amountKobo,
+      feesKobo: fees,
+      settledKobo: request.amountKobo - fees,
+      description: request.description,
+      customer: request.sentTo,
+      frequency: paymentsFrom(store, request.sentTo.tag) + 1,
+      createdAt: request.updatedAt,
+      verifyAmountOverride: null,
+    };
+    store.transactions.set(transaction.uuid, transaction);
+    mainWallet(store).balanceMilliKobo += transaction.settledKobo * 1000n;
+    return transaction;
+  }
+
+  function notify(request: FundRequest, transaction: Transaction): void {
+    const target = deps.webhookUrl ?? request.meta.notificationUrl;
+    if (typeof target !== "string") {
+      deps.log(`request ${request.id} accepted; no webhook URL, nothing sent`);
+      return;
+    }
+    const payload = paymentEvent(transaction, deps.unit, deps.apiUrl());
+    deps.sender.send(target, payload, { requestId: request.id, transactionUuid: transaction.uuid });
+  }
+
+  const actions: RequestActions = {
+    create(input) {
+      const consumer = consumerFor(store, input.tag);
+      if (!consumer) throw new HttpError(404, `No user found with tag ${input.tag}`);
+      const now = new Date().toISOString();
+      const request: FundRequest = {
+        id: store.nextRequestId++,
+        amount: input.amount,
+        amountKobo: input.amountKobo,
+        description: input.description,
+        status: "pending",
+        requestedBy: { ...store.business },
+        sentTo: consumer,
+        meta: input.meta,
+        createdAt: now,
+        updatedAt: now,
+        transactionUuid: null,
+      };
+      store.requests.set(request.id, request);
+      if (consumer.tag === AUTO_ACCEPT_TAG) deps.timers.later(deps.autoDelayMs, () => ignoreIfAlreadyDecided(() => actions.accept(request.id)));
+      if (consumer.tag === AUTO_DECLINE_TAG) deps.timers.later(deps.autoDelayMs, () => ignoreIfAlreadyDecided(() => actions.decline(request.id)));
+      return request;
+    },
+    accept(id) {
+      const request = pending(id);
+      request.status = "accepted";
+      request.updatedAt = new Date().toISOString();
+      const transaction = settle(request);
+      request.transactionUuid = transaction.uuid;
+      deps.log(`request ${id} accepted by ${request.sentTo.tag}; transaction ${transaction.uuid}`);
+      notify(request, transaction);
+      return { request, transaction };
+    },
+    decline(id) {
+      const request = pending(id);
+      request.status = "declined";
+      request.updatedAt = new Date().toISOString();
+      deps.log(`request ${id} declined by ${request.sentTo.tag}`);
+      return request;
+    },
+  };
+
+  // A person may have acted on the request before the auto-user did; that is not an error.
+  function ignoreIfAlreadyDecided(act: () => unknown): void {
+    try {
+      act();
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+    }
+  }
+
+  return actions;
+}
