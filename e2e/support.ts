@@ -52,3 +52,34 @@ export async function createStaff(admin: APIRequestContext, role: Role, password
   const body = (await res.json()) as { data: { id: string } };
   return { id: body.data.id, email, password };
 }
+
+/** The sandbox's control API (no key): faults, stats, accept/decline as the consumer would. */
+export const sandbox = {
+  async stats(): Promise<Record<string, number>> {
+    const res = await fetch(`${SANDBOX_URL}/sandbox/stats`);
+    return ((await res.json()) as { calls: Record<string, number> }).calls;
+  },
+  async resetStats(): Promise<void> {
+    await fetch(`${SANDBOX_URL}/sandbox/stats/reset`, { method: "POST" });
+  },
+  async fault(path: string, mode: "500" | "429" | "timeout" | "malformed" | "slow", count?: number): Promise<void> {
+    const res = await fetch(`${SANDBOX_URL}/sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ path, mode, ...(count === undefined ? {} : { count }) }),
+    });
+    if (!res.ok) throw new Error(`fault not set: ${res.status}`);
+  },
+  async clearFaults(): Promise<void> {
+    await fetch(`${SANDBOX_URL}/sandbox/faults/clear`, { method: "POST" });
+  },
+  async act(requestId: string, action: "accept" | "decline"): Promise<void> {
+    const res = await fetch(`${SANDBOX_URL}/sandbox/requests/${requestId}/${action}`, { method: "POST" });
+    if (!res.ok) throw new Error(`${action} failed: ${res.status} ${await res.text()}`);
+  },
+};
+
+export function uniqueTag(prefix = "e2e"): string {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}${counter}`;
+}

@@ -14,14 +14,16 @@ export function BalanceSection() {
   const client = useQueryClient();
   const query = useQuery(balanceQuery());
   const [refreshing, setRefreshing] = useState(false);
+  const [refreshError, setRefreshError] = useState<string | null>(null);
 
   async function refresh() {
     setRefreshing(true);
     try {
       // ?refresh=1 skips the cache once; the server still makes one call for everyone asking at once.
       client.setQueryData(keys.balance, await apiFetch<BalanceView>("/api/balance?refresh=1"));
-    } catch {
-      await client.invalidateQueries({ queryKey: keys.balance });
+      setRefreshError(null);
+    } catch (error) {
+      setRefreshError(error instanceof Error ? error.message : "The balances could not be refreshed. Try again.");
     } finally {
       setRefreshing(false);
     }
@@ -34,7 +36,7 @@ export function BalanceSection() {
       disabled={refreshing || query.isFetching}
       className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-900 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-60"
     >
-      {refreshing || query.isFetching ? "Refreshing…" : query.isError ? "Try again" : "Refresh"}
+      {refreshing || query.isFetching ? "Refreshing…" : query.isError || refreshError ? "Try again" : "Refresh"}
     </button>
   );
 
@@ -42,8 +44,11 @@ export function BalanceSection() {
   if (query.isError) return <ErrorPanel title="Balances are unavailable" message={query.error.message} action={button} />;
   return (
     <div className="space-y-2">
+      {refreshError ? (
+        <ErrorPanel title="Balances could not be refreshed" message={`${refreshError} The figures below are from the time shown.`} action={button} />
+      ) : null}
       <WalletCards view={query.data} />
-      <div className="flex justify-end">{button}</div>
+      {refreshError ? null : <div className="flex justify-end">{button}</div>}
     </div>
   );
 }

@@ -6,9 +6,12 @@ import { toBalanceView, type BalanceView } from "./view";
 
 // Any number of viewers cause at most one service call per TTL (DESIGN §4).
 export const BALANCE_TTL_MS = 5_000;
+// The refresh button skips the cache only for a value older than this, so a burst of refreshes is one call.
+export const MIN_REFRESH_AGE_MS = 1_000;
 
 interface CacheState {
   value: BalanceView | null;
+  fetchedAt: number;
   expiresAt: number;
   inFlight: Promise<BalanceView> | null;
 }
@@ -18,21 +21,24 @@ type Holder = { [KEY]?: CacheState };
 
 function state(): CacheState {
   const g = globalThis as Holder;
-  g[KEY] ??= { value: null, expiresAt: 0, inFlight: null };
+  g[KEY] ??= { value: null, fetchedAt: 0, expiresAt: 0, inFlight: null };
   return g[KEY];
 }
 
 /** The wallet balances, from the cache when fresh; concurrent misses share one service call. */
 export function getBalanceView(opts: { fresh?: boolean } = {}): Promise<BalanceView> {
   const s = state();
-  if (!opts.fresh && s.value && Date.now() < s.expiresAt) return Promise.resolve(s.value);
+  const now = Date.now();
+  const usable = opts.fresh ? now - s.fetchedAt < MIN_REFRESH_AGE_MS : now < s.expiresAt;
+  if (s.value && usable) return Promise.resolve(s.value);
   if (s.inFlight) return s.inFlight;
   const call = getService()
     .getBalance()
     .then((balance) => {
       const view = toBalanceView(balance, new Date());
       s.value = view;
-      s.expiresAt = Date.now() + BALANCE_TTL_MS;
+      s.fetchedAt = Date.now();
+      s.expiresAt = s.fetchedAt + BALANCE_TTL_MS;
       return view;
     })
     .finally(() => {

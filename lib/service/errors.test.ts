@@ -64,3 +64,15 @@ describe("InvalidIdentifierError", () => {
     expect(new InvalidIdentifierError("verify", "transaction_uuid").userMessage).toMatch(/not a valid uuid/);
   });
 });
+
+describe("instanceof across bundles", () => {
+  it("recognises an error made by another copy of the class (Next.js bundles modules per entry)", () => {
+    const foreign = Object.assign(new Error("x"), { [Symbol.for("fundboard.service-error-classes")]: ["ServiceError"] });
+    expect(foreign instanceof ServiceError).toBe(true);
+    expect(foreign instanceof InvalidIdentifierError).toBe(false);
+    expect(new InvalidIdentifierError("fetch", "request_id") instanceof ServiceError).toBe(true);
+    expect(new InvalidIdentifierError("fetch", "request_id") instanceof InvalidIdentifierError).toBe(true);
+    expect(new ServiceError({ kind: "timeout", operation: "balance" }) instanceof InvalidIdentifierError).toBe(false);
+    expect(new Error("plain") instanceof ServiceError).toBe(false);
+  });
+});

@@ -42,7 +42,23 @@ const WHAT: Record<ServiceOperation, string> = {
   verify: "verify the transaction",
 };
 
+// Next.js bundles a module once per entry (instrumentation, each route), while the service client is a
+// process-wide singleton: an error made by one bundle's class must still pass another bundle's
+// `instanceof`. Instances carry a global brand naming their class, and `instanceof` checks that.
+const BRAND = Symbol.for("fundboard.service-error-classes");
+type Branded = { [BRAND]?: readonly string[] };
+
+function brandsOf(value: unknown): readonly string[] {
+  return typeof value === "object" && value !== null ? ((value as Branded)[BRAND] ?? []) : [];
+}
+
 export class ServiceError extends Error {
+  static readonly brand: string = "ServiceError";
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return brandsOf(value).includes(this.brand);
+  }
+
   readonly kind: ServiceErrorKind;
   readonly operation: ServiceOperation;
   readonly httpStatus?: number;
@@ -64,6 +80,7 @@ export class ServiceError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.issues = init.issues;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
+    (this as Branded)[BRAND] = [...brandsOf(this), "ServiceError"];
   }
 
   /** A sentence a finance user can act on: what happened and what to do. */
@@ -119,12 +136,15 @@ function secondsText(ms: number): string {
 
 /** Thrown before any call when a request id or transaction uuid is malformed; nothing reaches the service. */
 export class InvalidIdentifierError extends ServiceError {
+  static override readonly brand: string = "InvalidIdentifierError";
+
   readonly identifier: "request_id" | "transaction_uuid";
 
   constructor(operation: ServiceOperation, identifier: "request_id" | "transaction_uuid") {
     super({ kind: "rejected", operation, detail: `invalid ${identifier}` });
     this.name = "InvalidIdentifierError";
     this.identifier = identifier;
+    (this as Branded)[BRAND] = [...brandsOf(this), "InvalidIdentifierError"];
   }
 
   override get userMessage(): string {

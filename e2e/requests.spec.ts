@@ -1,0 +1,175 @@
+import { expect, test } from "@playwright/test";
+
+import { DEV_API_KEY } from "../sandbox/dev-key";
+import { BASE_URL, DEMO_ADMIN, SANDBOX_URL, createStaff, fakeClientIp, newSession, sandbox, uniqueTag } from "./support";
+
+test.describe.configure({ mode: "serial" });
+
+test("the form explains bad input inline and sends nothing", async ({ page }) => {
+  await page.goto("/requests/new");
+  await sandbox.resetStats();
+  await page.getByLabel("Tag of the person to ask").fill("@bad tag!");
+  await page.getByLabel("Amount (₦)").fill("12.345");
+  await page.getByLabel("Description").fill("   ");
+  await page.getByRole("button", { name: "Send request" }).click();
+  await expect(page.locator("#req-tag-error")).toHaveText("A tag uses only letters, digits, dots, hyphens and underscores");
+  await expect(page.locator("#req-amount-error")).toHaveText("Use at most two decimal places (kobo)");
+  await expect(page.locator("#req-description-error")).toHaveText("Enter a description the person will see");
+  await expect(page.getByLabel("Tag of the person to ask")).toHaveAttribute("aria-describedby", "req-tag-error");
+
+  await page.getByLabel("Amount (₦)").fill("0");
+  await page.getByLabel("Tag of the person to ask").fill("x");
+  await page.getByRole("button", { name: "Send request" }).click();
+  await expect(page.locator("#req-amount-error")).toHaveText("The amount must be more than ₦0");
+  await expect(page.locator("#req-tag-error")).toHaveText("A tag has at least 2 characters");
+  await page.getByLabel("Amount (₦)").fill("10000000.01");
+  await page.getByRole("button", { name: "Send request" }).click();
+  await expect(page.locator("#req-amount-error")).toHaveText("The amount can be at most ₦10,000,000");
+
+  expect((await sandbox.stats())["POST /api/v1/transfer/request/peer"] ?? 0).toBe(0);
+});
+
+for (const [tag, final] of [
+  ["accept.auto", "accepted"],
+  ["decline.auto", "declined"],
+] as const) {
+  test(`a request to ${tag} turns ${final} in the open page with no reload`, async ({ page }) => {
+    await page.goto("/requests/new");
+    await page.getByLabel("Tag of the person to ask").fill(`@${tag}`);
+    await page.getByLabel("Amount (₦)").fill("1,500.50");
+    await page.getByLabel("Description").fill(`E2E ${final}`);
+    await page.getByRole("button", { name: "Send request" }).click();
+    await expect(page).toHaveURL(/\/requests\/\d+$/);
+    await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
+    await expect(page.getByTestId("request-amount")).toHaveText("NGN 1,500.50");
+    let reloads = 0;
+    page.on("load", () => (reloads += 1));
+    await expect(page.getByTestId("status-badge").first()).toHaveAttribute("data-status", final, { timeout: 20_000 });
+    await expect(page.getByTestId("timeline-final")).toContainText(final === "accepted" ? "Accepted" : "Declined");
+    expect(reloads).toBe(0);
+  });
+}
+
+test("a person accepts in the consumer app; the list turns accepted live, then filters and search work from the URL", async ({ page, request }) => {
+  const tag = uniqueTag("waits");
+  const made = await request.post("/api/requests", {
+    headers: { Origin: BASE_URL },
+    data: { tag, amount: "250", description: "Waits for a person", idempotencyKey: `k${Date.now()}` },
+  });
+  expect(made.status()).toBe(201);
+  const { requestId } = ((await made.json()) as { data: { requestId: string } }).data;
+
+  await page.goto("/requests");
+  await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
+  const row = page.locator(`[data-request-id="${requestId}"]`);
+  await expect(row.getByTestId("status-badge")).toHaveAttribute("data-status", "pending");
+  await sandbox.act(requestId, "accept");
+  await expect(row.getByTestId("status-badge")).toHaveAttribute("data-status", "accepted", { timeout: 15_000 });
+
+  await page.getByLabel("Tag").fill(tag);
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(new RegExp(`tag=${tag.replace(".", "\\.")}`));
+  await expect(page.getByTestId("request-row")).toHaveCount(1);
+  await page.getByLabel("Status").selectOption("declined");
+  await expect(page).toHaveURL(/status=declined/);
+  await expect(page.getByText("No requests match.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Status")).toHaveValue("declined");
+  await expect(page.getByLabel("Tag")).toHaveValue(tag);
+});
+
+test("a double submit creates one request (idempotency key)", async ({ request }) => {
+  const body = { tag: uniqueTag("twice"), amount: 99.99, description: "Double click", idempotencyKey: `dbl${Date.now()}` };
+  await sandbox.resetStats();
+  const [a, b] = await Promise.all([
+    request.post("/api/requests", { headers: { Origin: BASE_URL }, data: body }),
+    request.post("/api/requests", { headers: { Origin: BASE_URL }, data: body }),
+  ]);
+  expect([a.status(), b.status()].sort()).toEqual([200, 201]);
+  const ja = (await a.json()) as { data: { reference: string; amount: string } };
+  const jb = (await b.json()) as { data: { reference: string } };
+  expect(ja.data.reference).toBe(jb.data.reference);
+  expect(ja.data.amount).toBe("99.99");
+  expect((await sandbox.stats())["POST /api/v1/transfer/request/peer"]).toBe(1);
+});
+
+test("the service's refusal is shown and recorded as failed", async ({ page }) => {
+  await page.goto("/requests/new");
+  await page.getByLabel("Tag of the person to ask").fill("missing.person");
+  await page.getByLabel("Amount (₦)").fill("10");
+  await page.getByLabel("Description").fill("Nobody home");
+  await page.getByRole("button", { name: "Send request" }).click();
+  await expect(page.locator("#req-server-error")).toContainText("missing.person");
+  await page.getByRole("link", { name: "See the recorded attempt" }).click();
+  await expect(page.getByTestId("status-badge").first()).toHaveAttribute("data-status", "failed");
+});
+
+test("an unknown request id shows not found, and a request made outside the dashboard is shown from the service", async ({ page }) => {
+  await page.goto("/requests/999999999");
+  await expect(page.getByRole("heading", { name: "Request not found" })).toBeVisible();
+  await page.goto("/requests/bad%20id");
+  await expect(page.getByRole("heading", { name: /not found/i })).toBeVisible();
+
+  const outside = await fetch(`${SANDBOX_URL}/api/v1/transfer/request/peer`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${DEV_API_KEY}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ amount: 75.25, tag: "chioma.eze", description: "Made elsewhere", meta: {} }),
+  });
+  const id = String(((await outside.json()) as { data: { request_id: number } }).data.request_id);
+  await page.goto(`/requests/${id}`);
+  await expect(page.getByText("(not sent from this dashboard)")).toBeVisible();
+  await expect(page.getByTestId("request-amount")).toHaveText("NGN 75.25");
+  await expect(page.getByTestId("status-badge").first()).toHaveAttribute("data-status", "pending");
+});
+
+test("fifty viewers at once cause one balance call; a fault shows the error panel and retry recovers", async ({ page, request }) => {
+  // Wait (bounded) until the cached value has expired, so the burst below must make exactly one call.
+  const first = (await (await request.get("/api/balance")).json()) as { data: { fetchedAt: string } };
+  const expires = Date.parse(first.data.fetchedAt) + 5_000;
+  await expect.poll(() => Date.now(), { timeout: 7_000 }).toBeGreaterThan(expires);
+  await sandbox.resetStats();
+  const burst = await Promise.all(Array.from({ length: 50 }, () => request.get("/api/balance")));
+  expect(burst.every((r) => r.status() === 200)).toBe(true);
+  expect((await sandbox.stats())["GET /api/v1/business/balance"]).toBe(1);
+  // Fifty refresh clicks at once within a second of that call are still served by it.
+  const refreshes = await Promise.all(Array.from({ length: 50 }, () => request.get("/api/balance?refresh=1")));
+  expect(refreshes.every((r) => r.status() === 200)).toBe(true);
+  expect((await sandbox.stats())["GET /api/v1/business/balance"]).toBe(1);
+
+  await sandbox.fault("/api/v1/business/balance", "500");
+  try {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Refresh" }).click();
+    const panel = page.getByRole("alert").filter({ hasText: "Balances could not be refreshed" });
+    await expect(panel).toContainText("The payment service");
+    await expect(panel).not.toContainText(/at .*\.js/);
+  } finally {
+    await sandbox.clearFaults();
+  }
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Balances could not be refreshed" })).toHaveCount(0);
+  await expect(page.getByTestId("wallet").first()).toBeVisible();
+});
+
+test("a viewer has no form or send button, and the API refuses a viewer's POST", async ({ browser }) => {
+  const admin = await newSession(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  const viewer = await createStaff(admin, "viewer");
+  await admin.dispose();
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { "x-forwarded-for": fakeClientIp() } });
+  const page = await context.newPage();
+  await page.goto("/sign-in?callbackUrl=%2Frequests");
+  await page.getByLabel("E-mail").fill(viewer.email);
+  await page.getByLabel("Password").fill(viewer.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Requests" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "New request" })).toHaveCount(0);
+  await page.goto("/requests/new");
+  await expect(page.getByRole("heading", { name: "You do not have access to this page" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send request" })).toHaveCount(0);
+  const res = await context.request.post(`${BASE_URL}/api/requests`, {
+    headers: { Origin: BASE_URL },
+    data: { tag: "ada.obi", amount: 1, description: "viewer", idempotencyKey: `viewer${Date.now()}` },
+  });
+  expect(res.status()).toBe(403);
+  await context.close();
+});

@@ -1,0 +1,284 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import type { Database } from "@/lib/db/client";
+import { fundRequests, type FundRequestRow } from "@/lib/db/schema";
+import { subscribe, type LiveEvent } from "@/lib/live/bus";
+import type { Sandbox } from "@/sandbox/server";
+import { dbTargets } from "@/tests/db-targets";
+import {
+  FETCH_CALL,
+  FETCH_PATH,
+  insertStaff,
+  newKey,
+  newTag,
+  requestDeps,
+  sandboxControl,
+  startTestSandbox,
+  waitFor,
+  type SandboxControl,
+} from "@/tests/sandbox-harness";
+
+import { createFundRequest } from "./create";
+import type { RequestDeps } from "./deps";
+import { startReconciler, type Reconciler, type ReconcilerOptions } from "./reconciler";
+import { findRequestByServiceId } from "./repo";
+import { newRequestSchema } from "./schemas";
+
+// The reconciler against the sandbox and a real database: what it refreshes, how fast, and how it
+// behaves when the service fails. Each test starts from an empty fund_requests table, because the
+// reconciler looks at every pending row.
+
+let sb: Sandbox;
+let control: SandboxControl;
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  control = sandboxControl(sb);
+});
+afterAll(async () => sb.close());
+
+describe.each(dbTargets())("reconciler on $name", (target) => {
+  let database: Database;
+  let dispose: () => Promise<void>;
+  /** Like the app's background client: no retries inside a call, the reconciler paces itself. */
+  let deps: RequestDeps;
+  let operator: { id: string; name: string };
+
+  beforeAll(async () => {
+    const t = await target.create();
+    database = t.database;
+    dispose = t.dispose;
+    deps = requestDeps(database.db, sb, { service: { getRetries: 0 } });
+    operator = await insertStaff(database.db, "Ola Operator");
+  });
+  afterAll(async () => dispose());
+  beforeEach(async () => {
+    await database.db.delete(fundRequests);
+    await control.reset();
+  });
+
+  /** Runs `body` with a reconciler and always stops it. */
+  async function withReconciler<T>(options: Partial<ReconcilerOptions>, body: (r: Reconciler) => Promise<T>): Promise<T> {
+    const reconciler = startReconciler(deps, options);
+    try {
+      return await body(reconciler);
+    } finally {
+      await reconciler.stop();
+    }
+  }
+
+  async function sendPending(tag: string): Promise<string> {
+    const outcome = await createFundRequest(
+      deps,
+      newRequestSchema.parse({ tag, amount: "75.25", description: "Reconciler test", idempotencyKey: newKey("rec") }),
+      operator,
+    );
+    if (outcome.kind !== "created" || !outcome.request.requestId) throw new Error(`create failed: ${outcome.kind}`);
+    return outcome.request.requestId;
+  }
+
+  async function row(requestId: string): Promise<FundRequestRow> {
+    const found = await findRequestByServiceId(database.db, requestId);
+    if (!found) throw new Error(`no row for ${requestId}`);
+    return found;
+  }
+
+  async function insertRow(values: Partial<typeof fundRequests.$inferInsert> & { status: FundRequestRow["status"] }): Promise<FundRequestRow> {
+    const [inserted] = await database.db
+      .insert(fundRequests)
+      .values({ reference: `fb_${newKey("ins")}`, tag: "someone", amount: "10.00", description: "inserted", ...values })
+      .returning();
+    if (!inserted) throw new Error("insert returned nothing");
+    return inserted;
+  }
+
+  it("brings accept.auto and decline.auto requests to their final state and tells the browsers", async () => {
+    const accepted = await sendPending("accept.auto");
+    const declined = await sendPending("decline.auto");
+    await control.resetStats();
+    const events: LiveEvent[] = [];
+    const unsubscribe = subscribe((e) => events.push(e));
+    try {
+      await withReconciler({ tickMs: 50, budgetPerMinute: 600, concurrency: 3 }, async (r) => {
+        await waitFor(
+          "both requests final",
+          async () => ((await row(accepted)).status === "accepted" && (await row(declined)).status === "declined" ? true : undefined),
+          6000,
+        );
+        expect(r.stats.applied).toBeGreaterThanOrEqual(2);
+        expect(r.stats.backoffs).toBe(0);
+      });
+    } finally {
+      unsubscribe();
+    }
+    expect((await row(accepted)).decidedAt).toBeUndefined();
+    expect((await row(accepted)).serviceUpdatedAt).not.toBeNull();
+    const finals = events.filter((e) => e.type === "request.updated" && (e.status === "accepted" || e.status === "declined"));
+    expect(finals.map((e) => (e.type === "request.updated" ? `${e.requestId}:${e.status}` : "")).sort()).toEqual(
+      [`${accepted}:accepted`, `${declined}:declined`].sort(),
+    );
+    // One or two checks each: right away, then once more after the sandbox decided.
+    expect(await control.count(FETCH_CALL)).toBeLessThanOrEqual(4);
+  });
+
+  it("refreshes only pending rows with a service id, and never moves a final row back", async () => {
+    const pendingId = await sendPending(newTag("rec.pending"));
+    // Final locally while the service still says pending (say, a webhook arrived before the service's record caught up).
+    const stillPendingA = await control.createDirect({ amount: 10, tag: newTag("rec.a"), description: "a" });
+    const stillPendingB = await control.createDirect({ amount: 10, tag: newTag("rec.b"), description: "b" });
+    const others = [
+      await insertRow({ status: "accepted", requestId: stillPendingA }),
+      await insertRow({ status: "declined", requestId: stillPendingB }),
+      await insertRow({ status: "sending" }),
+      await insertRow({ status: "failed", error: "The payment service refused." }),
+      await insertRow({ status: "pending" }),
+    ];
+    await control.resetStats();
+
+    await withReconciler({ tickMs: 60_000, budgetPerMinute: 600, concurrency: 3 }, async (r) => {
+      expect(await r.runOnce()).toBe(1);
+      expect(r.stats.calls).toBe(1);
+    });
+    expect(await control.count(FETCH_CALL)).toBe(1);
+    expect((await row(pendingId)).lastCheckedAt).not.toBeNull();
+    for (const before of others) {
+      const [after] = await database.db.select().from(fundRequests).where(eq(fundRequests.id, before.id));
+      expect(after?.status).toBe(before.status);
+      expect(after?.lastCheckedAt).toBeNull();
+    }
+  });
+
+  it("keeps a declined row declined when the service later says accepted", async () => {
+    const requestId = await sendPending(newTag("rec.back"));
+    await control.decline(requestId);
+    await withReconciler({ tickMs: 60_000, budgetPerMinute: 600_000, concurrency: 1 }, async (r) => {
+      expect(await r.runOnce()).toBe(1);
+    });
+    expect((await row(requestId)).status).toBe("declined");
+    // Someone moves it back to pending locally by mistake; the service's declined wins again, and
+    // the reconciler never downgrades a final row it has applied.
+    await database.db.update(fundRequests).set({ status: "pending", lastCheckedAt: null }).where(eq(fundRequests.requestId, requestId));
+    await withReconciler({ tickMs: 60_000, budgetPerMinute: 600_000, concurrency: 1 }, async (r) => {
+      expect(await r.runOnce()).toBe(1);
+    });
+    expect((await row(requestId)).status).toBe("declined");
+  });
+
+  it("checks the least recently checked first and leaves recently checked young rows alone", async () => {
+    const now = Date.now();
+    const recent = await insertRow({ status: "pending", requestId: await control.createDirect({ amount: 1, tag: newTag("rec.recent"), description: "r" }), lastCheckedAt: new Date(now - 1000) });
+    const old = await insertRow({ status: "pending", requestId: await control.createDirect({ amount: 1, tag: newTag("rec.old"), description: "o" }), lastCheckedAt: new Date(now - 5 * 60_000) });
+    const never = await insertRow({ status: "pending", requestId: await control.createDirect({ amount: 1, tag: newTag("rec.never"), description: "n" }) });
+    const checked = async (r: FundRequestRow) => {
+      const [after] = await database.db.select().from(fundRequests).where(eq(fundRequests.id, r.id));
+      return after?.lastCheckedAt?.getTime() ?? null;
+    };
+
+    await withReconciler({ tickMs: 60_000, budgetPerMinute: 600_000, concurrency: 1 }, async (r) => {
+      expect(await r.runOnce()).toBe(1);
+      expect(await checked(never)).not.toBeNull();
+      expect(await checked(old)).toBe(old.lastCheckedAt?.getTime());
+
+      expect(await waitFor("a token", async () => ((await r.runOnce()) === 1 ? true : undefined))).toBe(true);
+      expect(await checked(old)).toBeGreaterThan(now);
+
+      // Only the young row checked a second ago is left, and it is not due yet.
+      expect(await r.runOnce()).toBe(0);
+      expect(await checked(recent)).toBe(recent.lastCheckedAt?.getTime());
+    });
+  });
+
+  it("stays within its budget: with 60 a minute and concurrency 3, the fifth call comes no sooner than ~2 s", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 15; i++) ids.push(await sendPending(newTag(`rec.budget${i}`)));
+    await control.resetStats();
+
+    const started = Date.now();
+    await withReconciler({ tickMs: 20, budgetPerMinute: 60, concurrency: 3 }, async (r) => {
+      // Three at once (the bucket's capacity), then one a second.
+      await waitFor("the first three calls", () => (r.stats.calls >= 3 ? true : undefined), 2000);
+      expect(r.stats.calls).toBe(3);
+      await waitFor("two more calls", () => (r.stats.calls >= 5 ? true : undefined), 5000);
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(1800);
+      const capacity = 3;
+      expect(r.stats.calls).toBeLessThanOrEqual(capacity + 2);
+      expect(await control.count(FETCH_CALL)).toBe(r.stats.calls);
+    });
+  });
+
+  it.each([
+    { mode: "429" as const, kind: "rate_limited" },
+    { mode: "500" as const, kind: "server_error" },
+    { mode: "timeout" as const, kind: "timeout" },
+  ])("backs off on a $mode answer: no calls during the pause, growing pauses, and it recovers", async ({ mode, kind }) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await sendPending(newTag(`rec.${mode}.${i}`)));
+    await control.resetStats();
+    await control.fault(FETCH_PATH, mode);
+    const log: string[] = [];
+
+    // Capacity 1 and a generous budget: without the pause, the next never-checked row would be fetched on the next tick.
+    await withReconciler({ tickMs: 20, budgetPerMinute: 6000, concurrency: 1, maxBackoffMs: 600, log: (l) => log.push(l) }, async (r) => {
+      await waitFor("a backoff", () => (r.stats.backoffs > 0 ? true : undefined), 3000);
+      const firstPause = r.stats.pausedUntil;
+      expect(firstPause).toBeGreaterThan(Date.now());
+      expect(log.join("\n")).toContain(kind);
+      const callsAtPause = await control.count(FETCH_CALL);
+      expect(callsAtPause).toBe(1);
+
+      // During the pause neither the ticks nor a manual pass call the service.
+      expect(await r.runOnce()).toBe(0);
+      await waitFor("the pause to be nearly over", () => (Date.now() >= firstPause - 30 ? true : undefined), 3000);
+      expect(await control.count(FETCH_CALL)).toBe(callsAtPause);
+      expect(r.stats.backoffs).toBe(1);
+
+      // Still failing after the pause: one more call, another pause.
+      await waitFor("a second backoff", () => (r.stats.backoffs >= 2 ? true : undefined), 3000);
+      expect(r.stats.pausedUntil).toBeGreaterThan(firstPause);
+      expect(await control.count(FETCH_CALL)).toBe(2);
+
+      // The service recovers and a request was accepted meanwhile: refreshes resume and apply it.
+      await control.clearFaults();
+      await control.accept(ids[3] ?? "");
+      await waitFor("the accepted request applied", async () => ((await row(ids[3] ?? "")).status === "accepted" ? true : undefined), 5000);
+      expect(r.stats.applied).toBeGreaterThanOrEqual(1);
+    });
+    // Nothing was recorded wrongly while it failed.
+    for (const id of ids.slice(0, 3)) expect((await row(id)).status).toBe("pending");
+  });
+
+  it("does not pause for an answer it cannot read, and moves on to other rows", async () => {
+    const first = await sendPending(newTag("rec.bad1"));
+    const second = await sendPending(newTag("rec.bad2"));
+    await control.resetStats();
+    await control.fault(FETCH_PATH, "malformed", 1);
+
+    await withReconciler({ tickMs: 60_000, budgetPerMinute: 600_000, concurrency: 1 }, async (r) => {
+      expect(await r.runOnce()).toBe(1);
+      expect(r.stats.backoffs).toBe(0);
+      expect(r.stats.pausedUntil).toBe(0);
+      expect(await waitFor("a token", async () => ((await r.runOnce()) === 1 ? true : undefined))).toBe(true);
+    });
+    expect(await control.count(FETCH_CALL)).toBe(2);
+    expect((await row(first)).lastCheckedAt).not.toBeNull();
+    expect((await row(second)).lastCheckedAt).not.toBeNull();
+    expect((await row(first)).status).toBe("pending");
+  });
+
+  it("stops cleanly: no calls after stop() resolves", async () => {
+    await sendPending(newTag("rec.stop1"));
+    await sendPending(newTag("rec.stop2"));
+    await control.resetStats();
+    const reconciler = startReconciler(deps, { tickMs: 10, budgetPerMinute: 600_000, concurrency: 1 });
+    await waitFor("a call", () => (reconciler.stats.calls >= 1 ? true : undefined), 3000);
+    await reconciler.stop();
+    const after = await control.count(FETCH_CALL);
+    expect(after).toBe(reconciler.stats.calls);
+    // A later timer tick would have fetched the second (never-checked) row within a few ticks.
+    const probeUntil = Date.now() + 100;
+    await waitFor("a few ticks' time", () => (Date.now() >= probeUntil ? true : undefined), 1000);
+    expect(await control.count(FETCH_CALL)).toBe(after);
+  });
+});
