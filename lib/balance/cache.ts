@@ -14,6 +14,8 @@ interface CacheState {
   fetchedAt: number;
   expiresAt: number;
   inFlight: Promise<BalanceView> | null;
+  /** Bumped by invalidateBalance: a call that started before it must not be cached as fresh. */
+  generation: number;
 }
 
 const KEY = Symbol.for("fundboard.balance-cache");
@@ -21,7 +23,7 @@ type Holder = { [KEY]?: CacheState };
 
 function state(): CacheState {
   const g = globalThis as Holder;
-  g[KEY] ??= { value: null, fetchedAt: 0, expiresAt: 0, inFlight: null };
+  g[KEY] ??= { value: null, fetchedAt: 0, expiresAt: 0, inFlight: null, generation: 0 };
   return g[KEY];
 }
 
@@ -32,17 +34,20 @@ export function getBalanceView(opts: { fresh?: boolean } = {}): Promise<BalanceV
   const usable = opts.fresh ? now - s.fetchedAt < MIN_REFRESH_AGE_MS : now < s.expiresAt;
   if (s.value && usable) return Promise.resolve(s.value);
   if (s.inFlight) return s.inFlight;
+  const generation = s.generation;
   const call = getService()
     .getBalance()
     .then((balance) => {
       const view = toBalanceView(balance, new Date());
-      s.value = view;
-      s.fetchedAt = Date.now();
-      s.expiresAt = s.fetchedAt + BALANCE_TTL_MS;
+      if (generation === s.generation) {
+        s.value = view;
+        s.fetchedAt = Date.now();
+        s.expiresAt = s.fetchedAt + BALANCE_TTL_MS;
+      }
       return view;
     })
     .finally(() => {
-      s.inFlight = null;
+      if (s.inFlight === call) s.inFlight = null;
     });
   s.inFlight = call;
   return call;
@@ -50,5 +55,10 @@ export function getBalanceView(opts: { fresh?: boolean } = {}): Promise<BalanceV
 
 /** Forgets the cached value (a payment changed the balance). */
 export function invalidateBalance(): void {
-  state().expiresAt = 0;
+  const s = state();
+  s.expiresAt = 0;
+  s.fetchedAt = 0;
+  s.generation += 1;
+  // The next reader starts a new call instead of joining one that began before the change.
+  s.inFlight = null;
 }

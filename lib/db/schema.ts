@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -54,6 +54,8 @@ export const fundRequests = pgTable(
     index("fund_requests_status_idx").on(t.status, t.lastCheckedAt),
     index("fund_requests_created_idx").on(t.createdAt),
     index("fund_requests_tag_idx").on(t.tag),
+    // One payment per request and one request per payment: linking is decided by these constraints.
+    uniqueIndex("fund_requests_payment_uuid_key").on(t.paymentUuid),
   ],
 );
 
@@ -88,6 +90,8 @@ export const payments = pgTable(
     check("payments_verification_check", sql`${t.verification} in ('unverified', 'verified', 'failed')`),
     index("payments_received_idx").on(t.receivedAt),
     index("payments_tag_idx").on(t.customerTag),
+    uniqueIndex("payments_fund_request_key").on(t.fundRequestId),
+    index("payments_verification_idx").on(t.verification, t.receivedAt),
   ],
 );
 

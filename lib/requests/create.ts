@@ -56,7 +56,16 @@ export async function createFundRequest(deps: RequestDeps, input: NewRequest, st
       description: input.description,
       meta: { notificationUrl: deps.webhookUrl, transactionReference: reference },
     });
-    const pending = (await markPending(db, row.id, requestId)) ?? row;
+    let pending;
+    try {
+      pending = (await markPending(db, row.id, requestId)) ?? row;
+    } catch (error) {
+      // The unique service id is already ours for another request: record it honestly instead of "our side".
+      console.error(`[requests] service request id ${requestId} is already recorded`, error);
+      const failed = (await markFailed(db, row.id, `The service answered with request id ${requestId}, which is already recorded for another request. Check the service before sending again.`)) ?? row;
+      publish({ type: "request.updated", id: failed.id, requestId: null, status: failed.status });
+      return { kind: "service_failed", request: toRequestView(failed, staff.name), error: new ServiceError({ kind: "bad_response", operation: "create", detail: "duplicate request id", outcomeUnknown: true }) };
+    }
     publish({ type: "request.updated", id: pending.id, requestId, status: pending.status });
     return { kind: "created", request: toRequestView(pending, staff.name) };
   } catch (error) {

@@ -47,6 +47,8 @@ export function startReconciler(deps: RequestDeps, options: Partial<ReconcilerOp
   }
 
   function backOff(error: ServiceError) {
+    // Several calls of one pass failing together are one incident, not several.
+    if (Date.now() < stats.pausedUntil) return;
     backoffMs = Math.min(opts.maxBackoffMs, backoffMs === 0 ? 2_000 : backoffMs * 2);
     const wait = Math.max(backoffMs, Math.min(error.retryAfterMs ?? 0, opts.maxBackoffMs));
     stats.pausedUntil = Date.now() + wait;

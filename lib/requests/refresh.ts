@@ -16,6 +16,15 @@ function parseTime(text: string): Date | null {
 
 /** Stores what the service says about one of our requests and tells the browsers if it moved. */
 export async function applyFetched(deps: RequestDeps, fetched: FundRequest): Promise<FundRequestView | null> {
+  // A service that reissued an id (a restarted sandbox, say) must not overwrite another request of ours.
+  const reference = fetched.meta.transactionReference;
+  if (reference !== undefined) {
+    const mine = await findRequestByServiceId(deps.db, fetched.request_id);
+    if (mine && mine.reference !== reference) {
+      console.warn(`[requests] service request ${fetched.request_id} carries reference ${reference}, not ours (${mine.reference}); ignored`);
+      return null;
+    }
+  }
   const { row, changed } = await applyServiceState(deps.db, fetched.request_id, {
     status: fetched.request_status,
     requestedBy: fetched.requested_by,

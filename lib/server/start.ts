@@ -5,6 +5,8 @@ import { bootstrapAdmins } from "@/lib/auth/bootstrap";
 import { getDatabase } from "@/lib/db";
 import type { Db } from "@/lib/db/client";
 import { DatabaseLockedError } from "@/lib/db/lock";
+import { paymentDeps } from "@/lib/payments/app-deps";
+import { startSweeper } from "@/lib/payments/sweeper";
 import { startReconciler } from "@/lib/requests/reconciler";
 import { requestDeps } from "@/lib/requests/app-deps";
 import { getBackgroundService } from "@/lib/service/app-client";
@@ -18,6 +20,7 @@ function startBackgroundWork(db: Db): void {
   if (g[KEY]) return;
   g[KEY] = true;
   startReconciler({ ...requestDeps(db), service: getBackgroundService() }, { log: (line) => console.log(`[reconciler] ${line}`) });
+  startSweeper(paymentDeps(db, [2_000, 6_000]));
 }
 
 /** Fails fast with a message a person can act on instead of a stack trace. */

@@ -1,0 +1,36 @@
+import { after } from "next/server";
+
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db";
+import { clientIp } from "@/lib/http/client-ip";
+import { fail, ok } from "@/lib/http/envelope";
+import { paymentDeps } from "@/lib/payments/app-deps";
+import { afterPaymentRecorded } from "@/lib/payments/after-record";
+import { MAX_WEBHOOK_BYTES, processDelivery } from "@/lib/webhooks/intake";
+import { readCapped } from "@/lib/webhooks/read-body";
+
+export const dynamic = "force-dynamic";
+
+/** The service's signed peer-transfer.success deliveries; no session, the signature is the credential. */
+export async function POST(request: Request) {
+  try {
+    const config = getConfig();
+    const db = await getDb();
+    const read = await readCapped(request, MAX_WEBHOOK_BYTES);
+    const result = await processDelivery(
+      { db, apiKey: config.service.apiKey, amountUnit: config.service.amountUnit },
+      {
+        raw: read.ok ? read.bytes : null,
+        signature: request.headers.get("x-service-signature"),
+        contentType: request.headers.get("content-type"),
+        remoteAddr: clientIp(request.headers),
+      },
+    );
+    const uuid = result.recordedUuid;
+    if (uuid) after(() => afterPaymentRecorded(paymentDeps(db), uuid));
+    return result.status === 200 ? ok({}, result.message) : fail(result.status, result.message);
+  } catch (error) {
+    console.error("[webhook] delivery failed", error);
+    return fail(500, "The delivery could not be processed; please retry.");
+  }
+}

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { ServiceError } from "@/lib/service/errors";
+import type { Sandbox } from "@/sandbox/server";
+import { BALANCE_CALL, sandboxControl, startTestSandbox, type SandboxControl } from "@/tests/sandbox-harness";
+
+import { BALANCE_TTL_MS, getBalanceView, invalidateBalance, MIN_REFRESH_AGE_MS } from "./cache";
+
+// The balance cache uses the app's service singleton, which reads its configuration from the
+// environment once. Each test file runs in its own process, so pointing the environment at this
+// file's sandbox before the first call is enough; the process-wide holders are cleared anyway in
+// case an earlier file in the same worker built them.
+
+let sb: Sandbox;
+let control: SandboxControl;
+const savedEnv = { ...process.env };
+const HOLDERS = ["fundboard.config", "fundboard.service", "fundboard.balance-cache"].map((k) => Symbol.for(k));
+
+function clearHolders(): void {
+  const g = globalThis as unknown as Record<symbol, unknown>;
+  for (const key of HOLDERS) delete g[key];
+}
+
+beforeAll(async () => {
+  sb = await startTestSandbox({ apiKey: "balance-test-key" });
+  control = sandboxControl(sb);
+  // A "real" service configuration pointing at the sandbox: no DATA_DIR file is written.
+  process.env.SERVICE_BASE_URL = sb.apiUrl;
+  process.env.SERVICE_VERIFY_BASE_URL = sb.verifyUrl;
+  process.env.SERVICE_API_KEY = sb.apiKey;
+  process.env.AUTH_SECRET = "a".repeat(40);
+  clearHolders();
+});
+
+afterAll(async () => {
+  clearHolders();
+  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
+  Object.assign(process.env, savedEnv);
+  await sb.close();
+});
+
+beforeEach(async () => {
+  invalidateBalance();
+  await control.reset();
+  vi.restoreAllMocks();
+});
+
+describe("balance cache", () => {
+  it("shows the service's wallets, main first, with an exact total in the service's format", async () => {
+    const view = await getBalanceView();
+    expect(view.currency).toBe("NGN");
+    expect(view.wallets[0]).toEqual({ name: "Main wallet", main: true, balanceMinor: 123456789, formatted: "NGN 1,234,567.89" });
+    expect(view.wallets.map((w) => w.formatted)).toEqual(["NGN 1,234,567.89", "NGN 2,500.01", "NGN 0.00", "NGN 98,765,432.10"]);
+    // 10,000,249,999.75 kobo, summed exactly.
+    expect(view.totalFormatted).toBe("NGN 100,002,500.00");
+    expect(Date.parse(view.fetchedAt)).not.toBeNaN();
+    expect(await control.count(BALANCE_CALL)).toBe(1);
+  });
+
+  it("serves repeat reads from the cache within the TTL, and calls again after it", async () => {
+    const first = await getBalanceView();
+    const second = await getBalanceView();
+    expect(second).toBe(first);
+    expect(await control.count(BALANCE_CALL)).toBe(1);
+
+    const now = Date.now();
+    vi.spyOn(Date, "now").mockReturnValue(now + BALANCE_TTL_MS + 1);
+    const later = await getBalanceView();
+    vi.restoreAllMocks();
+    expect(later).not.toBe(first);
+    expect(await control.count(BALANCE_CALL)).toBe(2);
+  });
+
+  it("makes one service call for many concurrent readers", async () => {
+    const views = await Promise.all(Array.from({ length: 25 }, () => getBalanceView()));
+    expect(new Set(views).size).toBe(1);
+    expect(await control.count(BALANCE_CALL)).toBe(1);
+  });
+
+  it("refreshes on request only when the value is older than a second, one call for a burst of refreshes", async () => {
+    const base = await getBalanceView();
+    // A refresh right after a read is served from the cache.
+    expect(await getBalanceView({ fresh: true })).toBe(base);
+    expect(await control.count(BALANCE_CALL)).toBe(1);
+
+    // Older than MIN_REFRESH_AGE_MS (but within the TTL): a burst of refreshes makes one call, and plain reads keep the cached value.
+    const now = Date.now();
+    vi.spyOn(Date, "now").mockReturnValue(now + MIN_REFRESH_AGE_MS + 1);
+    const burst = await Promise.all([getBalanceView({ fresh: true }), getBalanceView({ fresh: true }), getBalanceView({ fresh: true })]);
+    vi.restoreAllMocks();
+    expect(burst[0]).not.toBe(base);
+    expect(new Set(burst).size).toBe(1);
+    expect(await control.count(BALANCE_CALL)).toBe(2);
+    expect(await getBalanceView()).toBe(burst[0]);
+    expect(await control.count(BALANCE_CALL)).toBe(2);
+  });
+
+  it("shows the grown main wallet after an acceptance once invalidated", async () => {
+    const before = await getBalanceView();
+    const requestId = await control.createDirect({ amount: 1000, tag: "balance.payer", description: "Top up" });
+    await control.accept(requestId);
+    expect(await getBalanceView()).toBe(before);
+
+    invalidateBalance();
+    const after = await getBalanceView();
+    const grown = (after.wallets[0]?.balanceMinor ?? 0) - (before.wallets[0]?.balanceMinor ?? 0);
+    // ₦1,000 less the service's fee, in kobo.
+    expect(grown).toBeGreaterThan(0);
+    expect(grown).toBeLessThanOrEqual(100_000);
+    expect(await control.count(BALANCE_CALL)).toBe(2);
+  });
+
+  it("a refresh right after an invalidation calls the service, and a call begun before it is not cached", async () => {
+    await getBalanceView({ fresh: true });
+    const calls = await control.count(BALANCE_CALL);
+    const inFlight = getBalanceView({ fresh: true });
+    invalidateBalance();
+    await inFlight;
+    const refreshed = await getBalanceView({ fresh: true });
+    expect(await control.count(BALANCE_CALL)).toBeGreaterThan(calls);
+    // The value cached now is the one fetched after the invalidation.
+    expect(await getBalanceView()).toBe(refreshed);
+  });
+
+  it("retries a passing 500 and answers normally", async () => {
+    await control.fault("/api/v1/business/balance", "500", 1);
+    const view = await getBalanceView();
+    expect(view.wallets).toHaveLength(4);
+    expect(await control.count(BALANCE_CALL)).toBe(2);
+  });
+
+  it("fails every concurrent reader with one call on an unreadable answer, and does not cache the failure", async () => {
+    await control.fault("/api/v1/business/balance", "malformed");
+    const results = await Promise.allSettled([getBalanceView(), getBalanceView(), getBalanceView()]);
+    for (const r of results) {
+      expect(r.status).toBe("rejected");
+      if (r.status === "rejected") {
+        expect(r.reason).toBeInstanceOf(ServiceError);
+        expect((r.reason as ServiceError).kind).toBe("bad_response");
+      }
+    }
+    expect(await control.count(BALANCE_CALL)).toBe(1);
+
+    await control.clearFaults();
+    const view = await getBalanceView();
+    expect(view.wallets).toHaveLength(4);
+    expect(await control.count(BALANCE_CALL)).toBe(2);
+  });
+
+  it("reports a rejected key as unauthorized", async () => {
+    const realKey = process.env.SERVICE_API_KEY;
+    process.env.SERVICE_API_KEY = "some-other-environments-key";
+    clearHolders();
+    try {
+      const error = await getBalanceView().then(
+        () => new Error("expected the balance read to fail"),
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ServiceError);
+      expect((error as ServiceError).kind).toBe("unauthorized");
+      expect((error as ServiceError).userMessage).toContain("SERVICE_API_KEY");
+      // Not retried: a wrong key does not get better.
+      expect(await control.count(BALANCE_CALL)).toBe(1);
+    } finally {
+      process.env.SERVICE_API_KEY = realKey;
+      clearHolders();
+    }
+  });
+});

@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+// Shared by the payments page (URL search params) and GET /api/payments.
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)))
+  .optional()
+  .catch(undefined);
+
+export const paymentFilterSchema = z.object({
+  verified: z.enum(["unverified", "verified", "failed"]).optional().catch(undefined),
+  q: z.string().trim().max(100).optional().catch(undefined),
+  tag: z
+    .string()
+    .trim()
+    .transform((t) => t.replace(/^@/, ""))
+    .pipe(z.string().max(32))
+    .optional()
+    .catch(undefined),
+  from: day,
+  to: day,
+  page: z.coerce.number().int().min(1).max(100_000).default(1).catch(1),
+});
+
+export type PaymentFilter = z.infer<typeof paymentFilterSchema>;
+
+export function paymentFilterFromSearch(get: (name: string) => string | null | undefined): PaymentFilter {
+  const v = (name: string) => get(name) || undefined;
+  return paymentFilterSchema.parse({ verified: v("verified"), q: v("q"), tag: v("tag"), from: v("from"), to: v("to"), page: v("page") });
+}
+
+export function paymentFilterSearch(f: PaymentFilter, extra: Record<string, string> = {}): string {
+  const q = new URLSearchParams();
+  if (f.verified) q.set("verified", f.verified);
+  if (f.q) q.set("q", f.q);
+  if (f.tag) q.set("tag", f.tag);
+  if (f.from) q.set("from", f.from);
+  if (f.to) q.set("to", f.to);
+  if (f.page > 1) q.set("page", String(f.page));
+  for (const [k, val] of Object.entries(extra)) q.set(k, val);
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}

@@ -1,0 +1,74 @@
+import "server-only";
+
+import { and, eq, inArray, isNull } from "drizzle-orm";
+
+import { fundRequests, payments } from "@/lib/db/schema";
+import { publish } from "@/lib/live/bus";
+import { formatMajor } from "@/lib/money";
+import { ServiceError } from "@/lib/service/errors";
+
+import type { PaymentDeps } from "./deps";
+
+export type LinkOutcome = { linked: true; requestId: string } | { linked: false; note: string };
+
+async function note(deps: PaymentDeps, uuid: string, text: string): Promise<LinkOutcome> {
+  await deps.db.update(payments).set({ linkNote: text }).where(eq(payments.uuid, uuid));
+  return { linked: false, note: text };
+}
+
+/**
+ * Links a payment to the dashboard's fund request when exactly one open request to that tag for
+ * that amount exists, after the service confirms that request was accepted (DESIGN §5.6). The
+ * unique indexes on both sides make a double link impossible even under races.
+ */
+export async function linkPayment(deps: PaymentDeps, uuid: string): Promise<LinkOutcome> {
+  const { db } = deps;
+  const [payment] = await db.select().from(payments).where(eq(payments.uuid, uuid)).limit(1);
+  if (!payment) return { linked: false, note: "payment not found" };
+  if (payment.fundRequestId) return { linked: false, note: "already linked" };
+  const tag = payment.peerTag ?? payment.customerTag;
+  // "Accepted" too: the reconciler may have seen the acceptance before this notice arrived.
+  const candidates = await db
+    .select()
+    .from(fundRequests)
+    .where(
+      and(
+        eq(fundRequests.tag, tag),
+        eq(fundRequests.amount, payment.amount),
+        inArray(fundRequests.status, ["pending", "accepted"]),
+        isNull(fundRequests.paymentUuid),
+      ),
+    )
+    .limit(3);
+  const amount = formatMajor("NGN", payment.amount);
+  if (candidates.length === 0) return note(deps, uuid, `No open request to @${tag} for ${amount} was found; not linked.`);
+  if (candidates.length > 1) return note(deps, uuid, `${candidates.length} open requests to @${tag} for ${amount} match; not linked, to avoid guessing.`);
+  const [candidate] = candidates;
+  if (!candidate?.requestId) return note(deps, uuid, `The matching request to @${tag} was never accepted by the service; not linked.`);
+
+  let status: string;
+  try {
+    status = (await deps.service.getFundRequest(candidate.requestId)).request_status;
+  } catch (error) {
+    const why = error instanceof ServiceError ? error.userMessage : "the service could not be asked";
+    return note(deps, uuid, `Request #${candidate.requestId} matches, but could not be confirmed (${why}); not linked.`);
+  }
+  if (status !== "accepted") return note(deps, uuid, `Request #${candidate.requestId} matches, but the service says it is ${status}; not linked.`);
+
+  try {
+    await db.transaction(async (tx) => {
+      const moved = await tx
+        .update(fundRequests)
+        .set({ paymentUuid: payment.uuid, status: "accepted", updatedAt: new Date() })
+        .where(and(eq(fundRequests.id, candidate.id), isNull(fundRequests.paymentUuid), inArray(fundRequests.status, ["pending", "accepted"])))
+        .returning({ id: fundRequests.id });
+      if (moved.length === 0) throw new Error("request changed meanwhile");
+      await tx.update(payments).set({ fundRequestId: candidate.id, linkNote: null }).where(eq(payments.uuid, payment.uuid));
+    });
+  } catch {
+    return note(deps, uuid, `Request #${candidate.requestId} was linked to another payment meanwhile; not linked.`);
+  }
+  publish({ type: "request.updated", id: candidate.id, requestId: candidate.requestId, status: "accepted" });
+  publish({ type: "payment.updated", uuid, verification: payment.verification });
+  return { linked: true, requestId: candidate.requestId };
+}

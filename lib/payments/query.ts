@@ -1,0 +1,137 @@
+import "server-only";
+
+import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
+
+import type { Role } from "@/lib/auth/roles";
+import type { Db } from "@/lib/db/client";
+import { fundRequests, payments, webhookDeliveries } from "@/lib/db/schema";
+
+import type { PaymentFilter } from "./filters";
+import { toPaymentView, type PaymentView } from "./view";
+
+export const PAYMENT_PAGE_SIZE = 25;
+export const CSV_MAX_ROWS = 50_000;
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function where(f: PaymentFilter): SQL | undefined {
+  const parts: SQL[] = [];
+  if (f.verified) parts.push(eq(payments.verification, f.verified));
+  if (f.tag) parts.push(eq(payments.customerTag, f.tag));
+  if (f.q) {
+    const like = `%${escapeLike(f.q)}%`;
+    const match = or(ilike(payments.customerName, like), ilike(payments.customerTag, like), ilike(payments.description, like), ilike(payments.uuid, like));
+    if (match) parts.push(match);
+  }
+  if (f.from) parts.push(gte(payments.receivedAt, new Date(`${f.from}T00:00:00Z`)));
+  if (f.to) parts.push(lt(payments.receivedAt, new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000)));
+  return parts.length ? and(...parts) : undefined;
+}
+
+export interface PaymentTotals {
+  count: number;
+  amount: string;
+  fees: string;
+  settled: string;
+}
+
+/** One page of payments and exact totals (numeric sums in the database) for the whole filter. */
+export async function listPayments(db: Db, f: PaymentFilter, role: Role): Promise<{ items: PaymentView[]; total: number; totals: PaymentTotals }> {
+  const condition = where(f);
+  const [rows, [totals]] = await Promise.all([
+    db
+      .select({ payment: payments, requestId: fundRequests.requestId })
+      .from(payments)
+      .leftJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
+      .where(condition)
+      .orderBy(desc(payments.receivedAt), desc(payments.uuid))
+      .limit(PAYMENT_PAGE_SIZE)
+      .offset((f.page - 1) * PAYMENT_PAGE_SIZE),
+    db
+      .select({
+        n: count(),
+        amount: sql<string>`coalesce(sum(${payments.amount}), 0)::numeric(20,2)::text`,
+        fees: sql<string>`coalesce(sum(${payments.fees}), 0)::numeric(20,2)::text`,
+        settled: sql<string>`coalesce(sum(${payments.settledAmount}), 0)::numeric(20,2)::text`,
+      })
+      .from(payments)
+      .where(condition),
+  ]);
+  return {
+    items: rows.map((r) => toPaymentView(r.payment, r.requestId, role)),
+    total: totals?.n ?? 0,
+    totals: { count: totals?.n ?? 0, amount: totals?.amount ?? "0.00", fees: totals?.fees ?? "0.00", settled: totals?.settled ?? "0.00" },
+  };
+}
+
+export async function paymentsForCsv(db: Db, f: PaymentFilter, role: Role): Promise<PaymentView[]> {
+  const rows = await db
+    .select({ payment: payments, requestId: fundRequests.requestId })
+    .from(payments)
+    .leftJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
+    .where(where(f))
+    .orderBy(desc(payments.receivedAt), desc(payments.uuid))
+    .limit(CSV_MAX_ROWS);
+  return rows.map((r) => toPaymentView(r.payment, r.requestId, role));
+}
+
+export async function getPayment(db: Db, uuid: string, role: Role): Promise<PaymentView | null> {
+  const [row] = await db
+    .select({ payment: payments, requestId: fundRequests.requestId })
+    .from(payments)
+    .leftJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
+    .where(eq(payments.uuid, uuid.toLowerCase()))
+    .limit(1);
+  return row ? toPaymentView(row.payment, row.requestId, role) : null;
+}
+
+export async function paymentForRequest(db: Db, paymentUuid: string | null, role: Role): Promise<PaymentView | null> {
+  return paymentUuid ? getPayment(db, paymentUuid, role) : null;
+}
+
+/** Settled amount per UTC day for the last `days` days, zero-filled, oldest first. */
+export async function settledPerDay(db: Db, days = 30, now = new Date()): Promise<{ day: string; settled: string }[]> {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+  const rows = await db
+    .select({
+      day: sql<string>`to_char(date_trunc('day', ${payments.receivedAt} at time zone 'UTC'), 'YYYY-MM-DD')`,
+      settled: sql<string>`sum(${payments.settledAmount})::numeric(20,2)::text`,
+    })
+    .from(payments)
+    .where(gte(payments.receivedAt, start))
+    .groupBy(sql`1`);
+  const byDay = new Map(rows.map((r) => [r.day, r.settled]));
+  return Array.from({ length: days }, (_, i) => {
+    const d = new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10);
+    return { day: d, settled: byDay.get(d) ?? "0.00" };
+  });
+}
+
+export const DELIVERY_PAGE_SIZE = 50;
+
+export async function listDeliveries(db: Db, page: number) {
+  const [items, [total]] = await Promise.all([
+    db
+      .select()
+      .from(webhookDeliveries)
+      .orderBy(desc(webhookDeliveries.receivedAt), desc(webhookDeliveries.id))
+      .limit(DELIVERY_PAGE_SIZE)
+      .offset((page - 1) * DELIVERY_PAGE_SIZE),
+    db.select({ n: count() }).from(webhookDeliveries),
+  ]);
+  return {
+    items: items.map((d) => ({ ...d, receivedAt: d.receivedAt.toISOString() })),
+    total: total?.n ?? 0,
+  };
+}
+
+/** Bad signatures in the last hour: three or more suggest a wrong SERVICE_API_KEY (DESIGN §5.9). */
+export async function recentBadSignatures(db: Db, now = new Date()): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.outcome, "bad_signature"), gte(webhookDeliveries.receivedAt, new Date(now.getTime() - 3_600_000))));
+  return row?.n ?? 0;
+}

@@ -1,0 +1,51 @@
+import "server-only";
+
+import type { Db } from "@/lib/db/client";
+import { payments, webhookDeliveries } from "@/lib/db/schema";
+import { serviceAmountToNaira, type AmountUnit } from "@/lib/money";
+import type { PeerTransferPayload } from "@/lib/service/schemas";
+
+export type DeliveryLog = Omit<typeof webhookDeliveries.$inferInsert, "id" | "receivedAt">;
+
+/** Writes a delivery-log row on its own (every rejected delivery leaves one). */
+export async function logDelivery(db: Db, row: DeliveryLog): Promise<void> {
+  await db.insert(webhookDeliveries).values(row);
+}
+
+/**
+ * The payment and its delivery-log row in one transaction. The primary key on the transaction
+ * uuid decides "already recorded?": a repeat inserts nothing and is logged as a duplicate.
+ */
+export async function recordPayment(
+  db: Db,
+  payload: PeerTransferPayload,
+  unit: AmountUnit,
+  log: Omit<DeliveryLog, "outcome" | "httpStatus" | "uuid" | "eventType">,
+): Promise<"recorded" | "duplicate"> {
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(payments)
+      .values({
+        uuid: payload.uuid.toLowerCase(),
+        type: payload.type,
+        amount: serviceAmountToNaira(payload.amount, unit),
+        actualAmount: serviceAmountToNaira(payload.actual_amount, unit),
+        settledAmount: serviceAmountToNaira(payload.settled_amount, unit),
+        fees: serviceAmountToNaira(payload.fees, unit),
+        description: payload.description,
+        paypoint: payload.paypoint,
+        customerUuid: payload.customer.uuid,
+        customerName: payload.customer.name,
+        customerTag: payload.customer.tag,
+        customerEmail: payload.customer.email ?? null,
+        customerPhone: payload.customer.phone ?? null,
+        customerAvatar: payload.customer.avatar ?? null,
+        peerTag: payload.meta.peer_tag,
+      })
+      .onConflictDoNothing({ target: payments.uuid })
+      .returning({ uuid: payments.uuid });
+    const outcome = inserted.length > 0 ? "recorded" : "duplicate";
+    await tx.insert(webhookDeliveries).values({ ...log, outcome, httpStatus: 200, uuid: payload.uuid.toLowerCase(), eventType: payload.type });
+    return outcome;
+  });
+}

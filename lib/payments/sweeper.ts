@@ -1,0 +1,53 @@
+import "server-only";
+
+import { and, asc, eq, isNull, lt } from "drizzle-orm";
+
+import { payments } from "@/lib/db/schema";
+
+import type { PaymentDeps } from "./deps";
+import { linkPayment } from "./link";
+import { verifyPayment } from "./verify";
+
+const SWEEP_EVERY_MS = 60_000;
+const STALE_AFTER_MS = 2 * 60_000;
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Finishes what a restart interrupted: payments recorded but never verified (or never offered
+ * for linking) because the process stopped between the 200 and the follow-up work.
+ */
+export async function sweepOnce(deps: PaymentDeps, now = new Date()): Promise<number> {
+  const stale = new Date(now.getTime() - STALE_AFTER_MS);
+  const rows = await deps.db
+    .select({ uuid: payments.uuid, linkNote: payments.linkNote, fundRequestId: payments.fundRequestId })
+    .from(payments)
+    .where(and(eq(payments.verification, "unverified"), lt(payments.receivedAt, stale), lt(payments.verificationAttempts, MAX_ATTEMPTS)))
+    .orderBy(asc(payments.receivedAt))
+    .limit(5);
+  for (const row of rows) {
+    if (!row.fundRequestId && row.linkNote === null) await linkPayment(deps, row.uuid).catch(() => undefined);
+    await verifyPayment(deps, row.uuid).catch(() => undefined);
+  }
+  const unlinked = await deps.db
+    .select({ uuid: payments.uuid })
+    .from(payments)
+    .where(and(isNull(payments.fundRequestId), isNull(payments.linkNote), lt(payments.receivedAt, stale)))
+    .limit(5);
+  for (const row of unlinked) await linkPayment(deps, row.uuid).catch(() => undefined);
+  return rows.length + unlinked.length;
+}
+
+export function startSweeper(deps: PaymentDeps): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    sweepOnce(deps)
+      .catch((error) => console.error("[payments] sweep failed", error))
+      .finally(() => {
+        running = false;
+      });
+  }, SWEEP_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

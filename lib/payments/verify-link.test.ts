@@ -1,0 +1,163 @@
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+import type { Database } from "@/lib/db/client";
+import { fundRequests, payments } from "@/lib/db/schema";
+import { createFundRequest } from "@/lib/requests/create";
+import { applyFetched } from "@/lib/requests/refresh";
+import { processDelivery } from "@/lib/webhooks/intake";
+import { dbTargets } from "@/tests/db-targets";
+import { insertStaff, newKey, newTag, requestDeps, sandboxControl, startTestSandbox, waitFor, type SandboxControl } from "@/tests/sandbox-harness";
+import type { Sandbox } from "@/sandbox/server";
+
+import type { PaymentDeps } from "./deps";
+import { linkPayment } from "./link";
+import { sweepOnce } from "./sweeper";
+import { verifyPayment } from "./verify";
+
+interface SandboxDelivery {
+  request_id: number;
+  body: string;
+  signature: string;
+}
+
+describe.each(dbTargets())("payment verification and linking on $name", (target) => {
+  let database: Database;
+  let dispose: () => Promise<void>;
+  let sb: Sandbox;
+  let control: SandboxControl;
+  let operator: { id: string; name: string };
+
+  beforeAll(async () => {
+    const t = await target.create();
+    database = t.database;
+    dispose = t.dispose;
+    sb = await startTestSandbox();
+    control = sandboxControl(sb);
+    operator = await insertStaff(database.db);
+  });
+  afterAll(async () => {
+    await sb.close();
+    await dispose();
+  });
+  afterEach(async () => control.clearFaults());
+
+  const deps = (delays: number[] = [5, 10]): PaymentDeps => ({ ...requestDeps(database.db, sb), verifyDelaysMs: delays });
+
+  async function deliveries(): Promise<SandboxDelivery[]> {
+    const res = await fetch(`${sb.apiUrl}/sandbox/webhooks`);
+    return ((await res.json()) as { data: { deliveries: SandboxDelivery[] } }).data.deliveries;
+  }
+
+  /** A request through our own create path, accepted at the sandbox, its real signed delivery fed to the intake. */
+  async function acceptedPayment(tag: string, amount: string): Promise<{ uuid: string; requestId: string }> {
+    const created = await createFundRequest(requestDeps(database.db, sb), { tag, amount, description: "Link me", idempotencyKey: newKey("pay") }, operator);
+    if (created.kind !== "created" || !created.request.requestId) throw new Error(`create gave ${created.kind}`);
+    const requestId = created.request.requestId;
+    await control.accept(requestId);
+    const d = await waitFor("the sandbox's webhook", async () => (await deliveries()).find((x) => String(x.request_id) === requestId));
+    const result = await processDelivery(
+      { db: database.db, apiKey: sb.apiKey, amountUnit: "major" },
+      { raw: Buffer.from(d.body), signature: d.signature, contentType: "application/json", remoteAddr: null },
+    );
+    if (!result.recordedUuid) throw new Error(`intake answered ${result.status} ${result.message}`);
+    return { uuid: result.recordedUuid, requestId };
+  }
+
+  async function paymentRow(uuid: string) {
+    const [row] = await database.db.select().from(payments).where(eq(payments.uuid, uuid));
+    return row;
+  }
+
+  it("verifies a real sandbox payment at the verify host", async () => {
+    const { uuid } = await acceptedPayment(newTag("verify"), "2000.00");
+    expect((await paymentRow(uuid))?.verification).toBe("unverified");
+    expect(await verifyPayment(deps(), uuid)).toEqual({ verification: "verified" });
+    const row = await paymentRow(uuid);
+    expect(row?.verification).toBe("verified");
+    expect(row?.verifiedAt).toBeInstanceOf(Date);
+  });
+
+  it("retries while the verify host is down, then fails with a reason; re-verify after recovery succeeds", async () => {
+    const { uuid } = await acceptedPayment(newTag("down"), "300.00");
+    await control.fault("/api/v1/transaction/", "500");
+    await control.resetStats();
+    const verdict = await verifyPayment(deps([5, 10]), uuid);
+    expect(verdict.verification).toBe("failed");
+    const row = await paymentRow(uuid);
+    expect(row?.verification).toBe("failed");
+    expect(row?.verificationError).toMatch(/Could not verify after 3 attempts/);
+    expect(row?.verificationAttempts).toBe(3);
+    // The client retries inside each attempt too (getRetries 3): at least 3 calls, all refused.
+    expect(await control.count("GET /api/v1/transaction/:transaction_uuid")).toBeGreaterThanOrEqual(3);
+    await control.clearFaults();
+    expect(await verifyPayment(deps(), uuid)).toEqual({ verification: "verified" });
+  });
+
+  it("fails with the reason when the verify host reports a different amount", async () => {
+    const { uuid } = await acceptedPayment(newTag("tamper"), "1000.00");
+    const res = await fetch(`${sb.apiUrl}/sandbox/transactions/${uuid}/override`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ amount: 10 }),
+    });
+    expect(res.status).toBe(200);
+    const verdict = await verifyPayment(deps(), uuid);
+    expect(verdict).toEqual({ verification: "failed", reason: "The verify host reports amount NGN 10.00, but the payment notice said NGN 1,000.00." });
+    expect((await paymentRow(uuid))?.verificationError).toContain("NGN 10.00");
+  });
+
+  it("links to the one matching request after the service confirms it", async () => {
+    const tag = newTag("one");
+    const { uuid, requestId } = await acceptedPayment(tag, "750.00");
+    expect(await linkPayment(deps(), uuid)).toEqual({ linked: true, requestId });
+    const [request] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
+    expect(request?.paymentUuid).toBe(uuid);
+    expect(request?.status).toBe("accepted");
+    expect((await paymentRow(uuid))?.linkNote).toBeNull();
+    // A second attempt does not double-link.
+    expect(await linkPayment(deps(), uuid)).toEqual({ linked: false, note: "already linked" });
+  });
+
+  it("stays unlinked, and says so, when two open requests match", async () => {
+    const tag = newTag("two");
+    const other = await createFundRequest(requestDeps(database.db, sb), { tag, amount: "500", description: "Twin", idempotencyKey: newKey("twin") }, operator);
+    expect(other.kind).toBe("created");
+    const { uuid } = await acceptedPayment(tag, "500");
+    const outcome = await linkPayment(deps(), uuid);
+    expect(outcome).toEqual({ linked: false, note: expect.stringContaining("2 open requests to @") });
+    expect((await paymentRow(uuid))?.fundRequestId).toBeNull();
+    expect((await paymentRow(uuid))?.linkNote).toContain("not linked");
+  });
+
+  it("stays unlinked when no request matches (another amount)", async () => {
+    const tag = newTag("none");
+    const { uuid, requestId } = await acceptedPayment(tag, "100");
+    await database.db.update(fundRequests).set({ amount: "101.00" }).where(eq(fundRequests.requestId, requestId));
+    expect(await linkPayment(deps(), uuid)).toEqual({ linked: false, note: expect.stringContaining("No open request to @") });
+  });
+
+  it("the sweeper finishes a payment whose follow-up work a restart interrupted", async () => {
+    const tag = newTag("sweep");
+    const { uuid, requestId } = await acceptedPayment(tag, "42.00");
+    await database.db.update(payments).set({ receivedAt: new Date(Date.now() - 10 * 60_000) }).where(eq(payments.uuid, uuid));
+    expect(await sweepOnce(deps())).toBeGreaterThanOrEqual(1);
+    const row = await paymentRow(uuid);
+    expect(row?.verification).toBe("verified");
+    const [request] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
+    expect(request?.paymentUuid).toBe(uuid);
+  });
+
+  it("never moves a linked, accepted request back, whatever arrives later", async () => {
+    const tag = newTag("late");
+    const { uuid, requestId } = await acceptedPayment(tag, "60");
+    await linkPayment(deps(), uuid);
+    const stale = await requestDeps(database.db, sb).service.getFundRequest(requestId);
+    for (const status of ["pending", "declined"] as const) {
+      await applyFetched(requestDeps(database.db, sb), { ...stale, request_status: status });
+    }
+    const [request] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
+    expect(request?.status).toBe("accepted");
+    expect(request?.paymentUuid).toBe(uuid);
+  });
+});

@@ -1,0 +1,60 @@
+import type { Role } from "@/lib/auth/roles";
+import type { PaymentRow } from "@/lib/db/schema";
+
+/** The Payment of DESIGN §4. */
+export interface PaymentView {
+  uuid: string;
+  type: string;
+  amount: string;
+  actualAmount: string;
+  settledAmount: string;
+  fees: string;
+  description: string;
+  customer: { name: string; tag: string; email: string | null; phone: string | null; avatar: string | null };
+  verification: "unverified" | "verified" | "failed";
+  verificationError: string | null;
+  verifiedAt: string | null;
+  requestId: string | null;
+  linkNote: string | null;
+  receivedAt: string;
+}
+
+export function maskEmail(email: string | null): string | null {
+  if (!email) return email;
+  const at = email.lastIndexOf("@");
+  if (at <= 0) return "•••";
+  return `${email[0]}•••${email.slice(at)}`;
+}
+
+export function maskPhone(phone: string | null): string | null {
+  if (!phone) return phone;
+  const digits = phone.replace(/\D/g, "");
+  return digits.length <= 4 ? "••••" : `•••••••${digits.slice(-4)}`;
+}
+
+/** Viewers see e-mail and phone masked (DESIGN §5.4). */
+export function toPaymentView(row: PaymentRow, requestId: string | null, role: Role): PaymentView {
+  const masked = role === "viewer";
+  return {
+    uuid: row.uuid,
+    type: row.type,
+    amount: row.amount,
+    actualAmount: row.actualAmount,
+    settledAmount: row.settledAmount,
+    fees: row.fees,
+    description: row.description,
+    customer: {
+      name: row.customerName,
+      tag: row.customerTag,
+      email: masked ? maskEmail(row.customerEmail) : row.customerEmail,
+      phone: masked ? maskPhone(row.customerPhone) : row.customerPhone,
+      avatar: row.customerAvatar,
+    },
+    verification: row.verification,
+    verificationError: row.verificationError,
+    verifiedAt: row.verifiedAt?.toISOString() ?? null,
+    requestId,
+    linkNote: row.linkNote,
+    receivedAt: row.receivedAt.toISOString(),
+  };
+}
