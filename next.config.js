@@ -18,6 +18,11 @@ const csp = [
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // Test suites and benchmarks build into their own folder so they never race the main build.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  // `npm run build:standalone` (deploys): a self-contained server in .next/standalone with the migrations beside it.
+  output: process.env.NEXT_OUTPUT === "standalone" ? "standalone" : undefined,
+  outputFileTracingIncludes: { "/*": ["./drizzle/**/*"] },
   reactStrictMode: true,
   poweredByHeader: false,
   // forbidden() for pages a role may not open (lib/auth/page-guard.ts).

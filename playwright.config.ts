@@ -41,7 +41,7 @@ export default defineConfig({
   ],
   webServer: {
     // A fresh embedded database each run; `npm start` reuses the build `npm test` just made.
-    command: "rm -rf data/e2e && npm start",
+    command: "node_modules/.bin/tsx scripts/e2e-server.ts",
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 240_000,

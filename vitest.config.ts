@@ -10,7 +10,7 @@ export default defineConfig({
   },
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", ".next/**", "e2e/**", "data/**"],
+    exclude: ["node_modules/**", ".next/**", ".next-*/**", "e2e/**", "data/**"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,

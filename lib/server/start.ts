@@ -3,7 +3,9 @@ import "server-only";
 import { ConfigError, getConfig } from "@/lib/config";
 import { bootstrapAdmins } from "@/lib/auth/bootstrap";
 import { getDatabase } from "@/lib/db";
-import type { Db } from "@/lib/db/client";
+import type { Database } from "@/lib/db/client";
+import { advisoryLeadership } from "@/lib/db/leader";
+import { startPgTransport } from "@/lib/live/pg-transport";
 import { DatabaseLockedError } from "@/lib/db/lock";
 import { paymentDeps } from "@/lib/payments/app-deps";
 import { startSweeper } from "@/lib/payments/sweeper";
@@ -14,12 +16,19 @@ import { getBackgroundService } from "@/lib/service/app-client";
 const KEY = Symbol.for("fundboard.background");
 type Holder = { [KEY]?: boolean };
 
-/** Once per process: the reconciler that refreshes pending requests. */
-function startBackgroundWork(db: Db): void {
+/** Once per process: the live transport (Postgres), the reconciler and the payment sweeper. */
+function startBackgroundWork(database: Database): void {
   const g = globalThis as Holder;
   if (g[KEY]) return;
   g[KEY] = true;
-  startReconciler({ ...requestDeps(db), service: getBackgroundService() }, { log: (line) => console.log(`[reconciler] ${line}`) });
+  const { db } = database;
+  const config = getConfig();
+  let isLeader: (() => Promise<boolean>) | undefined;
+  if (database.kind === "postgres" && database.pool && config.database.kind === "postgres") {
+    startPgTransport(database.pool, config.database.url);
+    isLeader = advisoryLeadership(config.database.url).isLeader;
+  }
+  startReconciler({ ...requestDeps(db), service: getBackgroundService() }, { isLeader, log: (line) => console.log(`[reconciler] ${line}`) });
   startSweeper(paymentDeps(db, [2_000, 6_000]));
 }
 
@@ -44,7 +53,7 @@ export async function startServer(): Promise<void> {
     const database = await getDatabase();
     console.log(`[db] ${database.kind === "pglite" ? `embedded database in ${config.dataDir}` : "Postgres"} ready in ${Date.now() - started} ms`);
     await bootstrapAdmins(database.db, config, (line) => console.log(`[auth] ${line}`));
-    startBackgroundWork(database.db);
+    startBackgroundWork(database);
   } catch (error) {
     if (error instanceof DatabaseLockedError) stop(error.message);
     const reason = error instanceof Error ? error.message : String(error);

@@ -1,0 +1,26 @@
+// `npm run build:standalone`: `next build` with output "standalone", then the static files and
+// migrations copied beside server.js, so `node .next/standalone/server.js` is all a host needs.
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, NEXT_OUTPUT: "standalone", NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+});
+if (result.status !== 0) {
+  console.error("`next build` failed; see its output above.");
+  process.exit(1);
+}
+const standalone = path.join(root, distDir, "standalone");
+if (!existsSync(path.join(standalone, "server.js"))) {
+  console.error(`No ${distDir}/standalone/server.js was produced.`);
+  process.exit(1);
+}
+cpSync(path.join(root, distDir, "static"), path.join(standalone, distDir, "static"), { recursive: true });
+cpSync(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
+cpSync(path.join(root, "drizzle"), path.join(standalone, "drizzle"), { recursive: true });
+console.log(`Standalone server ready: node ${path.relative(root, path.join(standalone, "server.js"))} (set PORT, DATABASE_URL, …)`);
