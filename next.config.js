@@ -23,6 +23,8 @@ const nextConfig = {
   // `npm run build:standalone` (deploys): a self-contained server in .next/standalone with the migrations beside it.
   output: process.env.NEXT_OUTPUT === "standalone" ? "standalone" : undefined,
   outputFileTracingIncludes: { "/*": ["./drizzle/**/*"] },
+  // The build checks only what it bundles; `npm run typecheck` covers tests, scripts and benches.
+  typescript: { tsconfigPath: "tsconfig.build.json" },
   reactStrictMode: true,
   poweredByHeader: false,
   // forbidden() for pages a role may not open (lib/auth/page-guard.ts).

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -5,6 +6,8 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
 import { request as playwrightRequest } from "@playwright/test";
 
 import type { Role } from "../lib/auth/roles";
+import { DEV_API_KEY } from "../sandbox/dev-key";
+import { payload } from "../tests/payloads";
 import { ROUTE_TABLE, type RouteCase } from "./route-table";
 import { BASE_URL, DEMO_ADMIN, createStaff, newSession } from "./support";
 
@@ -42,6 +45,7 @@ test.describe("every route × every role", () => {
   const sessions = new Map<Caller, APIRequestContext>();
   let staffTargetId = "";
   let requestId = "";
+  let paymentUuid = "";
 
   test.beforeAll(async () => {
     const admin = await newSession(DEMO_ADMIN.email, DEMO_ADMIN.password);
@@ -57,6 +61,13 @@ test.describe("every route × every role", () => {
     });
     expect(made.status(), await made.text()).toBe(201);
     requestId = ((await made.json()) as { data: { requestId: string } }).data.requestId;
+    const body = JSON.stringify(payload());
+    const delivered = await admin.post("/api/webhooks/peer-transfer", {
+      data: body,
+      headers: { "content-type": "application/json", "x-service-signature": createHmac("sha512", DEV_API_KEY).update(body).digest("hex") },
+    });
+    expect(delivered.status()).toBe(200);
+    paymentUuid = (JSON.parse(body) as { uuid: string }).uuid;
     sessions.set("anonymous", await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] } }));
   });
 
@@ -67,7 +78,7 @@ test.describe("every route × every role", () => {
   // A request each route accepts when the caller is allowed (so "allowed" means a real 2xx).
   async function call(ctx: APIRequestContext, route: RouteCase): Promise<{ status: number; body: { status: boolean; message: string } }> {
     const headers = { Origin: BASE_URL };
-    const url = route.pattern.replace("[id]", staffTargetId).replace("[requestId]", requestId);
+    const url = route.pattern.replace("[id]", staffTargetId).replace("[requestId]", requestId).replace("[uuid]", paymentUuid);
     if (route.pattern === "/api/live") return liveCall(ctx);
     const res = await send(ctx, route, url, headers);
     return { status: res.status(), body: (await res.json()) as { status: boolean; message: string } };

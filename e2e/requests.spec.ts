@@ -123,6 +123,8 @@ test("an unknown request id shows not found, and a request made outside the dash
 });
 
 test("fifty viewers at once cause one balance call; a fault shows the error panel and retry recovers", async ({ page, request }) => {
+  // Nothing else may touch the balance meanwhile: no payment notice in flight (it invalidates the cache).
+  await sandbox.quiet();
   // Wait (bounded) until the cached value has expired, so the burst below must make exactly one call.
   const first = (await (await request.get("/api/balance")).json()) as { data: { fetchedAt: string } };
   const expires = Date.parse(first.data.fetchedAt) + 5_000;
@@ -131,10 +133,13 @@ test("fifty viewers at once cause one balance call; a fault shows the error pane
   const burst = await Promise.all(Array.from({ length: 50 }, () => request.get("/api/balance")));
   expect(burst.every((r) => r.status() === 200)).toBe(true);
   expect((await sandbox.stats())["GET /api/v1/business/balance"]).toBe(1);
-  // Fifty refresh clicks at once within a second of that call are still served by it.
+  // Fifty refresh clicks at once: a refresh skips the cache only for a value over a second old,
+  // so however long the burst takes, it costs at most one call per second.
+  const started = Date.now();
   const refreshes = await Promise.all(Array.from({ length: 50 }, () => request.get("/api/balance?refresh=1")));
+  const seconds = Math.ceil((Date.now() - started) / 1000);
   expect(refreshes.every((r) => r.status() === 200)).toBe(true);
-  expect((await sandbox.stats())["GET /api/v1/business/balance"]).toBe(1);
+  expect((await sandbox.stats())["GET /api/v1/business/balance"]).toBeLessThanOrEqual(1 + seconds);
 
   await sandbox.fault("/api/v1/business/balance", "500");
   try {

@@ -4,8 +4,8 @@ export interface RouteCase {
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   /** The route file's pattern, e.g. /api/staff/[id]. */
   pattern: string;
-  /** Roles that get a 2xx; `public` routes answer without a session. */
-  allowed: readonly Role[] | "public" | "next-auth";
+  /** Roles that get a 2xx; `public` routes answer without a session; `signature` ones need the service's HMAC instead. */
+  allowed: readonly Role[] | "public" | "next-auth" | "signature";
 }
 
 /** Every route handler the dashboard has, and who may call it (DESIGN §4). A route missing here fails the walk. */
@@ -21,4 +21,9 @@ export const ROUTE_TABLE: RouteCase[] = [
   { method: "GET", pattern: "/api/staff", allowed: ["admin"] },
   { method: "POST", pattern: "/api/staff", allowed: ["admin"] },
   { method: "PATCH", pattern: "/api/staff/[id]", allowed: ["admin"] },
+  { method: "GET", pattern: "/api/payments", allowed: ["admin", "operator", "viewer"] },
+  { method: "GET", pattern: "/api/payments/[uuid]", allowed: ["admin", "operator", "viewer"] },
+  { method: "POST", pattern: "/api/payments/[uuid]/verify", allowed: ["admin", "operator"] },
+  { method: "GET", pattern: "/api/webhook-events", allowed: ["admin"] },
+  { method: "POST", pattern: "/api/webhooks/peer-transfer", allowed: "signature" },
 ];

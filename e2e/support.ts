@@ -73,6 +73,22 @@ export const sandbox = {
   async clearFaults(): Promise<void> {
     await fetch(`${SANDBOX_URL}/sandbox/faults/clear`, { method: "POST" });
   },
+  /** Waits (bounded) until no webhook is still being delivered and no auto-user request is pending. */
+  async quiet(): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const hooks = (await (await fetch(`${SANDBOX_URL}/sandbox/webhooks`)).json()) as { data: { deliveries: { outcome: string }[] } };
+      const requests = (await (await fetch(`${SANDBOX_URL}/sandbox/requests`)).json()) as {
+        data: { requests: { request_status: string; requested_sent_to: { tag: string } }[] };
+      };
+      const busy =
+        hooks.data.deliveries.some((d) => d.outcome === "pending") ||
+        requests.data.requests.some((r) => r.request_status === "pending" && r.requested_sent_to.tag.endsWith(".auto"));
+      if (!busy) return;
+      if (Date.now() > deadline) throw new Error("the sandbox did not settle within 20 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  },
   async act(requestId: string, action: "accept" | "decline"): Promise<void> {
     const res = await fetch(`${SANDBOX_URL}/sandbox/requests/${requestId}/${action}`, { method: "POST" });
     if (!res.ok) throw new Error(`${action} failed: ${res.status} ${await res.text()}`);

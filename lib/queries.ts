@@ -2,6 +2,9 @@ import { queryOptions } from "@tanstack/react-query";
 
 import type { BalanceView } from "@/lib/balance/view";
 import { apiFetch } from "@/lib/http/api-fetch";
+import { paymentFilterSearch, type PaymentFilter } from "@/lib/payments/filters";
+import type { PaymentTotals } from "@/lib/payments/query";
+import type { PaymentView } from "@/lib/payments/view";
 import type { FundRequestView } from "@/lib/requests/view";
 
 // Shared by server prefetching (same keys, direct data) and the browser (our route handlers).
@@ -25,6 +28,9 @@ export const keys = {
   requestList: (p: RequestListParams) => ["requests", "list", { status: p.status ?? "", tag: p.tag ?? "", page: p.page }] as const,
   request: (id: string) => ["requests", "detail", id] as const,
   payments: ["payments"] as const,
+  paymentList: (f: PaymentFilter) =>
+    ["payments", "list", { verified: f.verified ?? "", q: f.q ?? "", tag: f.tag ?? "", from: f.from ?? "", to: f.to ?? "", page: f.page }] as const,
+  payment: (uuid: string) => ["payments", "detail", uuid.toLowerCase()] as const,
 };
 
 export function requestListSearch(p: RequestListParams): string {
@@ -53,4 +59,20 @@ export const requestQuery = (id: string) =>
   queryOptions({
     queryKey: keys.request(id),
     queryFn: () => apiFetch<FundRequestView>(`/api/requests/${encodeURIComponent(id)}`),
+  });
+
+export interface PaymentPage extends Page<PaymentView> {
+  totals: PaymentTotals;
+}
+
+export const paymentListQuery = (f: PaymentFilter) =>
+  queryOptions({
+    queryKey: keys.paymentList(f),
+    queryFn: () => apiFetch<PaymentPage>(`/api/payments${paymentFilterSearch(f)}`),
+  });
+
+export const paymentQuery = (uuid: string) =>
+  queryOptions({
+    queryKey: keys.payment(uuid),
+    queryFn: () => apiFetch<PaymentView>(`/api/payments/${encodeURIComponent(uuid)}`),
   });

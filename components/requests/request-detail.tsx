@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 
+import { LinkedPayment } from "@/components/payments/linked-payment";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { formatTime } from "@/lib/format-time";
 import { formatMajor } from "@/lib/money";
@@ -77,9 +78,13 @@ export function RequestDetail({ id }: { id: string }) {
         <h2 id="payment-heading" className="mb-2 text-lg font-semibold">
           Payment
         </h2>
-        <p className="text-sm text-slate-700" data-testid="linked-payment">
-          {r.paymentUuid ? `Payment ${r.paymentUuid}` : r.status === "accepted" ? "Accepted; waiting for the service's payment notice." : "No payment yet."}
-        </p>
+        {r.paymentUuid ? (
+          <LinkedPayment uuid={r.paymentUuid} />
+        ) : (
+          <p className="text-sm text-slate-700" data-testid="linked-payment">
+            {r.status === "accepted" ? "Accepted; waiting for the service's payment notice." : "No payment yet."}
+          </p>
+        )}
       </section>
     </div>
   );

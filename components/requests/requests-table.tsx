@@ -12,7 +12,8 @@ export function requestHref(r: Pick<FundRequestView, "requestId" | "reference">)
 
 export function RequestsTable({ items, empty, currency = "NGN" }: { items: FundRequestView[]; empty: string; currency?: string }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    // Focusable so keyboard users can scroll a table wider than the screen.
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" tabIndex={0} role="region" aria-label="Fund requests">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">Fund requests, newest first</caption>
         <thead className="bg-slate-50 text-left text-slate-700">

@@ -21,7 +21,8 @@ async function note(deps: PaymentDeps, uuid: string, text: string): Promise<Link
  * that amount exists, after the service confirms that request was accepted (DESIGN §5.6). The
  * unique indexes on both sides make a double link impossible even under races.
  */
-export async function linkPayment(deps: PaymentDeps, uuid: string): Promise<LinkOutcome> {
+export async function linkPayment(deps: PaymentDeps, rawUuid: string): Promise<LinkOutcome> {
+  const uuid = rawUuid.toLowerCase();
   const { db } = deps;
   const [payment] = await db.select().from(payments).where(eq(payments.uuid, uuid)).limit(1);
   if (!payment) return { linked: false, note: "payment not found" };

@@ -57,7 +57,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * Confirms a recorded payment at the verify host, retrying transient failures with backoff.
  * Ends verified, or failed with a reason a person can read.
  */
-export async function verifyPayment(deps: PaymentDeps, uuid: string): Promise<Verdict> {
+export async function verifyPayment(deps: PaymentDeps, rawUuid: string): Promise<Verdict> {
+  const uuid = rawUuid.toLowerCase();
   const delays = [0, ...deps.verifyDelaysMs];
   let last: ServiceError | null = null;
   for (const [attempt, delay] of delays.entries()) {

@@ -19,6 +19,8 @@ const ACTIONS: AuditAction[] = [
   "staff.disabled",
   "staff.enabled",
   "staff.password_reset",
+  "request.created",
+  "payment.reverify",
 ];
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
@@ -62,7 +64,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
         </div>
         <button type="submit" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700">Filter</button>
       </form>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" tabIndex={0} role="region" aria-label="Audit entries">
         <table className="min-w-full divide-y divide-slate-200 text-sm">
           <caption className="sr-only">Audit entries, newest first</caption>
           <thead className="bg-slate-50 text-left text-slate-700">

@@ -13,7 +13,7 @@ export default async function StaffPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Staff</h1>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" tabIndex={0} role="region" aria-label="Staff accounts">
         <table className="min-w-full divide-y divide-slate-200 text-sm">
           <caption className="sr-only">Staff accounts</caption>
           <thead className="bg-slate-50 text-left text-slate-700">

@@ -1,0 +1,30 @@
+import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
+import { notFound } from "next/navigation";
+
+import { PaymentDetail } from "@/components/payments/payment-detail";
+import { requirePageStaff } from "@/lib/auth/page-guard";
+import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
+import { getDb } from "@/lib/db";
+import { getPayment } from "@/lib/payments/query";
+import { keys } from "@/lib/queries";
+import { getServerQueryClient } from "@/lib/query-client";
+import { UUID_RE } from "@/lib/service/schemas";
+
+export const metadata = { title: "Payment" };
+
+export default async function PaymentPage({ params }: { params: Promise<{ uuid: string }> }) {
+  const { uuid: raw } = await params;
+  const staff = await requirePageStaff(ANY_STAFF, `/payments/${raw}`);
+  // A uuid needs no decoding: anything with escapes in it is not one.
+  if (!UUID_RE.test(raw)) notFound();
+  const uuid = raw.toLowerCase();
+  const payment = await getPayment(await getDb(), uuid, staff.role);
+  if (!payment) notFound();
+  const client = getServerQueryClient();
+  client.setQueryData(keys.payment(uuid), payment);
+  return (
+    <HydrationBoundary state={dehydrate(client)}>
+      <PaymentDetail uuid={uuid} canReverify={SENDERS.includes(staff.role)} />
+    </HydrationBoundary>
+  );
+}

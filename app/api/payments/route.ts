@@ -1,0 +1,25 @@
+import { withStaff } from "@/lib/auth/guard";
+import { ANY_STAFF } from "@/lib/auth/roles";
+import { ok } from "@/lib/http/envelope";
+import { csvFilename, paymentsCsv } from "@/lib/payments/csv";
+import { paymentFilterFromSearch } from "@/lib/payments/filters";
+import { PAYMENT_PAGE_SIZE, listPayments, paymentsForCsv } from "@/lib/payments/query";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withStaff(ANY_STAFF, async (request, { db, staff }) => {
+  const params = request.nextUrl.searchParams;
+  const filter = paymentFilterFromSearch((name) => params.get(name));
+  if (params.get("format") === "csv") {
+    const body = paymentsCsv(await paymentsForCsv(db, filter, staff.role));
+    return new Response(body, {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${csvFilename()}"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  }
+  const { items, total, totals } = await listPayments(db, filter, staff.role);
+  return ok({ items, page: filter.page, pageSize: PAYMENT_PAGE_SIZE, total, totals }, "OK", 200, { "Cache-Control": "no-store" });
+});

@@ -1,0 +1,69 @@
+import { addDecimals, formatMajor, rescale, toDecimal } from "@/lib/money";
+
+const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+const day = (iso: string) => dayLabel.format(new Date(`${iso}T00:00:00Z`));
+
+const WIDTH = 300;
+const HEIGHT = 100;
+
+/** Bars scaled in exact kobo (bigint); the total is an exact decimal sum, never a float one. */
+export function SettledChart({ days }: { days: { day: string; settled: string }[] }) {
+  const kobo = days.map((d) => rescale(toDecimal(d.settled), 2));
+  const max = kobo.reduce((m, k) => (k > m ? k : m), 0n);
+  const peak = kobo.indexOf(max);
+  const active = kobo.filter((k) => k > 0n).length;
+  const total = formatMajor("NGN", addDecimals(days.map((d) => toDecimal(d.settled))));
+  const first = days[0]?.day ?? "";
+  const last = days[days.length - 1]?.day ?? "";
+  const range = first ? `${day(first)} to ${day(last)}` : "the last 30 days";
+  const summary =
+    max === 0n
+      ? `Bar chart of the amount settled per day, ${range}: nothing was settled.`
+      : `Bar chart of the amount settled per day, ${range}: ${total} in total on ${active} day${active === 1 ? "" : "s"}; the most, ${formatMajor("NGN", days[peak]?.settled ?? "0")}, on ${day(days[peak]?.day ?? first)}.`;
+  const slot = WIDTH / Math.max(1, days.length);
+
+  return (
+    <section aria-labelledby="settled-chart-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+      <h2 id="settled-chart-heading" className="text-lg font-semibold">
+        Settled per day, last {days.length} days
+      </h2>
+      <p className="text-sm text-slate-700">
+        {total} settled in total{max > 0n ? `; most in a day ${formatMajor("NGN", days[peak]?.settled ?? "0")}` : ""}.
+      </p>
+      <svg role="img" aria-label={summary} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" className="mt-3 h-32 w-full" data-testid="settled-chart">
+        <line x1="0" y1={HEIGHT - 0.5} x2={WIDTH} y2={HEIGHT - 0.5} className="stroke-slate-300" strokeWidth="1" />
+        {days.map((d, i) => {
+          const k = kobo[i] ?? 0n;
+          // Ratio in thousandths, from bigints, so huge amounts scale without float error.
+          const h = max === 0n ? 0 : (Number((k * 1000n) / max) / 1000) * (HEIGHT - 2);
+          return (
+            <rect key={d.day} x={i * slot + slot * 0.15} y={HEIGHT - 1 - h} width={slot * 0.7} height={h} className="fill-brand-600">
+              <title>{`${day(d.day)}: ${formatMajor("NGN", d.settled)}`}</title>
+            </rect>
+          );
+        })}
+      </svg>
+      <div aria-hidden="true" className="mt-1 flex justify-between text-xs text-slate-600">
+        <span>{first ? day(first) : ""}</span>
+        <span>{last ? day(last) : ""}</span>
+      </div>
+      <table className="sr-only">
+        <caption>Amount settled per day, oldest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day (UTC)</th>
+            <th scope="col">Settled</th>
+          </tr>
+        </thead>
+        <tbody>
+          {days.map((d) => (
+            <tr key={d.day}>
+              <th scope="row">{d.day}</th>
+              <td>{formatMajor("NGN", d.settled)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,8 @@
+import { z } from "zod";
+
+/** A 1-based page number from a query string; anything unusable reads as page 1. */
+export const pageParamSchema = z.coerce.number().int().min(1).max(100_000).catch(1);
+
+export function pageParam(value: string | string[] | null | undefined): number {
+  return pageParamSchema.parse((Array.isArray(value) ? value[0] : value) || 1);
+}

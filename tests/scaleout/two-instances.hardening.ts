@@ -1,0 +1,128 @@
+import { createHmac } from "node:crypto";
+
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startSandbox, type Sandbox } from "@/sandbox/server";
+import { createTempPostgres } from "@/tests/db-targets";
+import { payload } from "@/tests/payloads";
+
+import { openLive, requireBuild, signIn, startInstance, waitUntil, type Instance } from "./instances";
+
+const KEY = "sk_scaleout_test_key_0123456789";
+const SECRET = "scale-out-shared-auth-secret-0123456789abcdef";
+const SANDBOX_PORT = 4290;
+const base = process.env.TEST_DATABASE_URL;
+
+if (process.env.CI && !base) throw new Error("CI must set TEST_DATABASE_URL: the scale-out tests run on Postgres.");
+
+describe.runIf(base)("two instances on one Postgres", () => {
+  let sandbox: Sandbox;
+  let db: { url: string; drop(): Promise<void> };
+  let a: Instance;
+  let b: Instance;
+  let client: pg.Client;
+  const env = () => ({ DATABASE_URL: db.url, SANDBOX_PORT: String(SANDBOX_PORT), SERVICE_API_KEY: KEY, AUTH_SECRET: SECRET });
+
+  const advisoryHolders = async () =>
+    (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted")).rows[0]?.n ?? 0;
+
+  beforeAll(async () => {
+    requireBuild();
+    db = await createTempPostgres(base ?? "");
+    sandbox = await startSandbox({ port: SANDBOX_PORT, apiKey: KEY, autoDelayMs: 200, log: () => {} });
+    client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    a = await startInstance(3290, env());
+    // A starts first and takes the reconciler lock before B exists.
+    await waitUntil("A to take the reconciler lock", async () => ((await advisoryHolders()) === 1 ? true : undefined), 20_000);
+    b = await startInstance(3291, env());
+  }, 180_000);
+
+  afterAll(async () => {
+    await a?.stop("SIGKILL");
+    await b?.stop("SIGKILL");
+    await client?.end();
+    await sandbox?.close();
+    await db?.drop();
+  });
+
+  function signed(body: string): Record<string, string> {
+    return { "content-type": "application/json", "x-service-signature": createHmac("sha512", KEY).update(body).digest("hex") };
+  }
+
+  it("an SSE client on B hears, within a second, the payment whose webhook reached A", async () => {
+    const cookie = await signIn(b.url, "admin@fundboard.test", "fundboard-demo");
+    const live = openLive(b.url, cookie);
+    await live.ready;
+    const p = payload();
+    const sent = Date.now();
+    const res = await fetch(`${a.url}/api/webhooks/peer-transfer`, { method: "POST", body: JSON.stringify(p), headers: signed(JSON.stringify(p)) });
+    expect(res.status).toBe(200);
+    const event = await waitUntil("payment.recorded on B", async () => live.events.find((e) => e.type === "payment.recorded" && e.data.uuid === p.uuid), 5_000, 20);
+    expect(event.at - sent).toBeLessThan(1_000);
+    await live.close();
+  });
+
+  it("keeps the webhook exactly-once across instances: the same delivery to both at once is one payment", async () => {
+    const p = payload();
+    const body = JSON.stringify(p);
+    const answers = await Promise.all(
+      [a, b, a, b].map((i) => fetch(`${i.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signed(body) }).then((r) => r.status)),
+    );
+    expect(answers).toEqual([200, 200, 200, 200]);
+    const rows = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM payments WHERE uuid = $1", [p.uuid]);
+    expect(rows.rows[0]?.n).toBe(1);
+    const logs = await client.query<{ outcome: string; n: number }>(
+      "SELECT outcome, count(*)::int AS n FROM webhook_deliveries WHERE uuid = $1 GROUP BY outcome ORDER BY outcome",
+      [p.uuid],
+    );
+    expect(logs.rows).toEqual([
+      { outcome: "duplicate", n: 3 },
+      { outcome: "recorded", n: 1 },
+    ]);
+  });
+
+  it("bounds each instance's balance cache: many concurrent readers, at most one service call per instance", async () => {
+    const cookies = [await signIn(a.url, "admin@fundboard.test", "fundboard-demo"), await signIn(b.url, "admin@fundboard.test", "fundboard-demo")];
+    // Let any cached value expire, then a burst on both.
+    await new Promise((r) => setTimeout(r, 5_200));
+    await fetch(`${sandbox.apiUrl}/sandbox/stats/reset`, { method: "POST" });
+    const burst = [a, b].flatMap((instance, i) => Array.from({ length: 25 }, () => fetch(`${instance.url}/api/balance`, { headers: { cookie: cookies[i] ?? "" } })));
+    const statuses = (await Promise.all(burst)).map((r) => r.status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const stats = (await (await fetch(`${sandbox.apiUrl}/sandbox/stats`)).json()) as { calls: Record<string, number> };
+    expect(stats.calls["GET /api/v1/business/balance"]).toBeLessThanOrEqual(2);
+  });
+
+  it("lets one instance reconcile at a time; kill it and the other takes over within a period", async () => {
+    expect(await advisoryHolders()).toBe(1);
+    const cookie = await signIn(b.url, "admin@fundboard.test", "fundboard-demo");
+    const create = async (tag: string) => {
+      const res = await fetch(`${b.url}/api/requests`, {
+        method: "POST",
+        headers: { cookie, origin: b.url, "content-type": "application/json" },
+        body: JSON.stringify({ tag, amount: "10", description: "Scale-out", idempotencyKey: `so${Date.now()}${tag.replace(/\W/g, "")}` }),
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { data: { requestId: string } }).data.requestId;
+    };
+    const statusOf = async (requestId: string) => {
+      const list = (await (await fetch(`${b.url}/api/requests?status=declined`, { headers: { cookie } })).json()) as { data: { items: { requestId: string }[] } };
+      return list.data.items.some((r) => r.requestId === requestId) ? "declined" : undefined;
+    };
+
+    const first = await create(`scale.one${Date.now()}`);
+    await fetch(`${sandbox.apiUrl}/sandbox/requests/${first}/decline`, { method: "POST" });
+    await waitUntil("the leader (A) to reconcile the decline", () => statusOf(first), 15_000);
+
+    await a.stop("SIGKILL");
+    const second = await create(`scale.two${Date.now()}`);
+    await fetch(`${sandbox.apiUrl}/sandbox/requests/${second}/decline`, { method: "POST" });
+    const started = Date.now();
+    await waitUntil("B to take over and reconcile", () => statusOf(second), 15_000);
+    // One reconciler period is a couple of seconds; the lock moves as soon as A's connection drops.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await advisoryHolders()).toBe(1);
+  });
+});
