@@ -26,7 +26,9 @@ function exportedRoutes(): string[] {
     const source = readFileSync(file, "utf8");
     const methods = new Set<string>();
     for (const m of source.matchAll(/export\s+(?:const|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)) methods.add(m[1] ?? "");
-    for (const m of source.matchAll(/export\s+const\s+\{([^}]*)\}/g)) {
+    // Destructured handlers (next-auth's), but not the 405 answers of otherMethods().
+    for (const m of source.matchAll(/export\s+const\s+\{([^}]*)\}\s*=\s*(\w+)/g)) {
+      if (m[2] === "otherMethods") continue;
       for (const name of (m[1] ?? "").split(",").map((s) => s.trim())) if (/^(GET|POST|PUT|PATCH|DELETE)$/.test(name)) methods.add(name);
     }
     return [...methods].map((method) => `${method} ${pattern}`);

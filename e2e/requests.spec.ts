@@ -156,6 +156,25 @@ test("fifty viewers at once cause one balance call; a fault shows the error pane
   await expect(page.getByTestId("wallet").first()).toBeVisible();
 });
 
+test("with the service down the overview shows the error panel; clear the fault and Try again recovers", async ({ page, request }) => {
+  await sandbox.fault("/api/v1/business/balance", "500");
+  try {
+    // Once the cached balance has expired, the page has nothing to show but what failed.
+    const cached = (await (await request.get("/api/balance")).json()) as { data?: { fetchedAt?: string } };
+    const expires = Date.parse(cached.data?.fetchedAt ?? "1970-01-01T00:00:00Z") + 5_000;
+    await expect.poll(() => Date.now(), { timeout: 7_000 }).toBeGreaterThan(expires);
+    await page.goto("/");
+    const panel = page.getByRole("alert").filter({ hasText: "Balances are unavailable" });
+    await expect(panel).toContainText("The payment service");
+    await expect(page.getByTestId("wallet")).toHaveCount(0);
+  } finally {
+    await sandbox.clearFaults();
+  }
+  await page.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByTestId("wallet").first()).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Balances are unavailable" })).toHaveCount(0);
+});
+
 test("a viewer has no form or send button, and the API refuses a viewer's POST", async ({ browser }) => {
   const admin = await newSession(DEMO_ADMIN.email, DEMO_ADMIN.password);
   const viewer = await createStaff(admin, "viewer");

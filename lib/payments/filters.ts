@@ -4,7 +4,11 @@ import { z } from "zod";
 const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)))
+  // A real calendar day: Date.parse would quietly turn 2024-02-30 into 1 March.
+  .refine((d) => {
+    const t = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
+  })
   .optional()
   .catch(undefined);
 

@@ -271,6 +271,20 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
     for (const id of ids.slice(0, 3)) expect((await row(id)).status).toBe("pending");
   });
 
+  it("in a storm probes with one call per pause instead of a full burst", async () => {
+    for (let i = 0; i < 4; i++) await sendPending(newTag(`rec.probe.${i}`));
+    await control.resetStats();
+    await control.fault(FETCH_PATH, "500");
+    const stats = await withReconciler({ tickMs: 20, budgetPerMinute: 6000, concurrency: 3, maxBackoffMs: 200 }, async (r) => {
+      await waitFor("four backoffs", () => (r.stats.backoffs >= 4 ? true : undefined), 5000);
+      return r.stats;
+    });
+    // The first pass sent its burst of three; every later pass was a single probe that failed and paused again.
+    expect(stats.backoffs).toBeGreaterThanOrEqual(4);
+    expect(stats.calls).toBe(stats.backoffs + 2);
+    expect(await control.count(FETCH_CALL)).toBe(stats.calls);
+  });
+
   it("does not pause for an answer it cannot read, and moves on to other rows", async () => {
     const first = await sendPending(newTag("rec.bad1"));
     const second = await sendPending(newTag("rec.bad2"));

@@ -17,7 +17,7 @@ export interface ReconcilerOptions {
   log?: (line: string) => void;
 }
 
-export const DEFAULT_RECONCILER: ReconcilerOptions = { budgetPerMinute: 40, concurrency: 3, tickMs: 1000, maxBackoffMs: 60_000 };
+export const DEFAULT_RECONCILER: ReconcilerOptions = { budgetPerMinute: 30, concurrency: 3, tickMs: 1000, maxBackoffMs: 60_000 };
 
 export interface Reconciler {
   stop(): Promise<void>;
@@ -63,7 +63,8 @@ export function startReconciler(deps: RequestDeps, options: Partial<ReconcilerOp
     refill(now);
     const allowed = Math.floor(tokens);
     if (allowed < 1) return 0;
-    const rows = await duePending(deps.db, Math.min(allowed, capacity), new Date(now));
+    // After a failure, one probe call per pause (half-open) rather than a full burst into the storm.
+    const rows = await duePending(deps.db, backoffMs > 0 ? 1 : Math.min(allowed, capacity), new Date(now));
     let calls = 0;
     await Promise.all(
       rows.map(async (row) => {

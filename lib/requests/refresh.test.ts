@@ -21,6 +21,7 @@ import {
 
 import { createFundRequest } from "./create";
 import type { RequestDeps } from "./deps";
+import { createFetchGate, isPacedError } from "./fetch-gate";
 import { applyFetched, getRequestDetail } from "./refresh";
 import { applyServiceState, findRequestByServiceId } from "./repo";
 import { newRequestSchema } from "./schemas";
@@ -198,6 +199,54 @@ describe.each(dbTargets())("request detail and forward-only status on $name", (t
         request: { status: "failed", requestId: null, error: failed.request.error },
       });
       expect(await control.calls()).toEqual({});
+    });
+  });
+
+  describe("getRequestDetail with the on-demand gate (viewers share the service's rate limit)", () => {
+    it("fifty viewers of one outside request cause one service call, and a re-read within the fresh window none", async () => {
+      const gated = { ...deps, fetchGate: createFetchGate() };
+      const requestId = await control.createDirect({ amount: 10, tag: newTag("gate.many"), description: "Viewed by many" });
+      await control.resetStats();
+      const outcomes = await Promise.all(Array.from({ length: 50 }, () => getRequestDetail(gated, requestId)));
+      for (const o of outcomes) expect(o).toMatchObject({ kind: "found", request: { requestId, status: "pending", local: false } });
+      expect(await control.count(FETCH_CALL)).toBe(1);
+      await getRequestDetail(gated, requestId);
+      expect(await control.count(FETCH_CALL)).toBe(1);
+    });
+
+    it("re-reads of our request within the fresh window come from the database; the first stored the news", async () => {
+      const gated = { ...deps, fetchGate: createFetchGate() };
+      const { requestId } = await sendPending("gate.fresh");
+      await control.accept(requestId);
+      const readers = await Promise.all(Array.from({ length: 5 }, () => getRequestDetail(gated, requestId)));
+      for (const r of readers) expect(r).toMatchObject({ kind: "found", stale: null, request: { status: "accepted" } });
+      expect(await getRequestDetail(gated, requestId)).toMatchObject({ kind: "found", stale: null, request: { status: "accepted" } });
+      expect(await control.count(FETCH_CALL)).toBe(1);
+    });
+
+    it("with the budget spent, serves our record as stored and asks outsiders to wait, calling nothing", async () => {
+      const gated = { ...deps, fetchGate: createFetchGate({ burst: 1, budgetPerMinute: 1 }) };
+      const first = await sendPending("gate.spent.a");
+      const second = await sendPending("gate.spent.b");
+      const outside = await control.createDirect({ amount: 10, tag: newTag("gate.outside"), description: "Outside" });
+      await control.resetStats();
+
+      expect(await getRequestDetail(gated, first.requestId)).toMatchObject({ kind: "found", request: { requestId: first.requestId } });
+      expect(await control.count(FETCH_CALL)).toBe(1);
+      await control.accept(second.requestId);
+      const served = await getRequestDetail(gated, second.requestId);
+      // The stored (pending) record, not an error: the reconciler or the webhook moves it on.
+      expect(served).toMatchObject({ kind: "found", stale: null, request: { requestId: second.requestId, status: "pending" } });
+      const paced = await getRequestDetail(gated, outside).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(isPacedError(paced)).toBe(true);
+      if (isPacedError(paced)) {
+        expect(paced.retryAfterMs).toBeGreaterThan(0);
+        expect(paced.userMessage).toMatch(/pacing its calls to the payment service; try again in \d+ seconds/);
+      }
+      expect(await control.count(FETCH_CALL)).toBe(1);
     });
   });
 

@@ -6,6 +6,7 @@ import { ServiceError } from "@/lib/service/errors";
 import type { FundRequest } from "@/lib/service/schemas";
 
 import type { RequestDeps } from "./deps";
+import { isPacedError } from "./fetch-gate";
 import { applyServiceState, createdByName, findRequestByReference, findRequestByServiceId } from "./repo";
 import { toRequestView, type FundRequestView } from "./view";
 
@@ -75,14 +76,25 @@ export async function getRequestDetail(deps: RequestDeps, id: string): Promise<D
     return { kind: "found", request: toRequestView(local, await createdByName(deps.db, local.createdBy)), stale: null };
   }
   if (!serviceId) return { kind: "not_found" };
+  const gate = deps.fetchGate;
   try {
-    const fetched = await deps.service.getFundRequest(serviceId);
+    const { record: fetched, reused } = gate
+      ? await gate.fetch(serviceId, () => deps.service.getFundRequest(serviceId))
+      : { record: await deps.service.getFundRequest(serviceId), reused: false };
+    if (local && reused) {
+      // Fetched moments ago for another viewer, and stored then: the row already says it.
+      return { kind: "found", request: toRequestView(local, await createdByName(deps.db, local.createdBy)), stale: null };
+    }
     if (local) {
       const view = await applyFetched(deps, fetched);
       if (view) return { kind: "found", request: view, stale: null };
     }
     return { kind: "found", request: viewFromService(fetched, deps), stale: null };
   } catch (error) {
+    // Out of on-demand budget: the local record stands (the reconciler refreshes it); others wait.
+    if (isPacedError(error) && local) {
+      return { kind: "found", request: toRequestView(local, await createdByName(deps.db, local.createdBy)), stale: null };
+    }
     if (error instanceof ServiceError && error.kind === "not_found" && !local) return { kind: "not_found" };
     if (error instanceof ServiceError && error.kind === "rejected" && !local) return { kind: "not_found" };
     if (local && error instanceof ServiceError) {

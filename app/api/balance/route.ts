@@ -4,6 +4,7 @@ import { getBalanceView } from "@/lib/balance/cache";
 import { fail, ok } from "@/lib/http/envelope";
 import { statusForServiceError } from "@/lib/http/service-status";
 import { ServiceError } from "@/lib/service/errors";
+import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -16,3 +17,5 @@ export const GET = withStaff(ANY_STAFF, async (request) => {
     throw error;
   }
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { getDatabase } from "@/lib/db";
 import { ok, fail } from "@/lib/http/envelope";
 import { lastServiceCall } from "@/lib/service/app-client";
+import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -18,3 +19,5 @@ export async function GET() {
     return fail(503, "The database is not reachable.", { db: "error" as const, service });
   }
 }
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,6 +1,7 @@
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
+import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -47,3 +48,5 @@ export const GET = withStaff(ANY_STAFF, async (request) => {
     },
   });
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -8,6 +8,7 @@ import { requestDeps } from "@/lib/requests/app-deps";
 import { createFundRequest } from "@/lib/requests/create";
 import { REQUEST_PAGE_SIZE, listRequests } from "@/lib/requests/repo";
 import { newRequestSchema, requestListQuerySchema } from "@/lib/requests/schemas";
+import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -39,3 +40,5 @@ export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
       return fail(statusForServiceError(outcome.error), outcome.error.userMessage, outcome.request);
   }
 });
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

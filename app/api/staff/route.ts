@@ -5,6 +5,7 @@ import { parseJsonBody } from "@/lib/http/body";
 import { fail, ok } from "@/lib/http/envelope";
 import { createStaff, listStaff, toStaffView } from "@/lib/staff/repo";
 import { staffCreateSchema } from "@/lib/staff/schemas";
+import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -21,3 +22,5 @@ export const POST = withStaff(ADMINS, async (request, { db, staff, ip }) => {
   await writeAudit(db, { action: "staff.created", actor: staff, target: row.email, detail: { role: row.role }, ip });
   return ok(toStaffView(row), "Account created", 201);
 });
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

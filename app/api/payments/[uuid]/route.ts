@@ -3,6 +3,7 @@ import { ANY_STAFF } from "@/lib/auth/roles";
 import { fail, ok } from "@/lib/http/envelope";
 import { getPayment } from "@/lib/payments/query";
 import { UUID_RE } from "@/lib/service/schemas";
+import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -12,3 +13,5 @@ export const GET = withStaff<{ uuid: string }>(ANY_STAFF, async (_request, { db,
   if (!payment) return fail(404, `No payment ${params.uuid} has been recorded. Check the id, or look in the payments list.`);
   return ok(payment, "OK", 200, { "Cache-Control": "no-store" });
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -5,6 +5,7 @@ import { parseJsonBody } from "@/lib/http/body";
 import { fail, ok } from "@/lib/http/envelope";
 import { countOtherActiveAdmins, findStaffById, toStaffView, updateStaff } from "@/lib/staff/repo";
 import { staffPatchSchema } from "@/lib/staff/schemas";
+import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -33,3 +34,5 @@ export const PATCH = withStaff<{ id: string }>(ADMINS, async (request, { db, sta
   }
   return ok(toStaffView(updated), "Account updated");
 });
+
+export const { GET, POST, PUT, DELETE } = otherMethods("PATCH");

@@ -1,18 +1,20 @@
-import { after } from "next/server";
-
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { clientIp } from "@/lib/http/client-ip";
 import { fail, ok } from "@/lib/http/envelope";
-import { paymentDeps } from "@/lib/payments/app-deps";
-import { afterPaymentRecorded } from "@/lib/payments/after-record";
+import { announcePayment } from "@/lib/payments/after-record";
+import { getFollowUps } from "@/lib/payments/follow-ups";
 import { MAX_WEBHOOK_BYTES, processDelivery } from "@/lib/webhooks/intake";
 import { readCapped } from "@/lib/webhooks/read-body";
+import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
 /** The service's signed peer-transfer.success deliveries; no session, the signature is the credential. */
 export async function POST(request: Request) {
+  const followUps = getFollowUps();
+  // Follow-ups of earlier payments give way while a delivery is being taken.
+  const delivered = followUps.deliveryStarted();
   try {
     const config = getConfig();
     const db = await getDb();
@@ -27,10 +29,17 @@ export async function POST(request: Request) {
       },
     );
     const uuid = result.recordedUuid;
-    if (uuid) after(() => afterPaymentRecorded(paymentDeps(db), uuid));
+    if (uuid) {
+      announcePayment(uuid);
+      followUps.enqueue(uuid);
+    }
     return result.status === 200 ? ok({}, result.message) : fail(result.status, result.message);
   } catch (error) {
     console.error("[webhook] delivery failed", error);
     return fail(500, "The delivery could not be processed; please retry.");
+  } finally {
+    delivered();
   }
 }
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

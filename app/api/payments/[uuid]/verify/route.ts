@@ -6,6 +6,7 @@ import { paymentDeps } from "@/lib/payments/app-deps";
 import { getPayment } from "@/lib/payments/query";
 import { verifyPayment } from "@/lib/payments/verify";
 import { UUID_RE } from "@/lib/service/schemas";
+import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
@@ -24,3 +25,5 @@ export const POST = withStaff<{ uuid: string }>(SENDERS, async (_request, { db, 
   const message = verdict.verification === "verified" ? "Verified at the verify host" : `Verification failed: ${verdict.reason}`;
   return ok(updated, message);
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,0 +1,160 @@
+// `npm run bench` (the issue's sizes) and `npm run bench:smoke` (tiny sizes, part of `npm test`): every benchmark in one
+// run, a table on stdout, the JSON report, and on a full run the README's figures. Exits non-zero when a measurement
+// could not be taken; a missed target is reported, not fatal.
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+
+import { DEMO_ADMIN } from "@/lib/auth/demo";
+import { startSandbox } from "@/sandbox/server";
+
+import { benchAmplification } from "./amplification";
+import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, SMOKE_DIST_DIR } from "./build";
+import type { BenchContext } from "./context";
+import { startDashboard } from "./dashboard";
+import { acquireLock } from "./dir-lock";
+import { benchIntake } from "./intake";
+import { benchLiveLatency } from "./live-latency";
+import { machineInfo } from "./machine";
+import { readOptions } from "./options";
+import { measureBlankPage, measureDashboardPages, pageWeightResult } from "./page-weight";
+import { freePorts, SANDBOX_PORTS, SERVER_PORTS } from "./ports";
+import { redactUrl, scratchDatabase } from "./postgres";
+import { stopAll } from "./processes";
+import { printTable, updateReadme, writeJson, type Report } from "./report";
+import { nextClientIp, signIn } from "./session";
+import { targetLines, type BenchResults } from "./targets";
+
+const options = readOptions(process.argv.slice(2), process.env);
+const log = (line: string) => console.log(`[bench] ${line}`);
+const machine = machineInfo();
+const started = performance.now();
+const errors: string[] = [];
+const results: BenchResults = { intake: [], amplification: null, liveLatency: null, pageWeight: null };
+const cleanups: (() => Promise<void> | void)[] = [];
+
+async function cleanUp(): Promise<void> {
+  await stopAll();
+  for (const c of cleanups.splice(0).reverse()) await Promise.resolve(c()).catch((e: unknown) => log(`clean-up: ${String(e)}`));
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping everything`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+/** Runs one measurement; a failure is recorded (the run will fail) and the others still run. */
+async function step<T>(name: string, work: () => Promise<T>): Promise<T | null> {
+  try {
+    return await work();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    errors.push(`${name}: ${message.split("\n")[0]}`);
+    log(`${name} FAILED: ${message}`);
+    return null;
+  }
+}
+
+async function blankPage(ctx: BenchContext) {
+  const release = await acquireLock(path.join(options.root, BLANK_APP_DIR, ".next-build.lock"), 15 * 60_000, log);
+  try {
+    await buildBlank(options.root, log);
+    return await measureBlankPage(ctx);
+  } finally {
+    release();
+  }
+}
+
+async function measureOnOneDashboard(ctx: BenchContext): Promise<void> {
+  const port = await freePorts(...SERVER_PORTS);
+  const dashboard = await startDashboard({
+    root: options.root,
+    distDir: ctx.distDir,
+    port,
+    sandboxPort: ctx.sandbox.port,
+    apiKey: ctx.apiKey,
+    dataDir: mkdtempSync(path.join(ctx.tempRoot, "dashboard-")),
+  });
+  try {
+    const admin = await signIn(dashboard.url, DEMO_ADMIN.email, DEMO_ADMIN.password, nextClientIp());
+    const pages = await step("page weight", () => measureDashboardPages(ctx, admin));
+    const blank = await step("page weight (blank app)", () => blankPage(ctx));
+    for (const f of pages?.failed ?? []) errors.push(`page weight ${f.route}: ${f.reason}`);
+    if (pages && blank) results.pageWeight = await step("page weight", async () => pageWeightResult(pages, blank));
+    results.liveLatency = await step("live latency", () => benchLiveLatency(ctx, admin));
+    // Last: it leaves pending requests behind for the reconciler.
+    results.amplification = await step("service call amplification", () => benchAmplification(ctx, admin));
+  } finally {
+    await dashboard.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  log(`${options.smoke ? "smoke run (tiny sizes)" : "full run"} on ${machine.cpuCount} × ${machine.cpuModel}`);
+  const tempRoot = mkdtempSync(path.join(os.tmpdir(), "fundboard-bench-"));
+  cleanups.push(() => rmSync(tempRoot, { recursive: true, force: true }));
+  const distDir = options.smoke ? SMOKE_DIST_DIR : BENCH_DIST_DIR;
+  cleanups.push(await acquireLock(path.join(options.root, `${distDir}.lock`), 20 * 60_000, log));
+
+  const apiKey = `sk_sandbox_bench_${randomBytes(12).toString("hex")}`;
+  const sandboxPort = await freePorts(...SANDBOX_PORTS, 2);
+  const sandbox = await startSandbox({ port: sandboxPort, apiKey });
+  cleanups.push(() => sandbox.close());
+  const ctx: BenchContext = { options, distDir, apiKey, sandbox: { apiUrl: sandbox.apiUrl, port: sandboxPort }, tempRoot, log };
+
+  if (!(await step("build", () => buildDashboard(options.root, distDir, log).then(() => true)))) return;
+
+  const pglite = await step("intake (PGlite)", () => benchIntake(ctx, { kind: "pglite" }));
+  if (pglite) results.intake.push(pglite);
+  if (options.postgresUrl) {
+    const serverUrl = options.postgresUrl;
+    log(`intake on Postgres at ${redactUrl(serverUrl)}`);
+    const scratch = await step("Postgres scratch database", () => scratchDatabase(serverUrl, log));
+    if (scratch) {
+      const pg = await step("intake (Postgres)", () => benchIntake(ctx, { kind: "postgres", url: scratch.url }));
+      if (pg) results.intake.push(pg);
+      await scratch.drop();
+    }
+  }
+
+  await step("dashboard", () => measureOnOneDashboard(ctx));
+}
+
+try {
+  await main();
+} catch (error) {
+  errors.push(error instanceof Error ? error.message : String(error));
+  log(`FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+} finally {
+  await cleanUp();
+}
+
+const targets = targetLines(results);
+const report: Report = {
+  kind: options.smoke ? "smoke" : "full",
+  machine,
+  sizes: { intake: options.intake, amplification: options.amplification, live: options.live },
+  durationSeconds: Math.round((performance.now() - started) / 1000),
+  results,
+  targets,
+  errors,
+};
+printTable(targets);
+writeJson(options.resultsFile, report);
+log(`wrote ${path.relative(options.root, options.resultsFile)}`);
+if (options.updateReadme && errors.length === 0) log(updateReadme(options.root, report) ? "updated the README's Benchmarks figures" : "README: no bench markers found; not updated");
+
+const missed = targets.filter((t) => t.verdict === "missed");
+const expected = { intake: 1 + (options.postgresUrl ? 1 : 0), rest: 3 };
+const taken = results.intake.length + [results.amplification, results.liveLatency, results.pageWeight].filter(Boolean).length;
+if (errors.length === 0 && taken < expected.intake + expected.rest) errors.push(`only ${taken} of ${expected.intake + expected.rest} measurements were taken`);
+console.log(`\n${taken} measurements, ${targets.length - missed.length - targets.filter((t) => t.verdict === "info").length} targets met, ${missed.length} missed${missed.length ? ` (${missed.map((m) => m.metric).join("; ")})` : ""}.`);
+if (errors.length) {
+  console.error(`\nBenchmark FAILED: ${errors.length} measurement(s) could not be taken:\n${errors.map((e) => `  - ${e}`).join("\n")}`);
+  process.exit(1);
+}
+process.exit(0);

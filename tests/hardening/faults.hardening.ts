@@ -1,0 +1,308 @@
+// Issue 7, item 5: the service down, answering 500, a storm of 429 with Retry-After, slower than the timeout,
+// malformed JSON and wrong shapes. The dashboard stays up, answers within its timeout with an envelope that
+// says what failed, and the reconciler backs off (the sandbox's stats show the call rate falling).
+//
+// The dashboard runs in sandbox mode against a small proxy on SANDBOX_PORT (and +1) in front of the real
+// sandbox: the sandbox's own fault API covers 500/429/timeout/malformed/slow, the proxy adds "wrong shape"
+// answers and "down" (nothing listening).
+import http from "node:http";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startSandbox, type Sandbox } from "@/sandbox/server";
+
+import {
+  BALANCE_PATH,
+  DEMO,
+  FETCH_CALL,
+  FETCH_PATH,
+  HARDENING_KEY,
+  PORTS,
+  control,
+  createRequest,
+  freshDataDir,
+  isEnvelope,
+  isListening,
+  sandboxModeEnv,
+  signIn,
+  sleep,
+  startDashboard,
+  waitFor,
+  type Dashboard,
+  type Envelope,
+  type FaultMode,
+  type FundRequestView,
+  type Session,
+} from "./support";
+
+/** Forwards to the sandbox unless told to answer a path prefix itself, or to be down. */
+class ServiceProxy {
+  private server: http.Server | null = null;
+  private overrides: { prefix: string; status: number; contentType: string; body: string }[] = [];
+
+  constructor(
+    private readonly port: number,
+    private readonly upstreamPort: number,
+  ) {}
+
+  answer(prefix: string, body: string, contentType = "application/json", status = 200): void {
+    this.overrides.push({ prefix, status, contentType, body });
+  }
+
+  clear(): void {
+    this.overrides = [];
+  }
+
+  async up(): Promise<void> {
+    const server = http.createServer((req, res) => {
+      const path = new URL(req.url ?? "/", "http://proxy.invalid").pathname;
+      const override = this.overrides.find((o) => path.startsWith(o.prefix));
+      if (override) {
+        req.resume();
+        res.writeHead(override.status, { "content-type": override.contentType });
+        res.end(override.body);
+        return;
+      }
+      const upstream = http.request({ host: "127.0.0.1", port: this.upstreamPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on("error", () => res.destroy());
+      // The caller gave up (its timeout): let go of the held upstream call too.
+      res.on("close", () => upstream.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(this.port, "127.0.0.1", () => resolve());
+    });
+    this.server = server;
+  }
+
+  /** Nothing listening: connections are refused, as when the service is down. */
+  async down(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+}
+
+describe("5. service faults", () => {
+  let sandbox: Sandbox;
+  let app: Dashboard;
+  let admin: Session;
+  const data = freshDataDir("faults");
+  const api = new ServiceProxy(PORTS.faults.sandbox, PORTS.faults.upstream);
+  const verify = new ServiceProxy(PORTS.faults.sandbox + 1, PORTS.faults.upstream + 1);
+  let sb: ReturnType<typeof control>;
+  /** A request the dashboard did not send: its detail has no local record to fall back on. */
+  let foreignId = "";
+  /** One the dashboard sent that stays pending. */
+  let localPending: FundRequestView;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: PORTS.faults.upstream, apiKey: HARDENING_KEY, autoDelayMs: 200, webhookRetryDelaysMs: [], log: () => {} });
+    sb = control(sandbox.apiUrl);
+    await api.up();
+    await verify.up();
+    app = await startDashboard({ port: PORTS.faults.app, dataDir: data.dir, env: sandboxModeEnv(PORTS.faults.sandbox) });
+    admin = await signIn(app.url, DEMO.email, DEMO.password);
+    const res = await fetch(`${sandbox.apiUrl}/api/v1/transfer/request/peer`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${HARDENING_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ amount: 700, tag: "foreign.person", description: "Sent from elsewhere", meta: {} }),
+    });
+    const created = (await res.json()) as Envelope<{ request_id: number }>;
+    foreignId = String(created.data.request_id);
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await api.down();
+    await verify.down();
+    await sandbox?.close();
+    data.remove();
+  });
+
+  async function timed(p: string): Promise<{ status: number; body: Envelope<Record<string, unknown>>; ms: number }> {
+    const started = Date.now();
+    const res = await admin.json<Envelope<Record<string, unknown>>>(p, { signal: AbortSignal.timeout(60_000) });
+    return { status: res.status, body: res.body, ms: Date.now() - started };
+  }
+
+  async function healthy(): Promise<number> {
+    const started = Date.now();
+    const res = await fetch(`${app.url}/api/health`, { signal: AbortSignal.timeout(5_000) });
+    expect(res.status).toBe(200);
+    return Date.now() - started;
+  }
+
+  async function reset(): Promise<void> {
+    await sb.clearFaults();
+    api.clear();
+    if (!(await isListening(PORTS.faults.sandbox))) await api.up();
+  }
+
+  it("the reconciler backs off under a storm of 429 with Retry-After: the call rate falls and stays under 100/min", async () => {
+    const stamp = Date.now().toString(36);
+    localPending = await createRequest(admin, { tag: `storm.${stamp}.0`, amount: 50, description: "Storm 0" });
+    for (let i = 1; i < 3; i++) await createRequest(admin, { tag: `storm.${stamp}.${i}`, amount: 50 + i, description: `Storm ${i}` });
+    // Steady state first: the reconciler is refreshing the three pending requests successfully.
+    await sb.resetStats();
+    await waitFor("the reconciler to refresh the pending requests", async () => (((await sb.calls())[FETCH_CALL] ?? 0) >= 3 ? true : undefined), 30_000, 200);
+
+    await sb.fault(FETCH_PATH, "429");
+    await sb.resetStats();
+    const windows: number[] = [];
+    let seen = 0;
+    const start = Date.now();
+    for (let w = 1; w <= 4; w++) {
+      // Sampling the stats on a 5 s grid is the measurement itself, not a wait for a condition.
+      await sleep(Math.max(0, start + w * 5_000 - Date.now()));
+      const total = (await sb.calls())[FETCH_CALL] ?? 0;
+      windows.push(total - seen);
+      seen = total;
+    }
+    await reset();
+    const perMinute = (seen / 20) * 60;
+    console.log(`[hardening] faults: fetch calls per 5 s window during the 429 storm: ${windows.join(", ")} (${perMinute.toFixed(0)}/min over 20 s)`);
+    const [w1 = 0, w2 = 0, w3 = 0, w4 = 0] = windows;
+    // The storm was met (calls were made and refused), the rate fell, and never came near the service's limit.
+    expect(w1).toBeGreaterThan(0);
+    expect(w3 + w4).toBeLessThan(w1 + w2);
+    expect(w4).toBeLessThanOrEqual(w1);
+    expect(perMinute).toBeLessThan(100);
+    expect(Math.max(...windows) * 12).toBeLessThan(100);
+    expect(await healthy()).toBeLessThan(2_000);
+  });
+
+  /** `names`: the message names the operation that failed (the rate-limit sentence names only the service). */
+  type Case = { what: string; arm: () => Promise<void>; status: number; message: RegExp; names?: boolean };
+  const sandboxFault = (p: string, mode: FaultMode) => () => sb.fault(p, mode).then(() => undefined);
+  const wrongShape = (p: string, body: string, contentType?: string) => async () => api.answer(p, body, contentType);
+  const down = async () => api.down();
+
+  function cases(p: string, what: RegExp): Case[] {
+    return [
+      { what: "500", arm: sandboxFault(p, "500"), status: 502, message: /internal error/i },
+      { what: "429 storm", arm: sandboxFault(p, "429"), status: 503, message: /payment service is rate-limiting/i, names: false },
+      { what: "malformed JSON", arm: sandboxFault(p, "malformed"), status: 502, message: /could not read/i },
+      { what: "wrong shape", arm: wrongShape(p, JSON.stringify({ status: true, message: "OK", data: { wallets: "none", request_status: 7 } })), status: 502, message: /could not read/i },
+      { what: "an array", arm: wrongShape(p, "[1,2,3]"), status: 502, message: /could not read/i },
+      { what: "HTML", arm: wrongShape(p, "<html><body>Bad gateway</body></html>", "text/html"), status: 502, message: /could not read/i },
+      { what: "down", arm: down, status: 502, message: /could not be reached/i },
+    ].map((c) => (c.names === false ? c : { ...c, message: new RegExp(`${c.message.source}.*${what.source}|${what.source}.*${c.message.source}`, "i") }));
+  }
+
+  async function runCases(p: string, target: () => string, what: RegExp, label: string): Promise<void> {
+    const problems: string[] = [];
+    const figures: string[] = [];
+    for (const c of cases(p, what)) {
+      await c.arm();
+      const answer = await timed(target());
+      await reset();
+      figures.push(`${c.what} ${answer.status} in ${answer.ms} ms`);
+      if (answer.status !== c.status) problems.push(`${c.what}: status ${answer.status}, expected ${c.status}`);
+      if (!isEnvelope(answer.body) || answer.body.status !== false) problems.push(`${c.what}: no {status:false} envelope`);
+      else if (!c.message.test(answer.body.message)) problems.push(`${c.what}: message "${answer.body.message}" does not say what failed`);
+      if (answer.ms > 15_000) problems.push(`${c.what}: took ${answer.ms} ms`);
+      await healthy();
+    }
+    console.log(`[hardening] faults, ${label}: ${figures.join("; ")}`);
+    expect(problems).toEqual([]);
+  }
+
+  it("balances: each fault is a prompt 5xx envelope that says the balances could not be read; the server stays up", async () => {
+    await runCases(BALANCE_PATH, () => "/api/balance?refresh=1", /wallet balances/, "GET /api/balance?refresh=1");
+    // A slow service (3 s) is simply waited for.
+    await sb.fault(BALANCE_PATH, "slow", 1);
+    const slow = await timed("/api/balance?refresh=1");
+    expect(slow.status).toBe(200);
+    expect(slow.ms).toBeGreaterThanOrEqual(2_500);
+    expect(slow.ms).toBeLessThan(15_000);
+    console.log(`[hardening] faults: a 3 s slow balance answered 200 in ${slow.ms} ms`);
+  });
+
+  it("a request from elsewhere: each fault is a prompt 5xx envelope that says the request could not be read", async () => {
+    await runCases(FETCH_PATH, () => `/api/requests/${foreignId}`, /fund request/, `GET /api/requests/${foreignId}`);
+  });
+
+  it("a request of ours stays readable from the database, with a message saying the service could not be asked", async () => {
+    const problems: string[] = [];
+    for (const c of cases(FETCH_PATH, /fund request/)) {
+      await c.arm();
+      const answer = await timed(`/api/requests/${localPending.requestId ?? ""}`);
+      await reset();
+      const body = answer.body as Envelope<Partial<FundRequestView>>;
+      if (answer.status !== 200 || body.data.status !== "pending") problems.push(`${c.what}: ${answer.status} ${JSON.stringify(body).slice(0, 200)}`);
+      else if (!c.message.test(body.message)) problems.push(`${c.what}: message "${body.message}" does not say what failed`);
+      if (answer.ms > 15_000) problems.push(`${c.what}: took ${answer.ms} ms`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("pages still render while the service fails", async () => {
+    await sb.fault(BALANCE_PATH, "500");
+    await sb.fault(FETCH_PATH, "500");
+    try {
+      for (const page of ["/", "/requests", `/requests/${localPending.requestId ?? ""}`, `/requests/${foreignId}`, "/payments"]) {
+        const started = Date.now();
+        const res = await admin.fetch(page, { signal: AbortSignal.timeout(30_000) });
+        const html = await res.text();
+        const ms = Date.now() - started;
+        expect(res.status, page).toBe(200);
+        expect(html, page).not.toContain("This page could not be shown");
+        expect(ms, page).toBeLessThan(15_000);
+      }
+    } finally {
+      await reset();
+    }
+  });
+
+  it("slower than the timeout: balances and a request fetch answer 504 within 45 s while the rest of the dashboard answers at once", async () => {
+    await sb.fault(BALANCE_PATH, "timeout");
+    await sb.fault(FETCH_PATH, "timeout");
+    try {
+      const slowCalls = Promise.all([timed("/api/balance?refresh=1"), timed(`/api/requests/${foreignId}`)]);
+      let settled = false;
+      void slowCalls.finally(() => (settled = true));
+      // Meanwhile, health and database-only routes answer promptly: the server is not stuck behind the service.
+      const meanwhile: number[] = [];
+      while (!settled && meanwhile.length < 200) {
+        const started = Date.now();
+        const [health, list] = await Promise.all([fetch(`${app.url}/api/health`), admin.fetch("/api/requests")]);
+        expect(health.status).toBe(200);
+        expect(list.status).toBe(200);
+        await list.arrayBuffer();
+        meanwhile.push(Date.now() - started);
+        await sleep(1_000);
+      }
+      const [balance, detail] = await slowCalls;
+      console.log(
+        `[hardening] faults: under a timeout fault GET /api/balance answered ${balance.status} in ${balance.ms} ms, GET /api/requests/:id ${detail.status} in ${detail.ms} ms; ` +
+          `health + list meanwhile took at most ${Math.max(...meanwhile)} ms (${meanwhile.length} samples)`,
+      );
+      for (const [answer, what] of [
+        [balance, /wallet balances/],
+        [detail, /fund request/],
+      ] as const) {
+        expect(answer.status).toBe(504);
+        expect(answer.body.message).toMatch(/did not answer in time/i);
+        expect(answer.body.message).toMatch(what);
+        expect(answer.ms).toBeLessThan(45_000);
+      }
+      expect(meanwhile.length).toBeGreaterThan(5);
+      expect(Math.max(...meanwhile)).toBeLessThan(2_000);
+    } finally {
+      await reset();
+    }
+    expect(await healthy()).toBeLessThan(2_000);
+    // And it recovers as soon as the service does.
+    const after = await timed("/api/balance?refresh=1");
+    expect(after.status).toBe(200);
+  });
+});

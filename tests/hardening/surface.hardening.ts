@@ -1,0 +1,500 @@
+// Issue 7, items 1, 4 and 7 against one sandbox-mode `next start` of the hardening build:
+// the service key never leaves the server, bad input on every route is refused with an envelope and
+// writes nothing, hostile strings render as text, and every page carries the security headers.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { ROUTE_TABLE } from "@/e2e/route-table";
+import { startSandbox, type Sandbox } from "@/sandbox/server";
+import { payload } from "@/tests/payloads";
+
+import {
+  DEMO,
+  DIST_DIR,
+  HARDENING_KEY,
+  PORTS,
+  ROOT,
+  control,
+  createRequest,
+  isEnvelope,
+  keyNeedles,
+  sandboxModeEnv,
+  signIn,
+  signedHeaders,
+  startDashboard,
+  freshDataDir,
+  type Dashboard,
+  type Envelope,
+  type ListData,
+  type Session,
+} from "./support";
+
+const PAGES = ["/", "/requests", "/requests/new", "/payments", "/staff", "/audit", "/webhooks", "/sign-in"] as const;
+const NEEDLES = keyNeedles(HARDENING_KEY);
+const SQL = "' OR 1=1 --";
+const SCRIPT = "<script>alert(1)</script>";
+const HOSTILE = `${SCRIPT}${SQL}`;
+const JSON_TYPE = { "content-type": "application/json" };
+
+function leaks(text: string): string[] {
+  return NEEDLES.filter((n) => text.includes(n));
+}
+
+function walk(dir: string, out: string[]): void {
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (statSync(full).isDirectory()) walk(full, out);
+    else out.push(full);
+  }
+}
+
+let sandbox: Sandbox;
+let app: Dashboard;
+let admin: Session;
+const data = freshDataDir("surface");
+/** Seeded records, so every list and detail page renders something real. */
+const seed = { requestId: "", paymentUuid: payload().uuid, staffId: "" };
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: PORTS.leak.sandbox, apiKey: HARDENING_KEY, autoDelayMs: 200, webhookRetryDelaysMs: [], log: () => {} });
+  app = await startDashboard({ port: PORTS.leak.app, dataDir: data.dir, env: sandboxModeEnv(PORTS.leak.sandbox) });
+  console.log(`[hardening] surface: dashboard ready in ${app.readyMs} ms`);
+  admin = await signIn(app.url, DEMO.email, DEMO.password);
+  const created = await createRequest(admin, { tag: "surface.seed", amount: "1500.00", description: "Seeded request" });
+  seed.requestId = created.requestId ?? "";
+  const body = JSON.stringify(payload({ uuid: seed.paymentUuid }));
+  const res = await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body) });
+  expect(res.status, "seed payment").toBe(200);
+  const staff = await admin.json<Envelope<{ id: string }>>("/api/staff", {
+    method: "POST",
+    headers: JSON_TYPE,
+    body: JSON.stringify({ email: "seed.viewer@hardening.test", name: "Seed Viewer", role: "viewer", password: "seed-viewer-password" }),
+  });
+  expect(staff.status, "seed staff").toBe(201);
+  seed.staffId = staff.body.data.id;
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await sandbox?.close();
+  data.remove();
+});
+
+describe("1. the service key never leaves the server", () => {
+  it("is in no file under .next-hardening/static (nor its base64)", () => {
+    const files: string[] = [];
+    walk(path.join(ROOT, DIST_DIR, "static"), files);
+    // A scan of nothing proves nothing: the client bundle must be there.
+    expect(files.filter((f) => f.endsWith(".js")).length).toBeGreaterThan(5);
+    let bytes = 0;
+    const found: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file).toString("latin1");
+      bytes += text.length;
+      if (leaks(text).length > 0) found.push(path.relative(ROOT, file));
+    }
+    console.log(`[hardening] key scan: ${files.length} static files, ${Math.round(bytes / 1024)} KiB, ${found.length} containing the key`);
+    expect(found).toEqual([]);
+  });
+
+  it("is in no served page (HTML and RSC payload), signed in or not", async () => {
+    expect(seed.requestId).not.toBe("");
+    const pages = [...PAGES, `/requests/${seed.requestId}`, `/payments/${seed.paymentUuid}`];
+    const found: string[] = [];
+    for (const page of pages) {
+      for (const variant of ["html", "rsc"] as const) {
+        const headers: Record<string, string> = variant === "rsc" ? { RSC: "1" } : {};
+        let signedIn = await admin.fetch(page, { headers });
+        // Next.js sends a flight request without its cache-busting parameter to the URL with one.
+        const location = signedIn.headers.get("location") ?? "";
+        if (variant === "rsc" && signedIn.status === 307 && location.includes("_rsc")) {
+          await signedIn.arrayBuffer();
+          signedIn = await admin.fetch(location, { headers });
+          expect(signedIn.headers.get("content-type") ?? "", `rsc ${page}`).toMatch(/text\/x-component/);
+        }
+        // /sign-in sends a signed-in admin home; every other page must render for the admin.
+        if (page !== "/sign-in") expect(signedIn.status, `${variant} ${page}`).toBe(200);
+        if (leaks(await signedIn.text()).length > 0) found.push(`${variant} ${page} (admin)`);
+        const anonymous = await fetch(`${app.url}${page}`, { headers, redirect: "manual" });
+        if (leaks(await anonymous.text()).length > 0) found.push(`${variant} ${page} (signed out)`);
+      }
+    }
+    const signInPage = await fetch(`${app.url}/sign-in`);
+    expect(signInPage.status).toBe(200);
+    if (leaks(await signInPage.text()).length > 0) found.push("/sign-in");
+    expect(found).toEqual([]);
+  });
+
+  it("is in no API response: every route of the route table, good answers and bad", async () => {
+    const concrete = (pattern: string) =>
+      pattern
+        .replace("[requestId]", seed.requestId)
+        .replace("[uuid]", seed.paymentUuid)
+        .replace("[id]", seed.staffId)
+        .replace("[...nextauth]", "session");
+    const answers: { what: string; status: number; text: string }[] = [];
+    const record = async (what: string, res: Response) => {
+      answers.push({ what, status: res.status, text: `${JSON.stringify([...res.headers])}\n${await res.text()}` });
+    };
+
+    for (const route of ROUTE_TABLE) {
+      const url = concrete(route.pattern);
+      if (route.pattern === "/api/live") {
+        // Server-sent events never end: read the opening chunk only.
+        const controller = new AbortController();
+        const res = await admin.fetch(url, { signal: controller.signal });
+        const first = await res.body?.getReader().read();
+        controller.abort();
+        answers.push({ what: "GET /api/live (admin)", status: res.status, text: new TextDecoder().decode(first?.value) });
+        continue;
+      }
+      if (route.method === "GET") {
+        await record(`GET ${url} (admin)`, await admin.fetch(url));
+        await record(`GET ${url} (anonymous)`, await fetch(`${app.url}${url}`, { redirect: "manual" }));
+      } else {
+        await record(`${route.method} ${url} (anonymous)`, await fetch(`${app.url}${url}`, { method: route.method, redirect: "manual", headers: JSON_TYPE, body: "{}" }));
+      }
+    }
+    await record("GET /api/balance?refresh=1", await admin.fetch("/api/balance?refresh=1"));
+    await record("GET /api/payments?format=csv", await admin.fetch("/api/payments?format=csv"));
+    await record("GET /api/auth/providers", await fetch(`${app.url}/api/auth/providers`));
+    await record("GET /api/auth/csrf", await fetch(`${app.url}/api/auth/csrf`));
+    await record("POST /api/requests (invalid)", await admin.fetch("/api/requests", { method: "POST", headers: JSON_TYPE, body: "{}" }));
+    await record(
+      "POST /api/requests (unknown user at the service)",
+      await admin.fetch("/api/requests", {
+        method: "POST",
+        headers: JSON_TYPE,
+        body: JSON.stringify({ tag: "missing.person", amount: 10, description: "leak check", idempotencyKey: "leak_missing_1" }),
+      }),
+    );
+    await record(`POST /api/payments/${seed.paymentUuid}/verify`, await admin.fetch(`/api/payments/${seed.paymentUuid}/verify`, { method: "POST" }));
+    await record(`GET /api/requests/999999999 (not found)`, await admin.fetch("/api/requests/999999999"));
+    const body = JSON.stringify(payload());
+    await record("webhook, bad signature", await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body, "not-the-key") }));
+    await record("webhook, signed", await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body) }));
+    await record("GET /api/webhook-events (after deliveries)", await admin.fetch("/api/webhook-events"));
+
+    const statuses = answers.map((a) => `${a.status} ${a.what}`);
+    // The walk reached the handlers: the admin's reads answered 200, the anonymous ones 401.
+    expect(statuses).toContain(`200 GET /api/requests/${seed.requestId} (admin)`);
+    expect(statuses).toContain("200 GET /api/balance (admin)");
+    expect(statuses).toContain("401 GET /api/balance (anonymous)");
+    expect(statuses).toContain("200 webhook, signed");
+    expect(answers.length).toBeGreaterThan(25);
+    expect(answers.filter((a) => leaks(a.text).length > 0).map((a) => a.what)).toEqual([]);
+  });
+});
+
+describe("7. security headers on every page", () => {
+  const STRICT_REFERRER = ["no-referrer", "strict-origin", "strict-origin-when-cross-origin", "same-origin"];
+
+  function headerProblems(what: string, headers: Headers): string[] {
+    const problems: string[] = [];
+    const csp = headers.get("content-security-policy");
+    if (!csp) return [`${what}: no Content-Security-Policy`];
+    const directives = csp.split(";").map((d) => d.trim().toLowerCase().replace(/\s+/g, " "));
+    if (/unsafe-eval/i.test(csp)) problems.push(`${what}: CSP allows 'unsafe-eval'`);
+    if (!directives.includes("frame-ancestors 'none'")) problems.push(`${what}: CSP lacks frame-ancestors 'none' (${csp})`);
+    if (headers.get("x-content-type-options") !== "nosniff") problems.push(`${what}: X-Content-Type-Options is ${headers.get("x-content-type-options")}`);
+    // With several policies the last one the browser understands wins.
+    const referrer = (headers.get("referrer-policy") ?? "").split(",").map((p) => p.trim().toLowerCase()).at(-1) ?? "";
+    if (!STRICT_REFERRER.includes(referrer)) problems.push(`${what}: Referrer-Policy is "${referrer}"`);
+    return problems;
+  }
+
+  it("sends CSP (no unsafe-eval, frame-ancestors 'none'), nosniff and a strict Referrer-Policy on every page", async () => {
+    const problems: string[] = [];
+    for (const page of [...PAGES, `/requests/${seed.requestId}`, `/payments/${seed.paymentUuid}`]) {
+      // /sign-in is for the signed-out; every other page is fetched as the admin and must render.
+      const res = page === "/sign-in" ? await fetch(`${app.url}${page}`) : await admin.fetch(page);
+      expect(res.status, page).toBe(200);
+      expect(res.headers.get("content-type") ?? "", page).toMatch(/text\/html/);
+      problems.push(...headerProblems(page, res.headers));
+      await res.arrayBuffer();
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("sends them on redirects, the not-found page and API answers too", async () => {
+    const cases: [string, Response][] = [
+      ["/ signed out (redirect)", await fetch(`${app.url}/`, { redirect: "manual" })],
+      ["/sign-in signed in (redirect)", await admin.fetch("/sign-in")],
+      ["/no-such-page", await admin.fetch("/no-such-page")],
+      ["/api/health", await fetch(`${app.url}/api/health`)],
+      ["/api/balance signed out", await fetch(`${app.url}/api/balance`)],
+    ];
+    expect(cases.map(([what, r]) => `${what} ${r.status}`)).toEqual([
+      "/ signed out (redirect) 307",
+      "/sign-in signed in (redirect) 307",
+      "/no-such-page 404",
+      "/api/health 200",
+      "/api/balance signed out 401",
+    ]);
+    expect(cases.flatMap(([what, res]) => headerProblems(what, res.headers))).toEqual([]);
+  });
+});
+
+describe("4. bad input on every route", () => {
+  interface Counts {
+    requests: number;
+    payments: number;
+    staff: number;
+    deliveries: number;
+    serviceCreates: number;
+  }
+
+  async function counts(): Promise<Counts> {
+    const total = async (p: string) => {
+      const res = await admin.json<Envelope<ListData<unknown>>>(p);
+      if (res.status !== 200) throw new Error(`${p} answered ${res.status}`);
+      return res.body.data.total;
+    };
+    const calls = await control(sandbox.apiUrl).calls();
+    return {
+      requests: await total("/api/requests"),
+      payments: await total("/api/payments"),
+      staff: await total("/api/staff"),
+      deliveries: await total("/api/webhook-events"),
+      serviceCreates: calls["POST /api/v1/transfer/request/peer"] ?? 0,
+    };
+  }
+
+  interface Answer {
+    status: number;
+    text: string;
+  }
+
+  /** A raw HTTP request: chunked bodies without Content-Length, which fetch cannot send. */
+  function raw(method: string, p: string, headers: Record<string, string>, chunks: string[]): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(`${app.url}${p}`, { method, headers: { ...headers, cookie: admin.cookie(), origin: app.url } }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on("error", reject);
+      for (const chunk of chunks) req.write(chunk);
+      req.end();
+    });
+  }
+
+  async function call(method: string, p: string, init: { headers?: Record<string, string>; body?: string; anonymous?: boolean } = {}): Promise<Answer> {
+    const requestInit: RequestInit = { method, headers: init.headers, body: init.body, redirect: "manual" };
+    const res = init.anonymous ? await fetch(`${app.url}${p}`, requestInit) : await admin.fetch(p, requestInit);
+    return { status: res.status, text: await res.text() };
+  }
+
+  /** "" when the answer is the expected 4xx with a `{status:false, message}` envelope; otherwise what is wrong. */
+  function judge(what: string, answer: Answer, expected: number | readonly number[], envelope = true): string {
+    const allowed = typeof expected === "number" ? [expected] : expected;
+    const problems: string[] = [];
+    if (!allowed.includes(answer.status)) problems.push(`status ${answer.status}, expected ${allowed.join(" or ")}`);
+    if (answer.status < 400 || answer.status > 499) problems.push("not a 4xx");
+    if (envelope) {
+      let body: unknown = null;
+      try {
+        body = JSON.parse(answer.text);
+      } catch {
+        // Reported below.
+      }
+      if (!isEnvelope(body)) problems.push(`no envelope (body: ${JSON.stringify(answer.text.slice(0, 80))})`);
+      else if (body.status !== false || body.message.trim() === "") problems.push(`envelope without a message: ${answer.text.slice(0, 120)}`);
+    }
+    return problems.length ? `${what}: ${problems.join("; ")}` : "";
+  }
+
+  const concrete = (pattern: string, method: string) =>
+    pattern
+      .replace("[requestId]", seed.requestId)
+      .replace("[uuid]", seed.paymentUuid)
+      .replace("[id]", seed.staffId)
+      .replace("[...nextauth]", method === "POST" ? "callback/credentials" : "session");
+
+  it("a wrong method is refused with 405 and an envelope message on every route", async () => {
+    const before = await counts();
+    const methodsOf = new Map<string, Set<string>>();
+    for (const r of ROUTE_TABLE) methodsOf.set(r.pattern, (methodsOf.get(r.pattern) ?? new Set()).add(r.method));
+    const problems: string[] = [];
+    let tried = 0;
+    for (const [pattern, methods] of methodsOf) {
+      const nextAuth = pattern.includes("[...nextauth]");
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        if (methods.has(method)) continue;
+        const p = concrete(pattern, method);
+        const answer = await call(method, p, method === "GET" ? {} : { headers: JSON_TYPE, body: "{}" });
+        tried += 1;
+        // next-auth's own endpoints speak its protocol, not our envelope; they must still refuse with a 4xx.
+        const problem = judge(`${method} ${p}`, answer, 405, !nextAuth);
+        if (problem) problems.push(problem);
+      }
+    }
+    expect(tried).toBeGreaterThan(40);
+    expect(problems).toEqual([]);
+    expect(await counts()).toEqual(before);
+  });
+
+  it("malformed JSON, oversized bodies, wrong types, unknown fields and a wrong content type are refused; nothing is written", async () => {
+    const before = await counts();
+    const big = JSON.stringify({ tag: "big.body", amount: 10, description: "x".repeat(20_000), idempotencyKey: "big_body_0001" });
+    const validRequest = { tag: "valid.tag", amount: 10, description: "fine", idempotencyKey: "abuse_valid_01" };
+    const staffPath = `/api/staff/${seed.staffId}`;
+    const cases: { what: string; method: string; path: string; body: string; headers?: Record<string, string>; expected: number | number[] }[] = [
+      // POST /api/requests
+      { what: "requests: malformed JSON", method: "POST", path: "/api/requests", body: '{"tag": "ab.cd", "amount": ', expected: 400 },
+      { what: "requests: oversized", method: "POST", path: "/api/requests", body: big, expected: 413 },
+      { what: "requests: wrong types", method: "POST", path: "/api/requests", body: JSON.stringify({ tag: 5, amount: [], description: {}, idempotencyKey: null }), expected: 422 },
+      { what: "requests: unknown field", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, status: "accepted" }), expected: 422 },
+      { what: "requests: array body", method: "POST", path: "/api/requests", body: "[]", expected: 422 },
+      { what: "requests: null body", method: "POST", path: "/api/requests", body: "null", expected: 422 },
+      { what: "requests: empty body", method: "POST", path: "/api/requests", body: "", expected: 400 },
+      { what: "requests: text/plain", method: "POST", path: "/api/requests", body: JSON.stringify(validRequest), headers: { "content-type": "text/plain" }, expected: 415 },
+      { what: "requests: SQL in tag", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, tag: SQL }), expected: 422 },
+      { what: "requests: script in tag", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, tag: SCRIPT }), expected: 422 },
+      { what: "requests: SQL in amount", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, amount: `10${SQL}` }), expected: 422 },
+      { what: "requests: negative amount", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, amount: -5 }), expected: 422 },
+      { what: "requests: huge amount", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, amount: 1e300 }), expected: 422 },
+      { what: "requests: description too long", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, description: SCRIPT.repeat(10) }), expected: 422 },
+      { what: "requests: control characters", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, description: `a\u0000b${SCRIPT}` }), expected: 422 },
+      { what: "requests: SQL in idempotency key", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, idempotencyKey: SQL }), expected: 422 },
+      // POST /api/staff
+      { what: "staff: malformed JSON", method: "POST", path: "/api/staff", body: "{email:", expected: 400 },
+      { what: "staff: oversized", method: "POST", path: "/api/staff", body: JSON.stringify({ email: "a@b.co", name: "x".repeat(20_000), role: "viewer", password: "long-enough-pw" }), expected: 413 },
+      { what: "staff: wrong types", method: "POST", path: "/api/staff", body: JSON.stringify({ email: 1, name: [], role: "root", password: 5 }), expected: 422 },
+      { what: "staff: unknown field", method: "POST", path: "/api/staff", body: JSON.stringify({ email: "x@hardening.test", name: "X", role: "viewer", password: "long-enough-pw", disabled: false }), expected: 422 },
+      { what: "staff: SQL in e-mail", method: "POST", path: "/api/staff", body: JSON.stringify({ email: `${SQL}@x.test`, name: "X", role: "viewer", password: "long-enough-pw" }), expected: 422 },
+      { what: "staff: script as role", method: "POST", path: "/api/staff", body: JSON.stringify({ email: "y@hardening.test", name: "Y", role: SCRIPT, password: "long-enough-pw" }), expected: 422 },
+      // PATCH /api/staff/[id]
+      { what: "staff patch: malformed JSON", method: "PATCH", path: staffPath, body: '{"role":', expected: 400 },
+      { what: "staff patch: oversized", method: "PATCH", path: staffPath, body: JSON.stringify({ role: "viewer", pad: "x".repeat(20_000) }), expected: 413 },
+      { what: "staff patch: wrong types", method: "PATCH", path: staffPath, body: JSON.stringify({ role: 5, disabled: "yes" }), expected: 422 },
+      { what: "staff patch: unknown field", method: "PATCH", path: staffPath, body: JSON.stringify({ role: "viewer", passwordHash: "x" }), expected: 422 },
+      { what: "staff patch: empty object", method: "PATCH", path: staffPath, body: "{}", expected: 422 },
+      { what: "staff patch: SQL as role", method: "PATCH", path: staffPath, body: JSON.stringify({ role: SQL }), expected: 422 },
+      { what: "staff patch: SQL as id", method: "PATCH", path: `/api/staff/${encodeURIComponent(SQL)}`, body: JSON.stringify({ role: "viewer" }), expected: [400, 404] },
+    ];
+    const problems: string[] = [];
+    for (const c of cases) {
+      const answer = await call(c.method, c.path, { headers: c.headers ?? JSON_TYPE, body: c.body });
+      const problem = judge(c.what, answer, c.expected);
+      if (problem) problems.push(problem);
+    }
+    // A body streamed without Content-Length must be capped by its real size too.
+    const chunked = await raw("POST", "/api/requests", JSON_TYPE, [big.slice(0, 10_000), big.slice(10_000)]);
+    const chunkedProblem = judge("requests: oversized, chunked", chunked, 413);
+    if (chunkedProblem) problems.push(chunkedProblem);
+    expect(problems).toEqual([]);
+    expect(await counts()).toEqual(before);
+  });
+
+  it("the webhook refuses unsigned, malformed, oversized and ill-typed deliveries; each is only logged", async () => {
+    const before = await counts();
+    const good = JSON.stringify(payload());
+    const signedPost = (body: string, headers: Record<string, string> = signedHeaders(body)) => call("POST", "/api/webhooks/peer-transfer", { headers, body, anonymous: true });
+    const oversized = JSON.stringify(payload({ description: "x".repeat(70 * 1024) }));
+    const cases: [string, Promise<Answer>, number][] = [
+      ["unsigned", call("POST", "/api/webhooks/peer-transfer", { headers: JSON_TYPE, body: good, anonymous: true }), 401],
+      ["wrong key", signedPost(good, signedHeaders(good, "another-environments-key")), 401],
+      ["signature of another body", signedPost(good, signedHeaders(JSON.stringify(payload()))), 401],
+      ["malformed JSON, signed", signedPost('{"type":"peer-transfer.success",'), 400],
+      ["wrong types, signed", signedPost(JSON.stringify(payload({ amount: "lots", uuid: 5, customer: SQL }))), 400],
+      ["SQL as uuid, signed", signedPost(JSON.stringify(payload({ uuid: SQL }))), 400],
+      ["negative amount, signed", signedPost(JSON.stringify(payload({ amount: -1500 }))), 400],
+      ["oversized, signed", signedPost(oversized), 413],
+      ["text/plain, signed", signedPost(good, { ...signedHeaders(good), "content-type": "text/plain" }), 415],
+    ];
+    const problems: string[] = [];
+    for (const [what, answer, expected] of cases) {
+      const problem = judge(`webhook: ${what}`, await answer, expected);
+      if (problem) problems.push(problem);
+    }
+    expect(problems).toEqual([]);
+    // Every delivery is in the delivery log (DESIGN §5: "logged as a rejected delivery"); nothing else is written.
+    expect(await counts()).toEqual({ ...before, deliveries: before.deliveries + cases.length });
+  });
+
+  it("hostile path parameters and query strings are refused or find nothing; nothing is written", async () => {
+    const before = await counts();
+    expect(before.requests).toBeGreaterThan(0);
+    expect(before.payments).toBeGreaterThan(0);
+    const problems: string[] = [];
+    for (const value of [SQL, SCRIPT, "../../etc/passwd", "x".repeat(65)]) {
+      const id = encodeURIComponent(value);
+      for (const [what, method, p] of [
+        ["request", "GET", `/api/requests/${id}`],
+        ["payment", "GET", `/api/payments/${id}`],
+        ["re-verify", "POST", `/api/payments/${id}/verify`],
+      ] as const) {
+        const answer = await call(method, p);
+        // A path that leaves the route ("../") is simply not found; anything reaching the handler is a 400.
+        const problem = judge(`${what} ${JSON.stringify(value)}`, answer, [400, 404]);
+        if (problem) problems.push(problem);
+      }
+    }
+    expect(problems).toEqual([]);
+
+    // Search terms are data, not SQL: an always-true clause must find nothing instead of everything.
+    for (const p of [
+      `/api/requests?tag=${encodeURIComponent(SQL)}&status=${encodeURIComponent(SCRIPT)}&page=-1`,
+      `/api/requests?tag=${encodeURIComponent("%")}`,
+      `/api/payments?q=${encodeURIComponent(SQL)}&verified=${encodeURIComponent(SCRIPT)}&page=abc`,
+      `/api/payments?q=${encodeURIComponent("%' OR '1'='1")}&from=${encodeURIComponent(SQL)}`,
+      `/api/payments?tag=${encodeURIComponent(SQL)}`,
+    ]) {
+      const res = await admin.json<Envelope<ListData<unknown>>>(p);
+      expect(res.status, p).toBe(200);
+      expect(res.body.data.total, p).toBe(0);
+    }
+    const events = await admin.json<Envelope<ListData<unknown>>>(`/api/webhook-events?page=${encodeURIComponent(SQL)}`);
+    expect(events.status).toBe(200);
+    expect(await counts()).toEqual(before);
+  });
+
+  it("script- and SQL-looking text that is valid is stored verbatim and every page shows it as text", async () => {
+    const description = HOSTILE;
+    const request = await createRequest(admin, { tag: "hostile.person", amount: 12, description });
+    expect(request.description).toBe(description);
+    const staff = await admin.json<Envelope<{ id: string; name: string }>>("/api/staff", {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ email: "hostile.name@hardening.test", name: HOSTILE, role: "viewer", password: "hostile-password-1" }),
+    });
+    expect(staff.status).toBe(201);
+    expect(staff.body.data.name).toBe(HOSTILE);
+    const delivered = payload({
+      description: HOSTILE,
+      customer: { ...payload().customer, name: HOSTILE, tag: "hostile.payer" },
+      meta: { peer_tag: "hostile.payer", name: HOSTILE },
+    });
+    const body = JSON.stringify(delivered);
+    const res = await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body) });
+    expect(res.status).toBe(200);
+    const stored = await admin.json<Envelope<{ description: string; customer: { name: string } }>>(`/api/payments/${delivered.uuid}`);
+    expect(stored.body.data.description).toBe(HOSTILE);
+    expect(stored.body.data.customer.name).toBe(HOSTILE);
+
+    const escaped = "&lt;script&gt;alert(1)&lt;/script&gt;";
+    const pages: [string, boolean][] = [
+      [`/requests/${request.requestId}`, true],
+      ["/requests", true],
+      ["/", true],
+      ["/staff", true],
+      ["/payments", true],
+      [`/payments/${delivered.uuid}`, true],
+      ["/webhooks", false],
+      ["/audit", false],
+    ];
+    const problems: string[] = [];
+    for (const [page, mustShow] of pages) {
+      const html = await (await admin.fetch(page)).text();
+      if (html.includes("<script>alert(1)")) problems.push(`${page}: the raw <script>alert(1) is in the HTML`);
+      // Where the record is listed, the text is there, escaped: it was rendered, not dropped.
+      if (mustShow && !html.includes(escaped)) problems.push(`${page}: the escaped text is missing`);
+    }
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { DEMO_ADMIN } from "@/lib/auth/demo";
+import { DEV_API_KEY } from "@/sandbox/dev-key";
+
+import { listening, npmStart } from "./npm-start";
+
+const PORT = 3296;
+const SANDBOX_PORT = 4296;
+
+describe("npm start", () => {
+  it("starts the sandbox and the dashboard, prints the URLs, the key and the demo sign-in, and Ctrl-C stops both", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "fundboard-start-"));
+    // No service configured: sandbox mode.
+    const run = npmStart({ PORT: String(PORT), SANDBOX_PORT: String(SANDBOX_PORT), DATA_DIR: dataDir });
+    try {
+      await run.ready;
+      const out = run.output();
+      expect(out, out.slice(-2000)).toContain(`Fundboard is ready: http://localhost:${PORT}`);
+      expect(out).toContain(`http://127.0.0.1:${SANDBOX_PORT}`);
+      expect(out).toContain(`API key in use:   ${DEV_API_KEY}`);
+      expect(out).toContain(`${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
+      expect(await listening(PORT)).toBe(true);
+      expect(await listening(SANDBOX_PORT)).toBe(true);
+
+      run.interrupt();
+      // npm itself ends by the signal (as in a terminal); what matters is that nothing is left running.
+      expect(["code 0", "SIGINT"]).toContain(await run.exited);
+      expect(await listening(PORT)).toBe(false);
+      expect(await listening(SANDBOX_PORT)).toBe(false);
+    } finally {
+      run.kill();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

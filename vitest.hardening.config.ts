@@ -1,0 +1,22 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// The hardening suite (issue 7): real `next start` servers of one build made by the global setup.
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@": fileURLToPath(new URL("./", import.meta.url)),
+      "server-only": fileURLToPath(new URL("./tests/stubs/empty.ts", import.meta.url)),
+    },
+  },
+  test: {
+    include: ["tests/hardening/**/*.hardening.ts", "tests/scaleout/**/*.hardening.ts", "tests/lifecycle/**/*.hardening.ts"],
+    exclude: ["node_modules/**", ".next/**", ".next-*/**", "data/**"],
+    environment: "node",
+    globalSetup: ["tests/hardening/global-setup.ts"],
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
+    fileParallelism: false,
+    pool: "forks",
+  },
+});
