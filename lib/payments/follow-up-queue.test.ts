@@ -55,6 +55,19 @@ describe("payment follow-up queue", () => {
     expect(done).toEqual(["x"]);
   });
 
+  it("waits for deliveries to stop arriving for a moment, not only for none to be in progress", async () => {
+    const done: string[] = [];
+    const q = createFollowUpQueue(async (uuid) => void done.push(uuid), { concurrency: 1, quietMs: 200, maxYieldMs: 60_000 });
+    q.deliveryStarted()();
+    const started = Date.now();
+    q.enqueue("z");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toEqual([]);
+    await q.drained();
+    expect(done).toEqual(["z"]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
   it("under deliveries that never pause, still takes an item after the longest yield", async () => {
     const done: string[] = [];
     const q = createFollowUpQueue(async (uuid) => void done.push(uuid), { concurrency: 1, maxYieldMs: 50 });

@@ -10,7 +10,9 @@ export interface FollowUpOptions {
   concurrency: number;
   /** Beyond this many waiting, new ones are left to the sweeper. */
   maxQueued: number;
-  /** While deliveries are in progress a worker waits at most this long before taking the next item. */
+  /** A worker takes the next item once no delivery is in progress and none began or ended for this long… */
+  quietMs: number;
+  /** …or after waiting this long, so follow-ups still move under a steady stream of deliveries. */
   maxYieldMs: number;
   log: (line: string) => void;
 }
@@ -27,27 +29,26 @@ export interface FollowUpQueue {
 }
 
 export function createFollowUpQueue(work: (uuid: string) => Promise<void>, options: Partial<FollowUpOptions> = {}): FollowUpQueue {
-  const opts: FollowUpOptions = { concurrency: 4, maxQueued: 10_000, maxYieldMs: 1_000, log: console.error, ...options };
+  const opts: FollowUpOptions = { concurrency: 4, maxQueued: 10_000, quietMs: 20, maxYieldMs: 1_000, log: console.error, ...options };
   const waiting: string[] = [];
   const queued = new Set<string>();
   let running = 0;
   let deliveries = 0;
-  let onIdleDeliveries: (() => void)[] = [];
+  let lastActivity = 0;
   const onDrained: (() => void)[] = [];
 
-  const settle = (list: (() => void)[]) => {
-    for (const resolve of list.splice(0)) resolve();
-  };
-
-  function quietOrTimeout(): Promise<void> {
-    if (deliveries === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, opts.maxYieldMs);
-      onIdleDeliveries.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+  // Requests queue up inside the server before a handler runs, so "none in progress" alone is not
+  // "no burst": the deliveries must also have stopped coming for a moment.
+  async function quietOrTimeout(): Promise<void> {
+    const started = Date.now();
+    for (;;) {
+      const now = Date.now();
+      const quietFor = now - lastActivity;
+      if (deliveries === 0 && quietFor >= opts.quietMs) return;
+      const left = opts.maxYieldMs - (now - started);
+      if (left <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(left, Math.max(opts.quietMs - quietFor, 10))));
+    }
   }
 
   async function worker(): Promise<void> {
@@ -62,6 +63,10 @@ export function createFollowUpQueue(work: (uuid: string) => Promise<void>, optio
         opts.log(`[payments] follow-up of ${uuid} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+  }
+
+  function settle(list: (() => void)[]): void {
+    for (const resolve of list.splice(0)) resolve();
   }
 
   function spawn(): void {
@@ -86,16 +91,13 @@ export function createFollowUpQueue(work: (uuid: string) => Promise<void>, optio
     },
     deliveryStarted() {
       deliveries += 1;
+      lastActivity = Date.now();
       let done = false;
       return () => {
         if (done) return;
         done = true;
         deliveries -= 1;
-        if (deliveries === 0) {
-          const list = onIdleDeliveries;
-          onIdleDeliveries = [];
-          settle(list);
-        }
+        lastActivity = Date.now();
       };
     },
     get size() {

@@ -26,6 +26,7 @@ describe("production with a real service configured", () => {
     dirs.push(dataDir);
     return {
       PORT: String(PORT),
+      APP_URL: `http://localhost:${PORT}`,
       SANDBOX_PORT: String(SANDBOX_PORT),
       DATA_DIR: dataDir,
       SERVICE_BASE_URL: service.apiUrl,
@@ -49,7 +50,7 @@ describe("production with a real service configured", () => {
       const ended = await run.exited;
       const out = run.output();
       expect(ended, out.slice(-2000)).not.toBe("code 0");
-      expect(out).toMatch(/AUTH_SECRET/);
+      expect(out).toMatch(/AUTH_SECRET is required/);
       expect(out).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
       expect(await listening(PORT)).toBe(false);
       expect(await listening(SANDBOX_PORT)).toBe(false);

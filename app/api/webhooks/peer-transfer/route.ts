@@ -10,6 +10,10 @@ import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
+// A few dozen bytes for the service's client: gzip would cost more than it saves (the server's
+// compression skips responses marked no-transform).
+const NO_COMPRESSION = { "Cache-Control": "no-store, no-transform" };
+
 /** The service's signed peer-transfer.success deliveries; no session, the signature is the credential. */
 export async function POST(request: Request) {
   const followUps = getFollowUps();
@@ -33,10 +37,10 @@ export async function POST(request: Request) {
       announcePayment(uuid);
       followUps.enqueue(uuid);
     }
-    return result.status === 200 ? ok({}, result.message) : fail(result.status, result.message);
+    return result.status === 200 ? ok({}, result.message, 200, NO_COMPRESSION) : fail(result.status, result.message, undefined, NO_COMPRESSION);
   } catch (error) {
     console.error("[webhook] delivery failed", error);
-    return fail(500, "The delivery could not be processed; please retry.");
+    return fail(500, "The delivery could not be processed; please retry.", undefined, NO_COMPRESSION);
   } finally {
     delivered();
   }
