@@ -71,6 +71,18 @@ describe.runIf(base)("on Postgres", () => {
       publish({ type: "balance.changed" });
       await waitFor("our own event back through NOTIFY", () => (seen.some((e) => e.type === "balance.changed") ? true : undefined));
       expect(seen.filter((e) => e.type === "balance.changed")).toHaveLength(1);
+
+      // A burst in one turn of the event loop (sent as a few NOTIFYs): every event arrives, in
+      // order, and the repeated balance.changed once.
+      seen.length = 0;
+      const uuids = Array.from({ length: 300 }, (_, i) => `burst-${i}-${"x".repeat(40)}`);
+      for (const uuid of uuids) {
+        publish({ type: "payment.recorded", uuid, requestId: null });
+        publish({ type: "balance.changed" });
+      }
+      await waitFor("the burst", () => (seen.filter((e) => e.type === "payment.recorded").length === uuids.length ? true : undefined));
+      expect(seen.flatMap((e) => (e.type === "payment.recorded" ? [e.uuid] : []))).toEqual(uuids);
+      expect(seen.filter((e) => e.type === "balance.changed")).toHaveLength(1);
     } finally {
       unsubscribe();
       await transport.stop();

@@ -6,6 +6,34 @@ import { deliverLocally, setTransport, type LiveEvent } from "./bus";
 
 export const LIVE_CHANNEL = "fundboard_live";
 
+// Postgres refuses NOTIFY payloads of 8000 bytes or more.
+const MAX_PAYLOAD_BYTES = 7_000;
+
+/** Events as NOTIFY payloads: JSON arrays, each under the size limit. */
+export function toPayloads(events: readonly LiveEvent[]): string[] {
+  const payloads: string[] = [];
+  let current: string[] = [];
+  let size = 2;
+  for (const event of events) {
+    const text = JSON.stringify(event);
+    if (current.length > 0 && size + text.length + 1 > MAX_PAYLOAD_BYTES) {
+      payloads.push(`[${current.join(",")}]`);
+      current = [];
+      size = 2;
+    }
+    current.push(text);
+    size += text.length + 1;
+  }
+  if (current.length > 0) payloads.push(`[${current.join(",")}]`);
+  return payloads;
+}
+
+/** A payload from any instance: an array of events, or one event (older instances during a rolling deploy). */
+export function parsePayload(payload: string): LiveEvent[] {
+  const value = JSON.parse(payload) as LiveEvent | LiveEvent[];
+  return Array.isArray(value) ? value : [value];
+}
+
 export interface PgTransport {
   stop(): Promise<void>;
   /** Resolves once LISTEN is in place (tests wait for it). */
@@ -32,7 +60,7 @@ export function startPgTransport(pool: pg.Pool, connectionString: string, log: (
     c.on("notification", (message) => {
       if (message.channel !== LIVE_CHANNEL || !message.payload) return;
       try {
-        deliverLocally(JSON.parse(message.payload) as LiveEvent);
+        for (const event of parsePayload(message.payload)) deliverLocally(event);
       } catch {
         log("[live] ignored an unreadable notification");
       }
@@ -58,12 +86,29 @@ export function startPgTransport(pool: pg.Pool, connectionString: string, log: (
     }
   };
 
+  // Events of one turn of the event loop go out as one NOTIFY (a burst of webhooks would otherwise
+  // cost a query per event); repeats of a payload-free event are sent once.
+  let batch: LiveEvent[] = [];
+  // One after another, so browsers hear events in the order they happened.
+  let sending: Promise<void> = Promise.resolve();
+  const flush = () => {
+    const events = batch;
+    batch = [];
+    for (const payload of toPayloads(events)) {
+      sending = sending.then(() =>
+        pool.query("SELECT pg_notify($1, $2)", [LIVE_CHANNEL, payload]).then(
+          () => undefined,
+          (error: Error) => {
+            log(`[live] NOTIFY failed (${error.message}); delivering on this instance only`);
+            for (const event of parsePayload(payload)) deliverLocally(event);
+          },
+        ),
+      );
+    }
+  };
   setTransport((event) => {
-    const payload = JSON.stringify(event);
-    pool.query("SELECT pg_notify($1, $2)", [LIVE_CHANNEL, payload]).catch((error: Error) => {
-      log(`[live] NOTIFY failed (${error.message}); delivering on this instance only`);
-      deliverLocally(event);
-    });
+    if (batch.length === 0) setImmediate(flush);
+    if (!(event.type === "balance.changed" && batch.some((e) => e.type === "balance.changed"))) batch.push(event);
     // Without our own LISTEN the notification would never come back to this instance's browsers.
     if (!listening) deliverLocally(event);
   });
