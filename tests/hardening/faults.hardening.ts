@@ -175,11 +175,12 @@ describe("5. service faults", () => {
       `[hardening] faults: during the 429 storm fetch calls reached the sandbox at ${callTimes.map((t) => `${(t / 1000).toFixed(1)} s`).join(", ")} ` +
         `(gaps ${gaps.map((g) => `${(g / 1000).toFixed(1)} s`).join(", ")}; ${perMinute.toFixed(0)}/min over 20 s; steady state before: 30/min budget)`,
     );
-    // The storm was met and probed, each pause longer than the last (1 s of tick slack), and the rate
+    // The storm was met and probed, each pause longer than the last (pauses double; the reconciler
+    // ticks once a second, hence 1.5× with 1 s of slack), and the rate
     // never came near the service's limit: the busiest 5 s held at most 3 calls.
     expect(callTimes.length).toBeGreaterThanOrEqual(3);
     for (let i = 1; i < gaps.length; i++) expect((gaps[i] ?? 0) + 1_000).toBeGreaterThan((gaps[i - 1] ?? 0) * 1.5);
-    expect(gaps.at(-1) ?? 0).toBeGreaterThanOrEqual(2 * (gaps[0] ?? 0) - 1_000);
+    expect(gaps.at(-1) ?? 0).toBeGreaterThan(gaps[0] ?? 0);
     expect(perMinute).toBeLessThan(30);
     expect(busiest5s).toBeLessThanOrEqual(3);
     expect(await healthy()).toBeLessThan(2_000);
