@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { SANDBOX_URL, uniqueTag } from "./support";
+import { BASE_URL, SANDBOX_URL, sandbox, uniqueTag } from "./support";
 
 async function sendFromForm(page: import("@playwright/test").Page, tag: string, amount: string, description: string): Promise<string> {
   await page.goto("/requests/new");
@@ -40,4 +40,26 @@ test("a person declines in the consumer app: the status view turns declined, wit
   await consumer.getByRole("button", { name: new RegExp(`^Decline request ${id},`) }).click();
   await expect(page.getByTestId("status-badge").first()).toHaveAttribute("data-status", "declined", { timeout: 15_000 });
   await expect(page.getByTestId("linked-payment")).toHaveText("No payment yet.");
+});
+
+test("the payments page takes in a new payment with no reload: the list, and the server-drawn chart", async ({ page, request }) => {
+  await page.goto("/payments");
+  await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
+  const chartText = page.getByRole("region", { name: /Settled per day/ }).locator("p").first();
+  const before = (await chartText.textContent()) ?? "";
+  let loads = 0;
+  page.on("load", () => (loads += 1));
+
+  // An amount no other test uses, so its row is unmistakable.
+  const made = await request.post("/api/requests", {
+    headers: { Origin: BASE_URL },
+    data: { tag: uniqueTag("chart"), amount: "7319.47", description: "Chart goes live", idempotencyKey: `chart${Date.now()}` },
+  });
+  expect(made.status()).toBe(201);
+  const { requestId } = ((await made.json()) as { data: { requestId: string } }).data;
+  await sandbox.act(requestId, "accept");
+
+  await expect(page.getByRole("table").getByText("NGN 7,319.47").first()).toBeVisible({ timeout: 15_000 });
+  await expect(chartText).not.toHaveText(before, { timeout: 15_000 });
+  expect(loads).toBe(0);
 });

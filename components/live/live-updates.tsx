@@ -1,15 +1,22 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 
 import { keys } from "@/lib/queries";
 
 type State = "connecting" | "open" | "reconnecting";
 
+// A burst of events (a run of webhooks) becomes one refetch per query, not one per event.
+const INVALIDATE_AFTER_MS = 250;
+// Server-rendered parts (the payments chart) are re-rendered at most this often.
+const REFRESH_EVERY_MS = 3_000;
+
 /** One EventSource per tab: each event invalidates the queries it affects; nothing polls. */
 export function LiveUpdates() {
   const client = useQueryClient();
+  const router = useRouter();
   const [state, setState] = useState<State>("connecting");
 
   useEffect(() => {
@@ -17,6 +24,30 @@ export function LiveUpdates() {
     let attempt = 0;
     let timer: ReturnType<typeof setTimeout> | null = null;
     let closed = false;
+    const pending = new Map<string, QueryKey>();
+    let flushTimer: ReturnType<typeof setTimeout> | null = null;
+    let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+    let lastRefresh = 0;
+
+    const invalidate = (...queryKeys: QueryKey[]) => {
+      for (const key of queryKeys) pending.set(JSON.stringify(key), key);
+      flushTimer ??= setTimeout(() => {
+        flushTimer = null;
+        const keysNow = [...pending.values()];
+        pending.clear();
+        for (const queryKey of keysNow) void client.invalidateQueries({ queryKey });
+      }, INVALIDATE_AFTER_MS);
+    };
+    // The payments page's chart is drawn on the server: ask for a fresh render, throttled.
+    const refreshServerParts = () => {
+      if (!window.location.pathname.startsWith("/payments") || refreshTimer) return;
+      const wait = Math.max(0, lastRefresh + REFRESH_EVERY_MS - Date.now());
+      refreshTimer = setTimeout(() => {
+        refreshTimer = null;
+        lastRefresh = Date.now();
+        router.refresh();
+      }, wait);
+    };
 
     const connect = () => {
       source = new EventSource("/api/live");
@@ -26,14 +57,14 @@ export function LiveUpdates() {
         // Anything that changed while we were away.
         void client.invalidateQueries();
       };
-      source.addEventListener("request.updated", () => void client.invalidateQueries({ queryKey: keys.requests }));
+      source.addEventListener("request.updated", () => invalidate(keys.requests));
       const paymentChanged = () => {
-        void client.invalidateQueries({ queryKey: keys.payments });
-        void client.invalidateQueries({ queryKey: keys.requests });
+        invalidate(keys.payments, keys.requests);
+        refreshServerParts();
       };
       source.addEventListener("payment.recorded", paymentChanged);
       source.addEventListener("payment.updated", paymentChanged);
-      source.addEventListener("balance.changed", () => void client.invalidateQueries({ queryKey: keys.balance }));
+      source.addEventListener("balance.changed", () => invalidate(keys.balance));
       source.onerror = () => {
         source?.close();
         if (closed) return;
@@ -47,10 +78,10 @@ export function LiveUpdates() {
     connect();
     return () => {
       closed = true;
-      if (timer) clearTimeout(timer);
+      for (const t of [timer, flushTimer, refreshTimer]) if (t) clearTimeout(t);
       source?.close();
     };
-  }, [client]);
+  }, [client, router]);
 
   return (
     <span data-testid="live-status" data-state={state} className="inline-flex items-center gap-1 text-xs text-slate-600" aria-live="polite">
