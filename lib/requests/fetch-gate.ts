@@ -38,7 +38,7 @@ export interface FetchGate {
   /**
    * The service's record of one request: a copy fetched within `freshMs` if there is one, else the
    * call in flight for that id, else a new call if the budget allows; otherwise PacedError.
-   * `reused` is true for the cached copy, which whoever fetched it has already stored.
+   * `reused` is true for the cached copy, which whoever fetched it stores (perhaps not yet committed).
    */
   fetch(requestId: string, call: () => Promise<FundRequest>): Promise<{ record: FundRequest; reused: boolean }>;
   readonly stats: { calls: number; served: number; paced: number };

@@ -224,6 +224,21 @@ describe.each(dbTargets())("request detail and forward-only status on $name", (t
       expect(await control.count(FETCH_CALL)).toBe(1);
     });
 
+    it("a cached copy whose first reader has not stored it yet still moves our record on", async () => {
+      const gated = { ...deps, fetchGate: createFetchGate() };
+      const { requestId } = await sendPending("gate.uncommitted");
+      await control.accept(requestId);
+      // Another viewer's fetch, cached by the gate, whose write to the database has not landed.
+      await gated.fetchGate.fetch(requestId, () => deps.service.getFundRequest(requestId));
+      const [before] = await database.db.select({ status: fundRequests.status }).from(fundRequests).where(eq(fundRequests.requestId, requestId));
+      expect(before?.status).toBe("pending");
+
+      expect(await getRequestDetail(gated, requestId)).toMatchObject({ kind: "found", stale: null, request: { status: "accepted" } });
+      const [after] = await database.db.select({ status: fundRequests.status }).from(fundRequests).where(eq(fundRequests.requestId, requestId));
+      expect(after?.status).toBe("accepted");
+      expect(await control.count(FETCH_CALL)).toBe(1);
+    });
+
     it("with the budget spent, serves our record as stored and asks outsiders to wait, calling nothing", async () => {
       const gated = { ...deps, fetchGate: createFetchGate({ burst: 1, budgetPerMinute: 1 }) };
       const first = await sendPending("gate.spent.a");

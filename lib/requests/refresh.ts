@@ -81,8 +81,8 @@ export async function getRequestDetail(deps: RequestDeps, id: string): Promise<D
     const { record: fetched, reused } = gate
       ? await gate.fetch(serviceId, () => deps.service.getFundRequest(serviceId))
       : { record: await deps.service.getFundRequest(serviceId), reused: false };
-    if (local && reused) {
-      // Fetched moments ago for another viewer, and stored then: the row already says it.
+    if (local && reused && fetched.request_status === local.status) {
+      // Fetched moments ago for another viewer and nothing new in it: the row already says it.
       return { kind: "found", request: toRequestView(local, await createdByName(deps.db, local.createdBy)), stale: null };
     }
     if (local) {
