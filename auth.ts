@@ -3,7 +3,7 @@ import Credentials from "next-auth/providers/credentials";
 
 import { writeAudit } from "@/lib/audit";
 import { verifyPassword } from "@/lib/auth/password";
-import { checkThrottle, clearFailures, recordFailure } from "@/lib/auth/throttle";
+import { beginAttempt, clearFailures, pruneAttempts } from "@/lib/auth/throttle";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { clientIp } from "@/lib/http/client-ip";
@@ -54,7 +54,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
           const { email, password } = parsed.data;
           const ip = clientIp(request.headers);
           const db = await getDb();
-          const verdict = await checkThrottle(db, email, ip);
+          const verdict = await beginAttempt(db, email, ip);
           if (!verdict.allowed) {
             await writeAudit(db, { action: "auth.sign_in_throttled", actor: { id: null, email }, ip });
             throw new Throttled(verdict.retryAfterMinutes);
@@ -62,7 +62,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
           const row = await findStaffByEmail(db, email);
           const valid = await verifyPassword(row?.passwordHash ?? null, password);
           if (!row || !valid || row.disabled) {
-            await recordFailure(db, email, ip);
+            // The claimed attempt stays as the recorded failure.
+            await pruneAttempts(db);
             await writeAudit(db, {
               action: "auth.sign_in_failed",
               actor: { id: row?.id ?? null, email },

@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 
 import { openDatabase } from "@/lib/db/client";
 import { MAX_WEBHOOK_BYTES, processDelivery } from "@/lib/webhooks/intake";
-import { readCapped } from "@/lib/webhooks/read-body";
+import { readCapped } from "@/lib/http/read-capped";
 
 const port = Number(process.env.BARE_PORT);
 const apiKey = process.env.SERVICE_API_KEY ?? "";

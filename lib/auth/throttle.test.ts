@@ -1,10 +1,11 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Database } from "@/lib/db/client";
 import { signInAttempts } from "@/lib/db/schema";
 import { dbTargets } from "@/tests/db-targets";
 
-import { checkThrottle, clearFailures, MAX_FAILURES, recordFailure, WINDOW_MS } from "./throttle";
+import { beginAttempt, checkThrottle, clearFailures, MAX_FAILURES, recordFailure, WINDOW_MS } from "./throttle";
 
 describe.each(dbTargets())("sign-in throttle on $name", (target) => {
   let database: Database;
@@ -49,5 +50,17 @@ describe.each(dbTargets())("sign-in throttle on $name", (target) => {
     expect(await checkThrottle(db, "b@x.test", "198.51.100.2")).toMatchObject({ allowed: false });
     await clearFailures(db, "b@x.test", "198.51.100.1");
     expect(await checkThrottle(db, "b@x.test", "198.51.100.1")).toEqual({ allowed: true });
+  });
+
+  it("lets no more than five of twenty parallel guesses through, and refused ones record nothing", async () => {
+    const { db } = database;
+    const claims = await Promise.all(Array.from({ length: 20 }, () => beginAttempt(db, "burst@x.test", "198.51.100.77")));
+    const allowed = claims.filter((c) => c.allowed).length;
+    expect(allowed).toBeGreaterThanOrEqual(1);
+    expect(allowed).toBeLessThanOrEqual(MAX_FAILURES);
+    // The allowed ones stand as failures until a success clears them; the refused left no row behind.
+    const rows = await db.select().from(signInAttempts).where(eq(signInAttempts.email, "burst@x.test"));
+    expect(rows).toHaveLength(allowed);
+    expect(await beginAttempt(db, "burst@x.test", "198.51.100.78")).toMatchObject({ allowed: allowed < MAX_FAILURES });
   });
 });

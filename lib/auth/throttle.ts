@@ -10,15 +10,18 @@ export const WINDOW_MS = 15 * 60 * 1000;
 
 export type ThrottleVerdict = { allowed: true } | { allowed: false; retryAfterMinutes: number };
 
-/** Refuses once an e-mail or an address has 5 failures in the last 15 minutes, until the oldest ages out. */
-export async function checkThrottle(db: Db, email: string, ip: string, now = new Date()): Promise<ThrottleVerdict> {
+/**
+ * Refuses once an e-mail or an address has 5 failures in the last 15 minutes, until the oldest ages out.
+ * `beforeId` counts only attempts claimed before that one (see beginAttempt).
+ */
+export async function checkThrottle(db: Db, email: string, ip: string, now = new Date(), beforeId?: number): Promise<ThrottleVerdict> {
   const since = new Date(now.getTime() - WINDOW_MS);
   const verdicts = await Promise.all(
     [eq(signInAttempts.email, email), eq(signInAttempts.ip, ip)].map(async (who) => {
       const [row] = await db
         .select({ failures: count(), oldest: min(signInAttempts.at) })
         .from(signInAttempts)
-        .where(and(who, gt(signInAttempts.at, since)));
+        .where(and(who, gt(signInAttempts.at, since), beforeId === undefined ? undefined : lt(signInAttempts.id, beforeId)));
       return row;
     }),
   );
@@ -31,10 +34,31 @@ export async function checkThrottle(db: Db, email: string, ip: string, now = new
   return wait > 0 ? { allowed: false, retryAfterMinutes: Math.max(1, Math.ceil(wait / 60_000)) } : { allowed: true };
 }
 
+export type AttemptClaim = { allowed: true; attemptId: number } | { allowed: false; retryAfterMinutes: number };
+
+/**
+ * Claims an attempt before the password is checked, counted as a failure until cleared by a
+ * success: parallel guesses each see the ones claimed before them, so no burst slips past the limit.
+ */
+export async function beginAttempt(db: Db, email: string, ip: string): Promise<AttemptClaim> {
+  const [claimed] = await db.insert(signInAttempts).values({ email, ip }).returning({ id: signInAttempts.id });
+  if (!claimed) throw new Error("sign-in attempt was not recorded");
+  const verdict = await checkThrottle(db, email, ip, new Date(), claimed.id);
+  if (verdict.allowed) return { allowed: true, attemptId: claimed.id };
+  // A refused attempt is not a failure: it must not push the lock further out.
+  await db.delete(signInAttempts).where(eq(signInAttempts.id, claimed.id));
+  return verdict;
+}
+
+/** Drops rows that no longer count (old rows only matter for 15 minutes). */
+export async function pruneAttempts(db: Db): Promise<void> {
+  await db.delete(signInAttempts).where(lt(signInAttempts.at, new Date(Date.now() - 2 * WINDOW_MS)));
+}
+
+/** Records a failure outright (what beginAttempt leaves behind when the password is wrong). */
 export async function recordFailure(db: Db, email: string, ip: string): Promise<void> {
   await db.insert(signInAttempts).values({ email, ip });
-  // Old rows only matter for 15 minutes.
-  await db.delete(signInAttempts).where(lt(signInAttempts.at, new Date(Date.now() - 2 * WINDOW_MS)));
+  await pruneAttempts(db);
 }
 
 /** A successful sign-in clears the count for that e-mail and that address. */

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { flattenError } from "zod";
 
 import { fail } from "./envelope";
+import { readCapped } from "./read-capped";
 
 export const MAX_JSON_BYTES = 16 * 1024;
 
@@ -13,13 +14,12 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
   if (!/^application\/json\b/i.test(type)) {
     return { ok: false, response: fail(415, "Send the body as JSON with Content-Type: application/json.") };
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) return { ok: false, response: fail(413, `The body is larger than ${maxBytes} bytes.`) };
-  const text = await request.text();
-  if (Buffer.byteLength(text) > maxBytes) return { ok: false, response: fail(413, `The body is larger than ${maxBytes} bytes.`) };
+  // Read with the cap as it streams: a chunked body has no Content-Length to refuse up front.
+  const body = await readCapped(request, maxBytes);
+  if (!body.ok) return { ok: false, response: fail(413, `The body is larger than ${maxBytes} bytes.`) };
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(body.bytes.toString("utf8"));
   } catch {
     return { ok: false, response: fail(400, "The body is not valid JSON.") };
   }

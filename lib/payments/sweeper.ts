@@ -1,8 +1,10 @@
 import "server-only";
 
-import { and, asc, eq, isNull, lt } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from "drizzle-orm";
 
 import { payments } from "@/lib/db/schema";
+import { publish } from "@/lib/live/bus";
+import { failAbandonedSending } from "@/lib/requests/repo";
 
 import type { PaymentDeps } from "./deps";
 import { linkPayment } from "./link";
@@ -13,13 +15,18 @@ const STALE_AFTER_MS = 2 * 60_000;
 const MAX_ATTEMPTS = 10;
 // A crash can leave hundreds unverified: 30 a minute clears 500 in under 20 minutes, within the call budget.
 const SWEEP_BATCH = 30;
+const LINK_RETRY_FOR_MS = 60 * 60_000;
+const LINK_RETRY_BATCH = 5;
 
 /**
  * Finishes what a restart interrupted: payments recorded but never verified (or never offered
- * for linking) because the process stopped between the 200 and the follow-up work.
+ * for linking) because the process stopped between the 200 and the follow-up work, and requests
+ * it stopped in the middle of sending.
  */
 export async function sweepOnce(deps: PaymentDeps, now = new Date()): Promise<number> {
   const stale = new Date(now.getTime() - STALE_AFTER_MS);
+  const abandoned = await failAbandonedSending(deps.db, stale);
+  for (const row of abandoned) publish({ type: "request.updated", id: row.id, requestId: row.requestId, status: row.status });
   const rows = await deps.db
     .select({ uuid: payments.uuid, linkNote: payments.linkNote, fundRequestId: payments.fundRequestId })
     .from(payments)
@@ -35,8 +42,16 @@ export async function sweepOnce(deps: PaymentDeps, now = new Date()): Promise<nu
     .from(payments)
     .where(and(isNull(payments.fundRequestId), isNull(payments.linkNote), lt(payments.receivedAt, stale)))
     .limit(SWEEP_BATCH);
-  for (const row of unlinked) await linkPayment(deps, row.uuid).catch(() => undefined);
-  return rows.length + unlinked.length;
+  // Tried and not linked within the last hour: the service may have said "pending" too early or been
+  // unreachable. A few a sweep, picked at random, keep these retries inside the call budget.
+  const retried = await deps.db
+    .select({ uuid: payments.uuid })
+    .from(payments)
+    .where(and(isNull(payments.fundRequestId), isNotNull(payments.linkNote), lt(payments.receivedAt, stale), gt(payments.receivedAt, new Date(now.getTime() - LINK_RETRY_FOR_MS))))
+    .orderBy(sql`random()`)
+    .limit(LINK_RETRY_BATCH);
+  for (const row of [...unlinked, ...retried]) await linkPayment(deps, row.uuid).catch(() => undefined);
+  return abandoned.length + rows.length + unlinked.length + retried.length;
 }
 
 export function startSweeper(deps: PaymentDeps): () => void {

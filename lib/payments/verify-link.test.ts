@@ -7,7 +7,7 @@ import { createFundRequest } from "@/lib/requests/create";
 import { applyFetched } from "@/lib/requests/refresh";
 import { processDelivery } from "@/lib/webhooks/intake";
 import { dbTargets } from "@/tests/db-targets";
-import { insertStaff, newKey, newTag, requestDeps, sandboxControl, startTestSandbox, waitFor, type SandboxControl } from "@/tests/sandbox-harness";
+import { FETCH_PATH, insertStaff, newKey, newTag, requestDeps, sandboxControl, startTestSandbox, waitFor, type SandboxControl } from "@/tests/sandbox-harness";
 import type { Sandbox } from "@/sandbox/server";
 
 import type { PaymentDeps } from "./deps";
@@ -94,6 +94,17 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     expect(await verifyPayment(deps(), uuid)).toEqual({ verification: "verified" });
   });
 
+  it("a retry that finds the payment verified meanwhile (a Re-verify) leaves it verified", async () => {
+    const { uuid } = await acceptedPayment(newTag("reverified"), "400.00");
+    await control.fault("/api/v1/transaction/", "500");
+    const background = verifyPayment(deps([300, 300]), uuid);
+    await waitFor("the first attempt", async () => ((await paymentRow(uuid))?.verificationAttempts ?? 0) >= 1 || undefined);
+    // What a successful Re-verify writes while the background loop waits to retry.
+    await database.db.update(payments).set({ verification: "verified", verificationError: null, verifiedAt: new Date() }).where(eq(payments.uuid, uuid));
+    expect(await background).toEqual({ verification: "verified" });
+    expect(await paymentRow(uuid)).toMatchObject({ verification: "verified", verificationError: null });
+  });
+
   it("fails with the reason when the verify host reports a different amount", async () => {
     const { uuid } = await acceptedPayment(newTag("tamper"), "1000.00");
     const res = await fetch(`${sb.apiUrl}/sandbox/transactions/${uuid}/override`, {
@@ -146,6 +157,32 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     expect(row?.verification).toBe("verified");
     const [request] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
     expect(request?.paymentUuid).toBe(uuid);
+  });
+
+  it("a link the service could not confirm is tried again by the sweeper", async () => {
+    const tag = newTag("relink");
+    const { uuid, requestId } = await acceptedPayment(tag, "43.00");
+    await control.fault(FETCH_PATH, "500");
+    expect(await linkPayment(deps(), uuid)).toEqual({ linked: false, note: expect.stringContaining("could not be confirmed") });
+    await control.clearFaults();
+    await database.db.update(payments).set({ receivedAt: new Date(Date.now() - 10 * 60_000) }).where(eq(payments.uuid, uuid));
+    await sweepOnce(deps());
+    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: expect.any(String), linkNote: null });
+    const [request] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
+    expect(request?.paymentUuid).toBe(uuid);
+  });
+
+  it("the sweeper fails a request a stopped process left sending, and leaves a fresh one alone", async () => {
+    const values = { tag: newTag("abandoned"), amount: "5.00", description: "Cut off", status: "sending" as const };
+    const [old] = await database.db
+      .insert(fundRequests)
+      .values({ ...values, reference: `fb_${newKey("old")}`, idempotencyKey: newKey("old"), createdAt: new Date(Date.now() - 10 * 60_000) })
+      .returning();
+    const [fresh] = await database.db.insert(fundRequests).values({ ...values, reference: `fb_${newKey("new")}`, idempotencyKey: newKey("new") }).returning();
+    await sweepOnce(deps());
+    const status = async (id: string | undefined) => (await database.db.select().from(fundRequests).where(eq(fundRequests.id, id ?? "")))[0];
+    expect(await status(old?.id)).toMatchObject({ status: "failed", error: expect.stringContaining("whether the service received it is unknown") });
+    expect(await status(fresh?.id)).toMatchObject({ status: "sending", error: null });
   });
 
   it("never moves a linked, accepted request back, whatever arrives later", async () => {

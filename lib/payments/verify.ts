@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 
 import { payments, type PaymentRow } from "@/lib/db/schema";
 import { publish } from "@/lib/live/bus";
@@ -38,17 +38,19 @@ export function compare(row: PaymentRow, tx: VerifiedTransaction, deps: Pick<Pay
   return { verification: "verified" };
 }
 
-async function save(deps: PaymentDeps, uuid: string, verdict: Verdict): Promise<void> {
+/** `transient`: the verify host could not be asked, which must not undo a verdict reached meanwhile. */
+async function save(deps: PaymentDeps, uuid: string, verdict: Verdict, transient = false): Promise<void> {
   const now = new Date();
-  await deps.db
+  const saved = await deps.db
     .update(payments)
     .set(
       verdict.verification === "verified"
         ? { verification: "verified", verificationError: null, verifiedAt: now }
         : { verification: "failed", verificationError: verdict.reason, verifiedAt: now },
     )
-    .where(eq(payments.uuid, uuid));
-  publish({ type: "payment.updated", uuid, verification: verdict.verification });
+    .where(transient ? and(eq(payments.uuid, uuid), ne(payments.verification, "verified")) : eq(payments.uuid, uuid))
+    .returning({ uuid: payments.uuid });
+  if (saved.length > 0) publish({ type: "payment.updated", uuid, verification: verdict.verification });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -65,6 +67,8 @@ export async function verifyPayment(deps: PaymentDeps, rawUuid: string): Promise
     if (delay > 0) await sleep(delay * (0.75 + Math.random() / 2));
     const [row] = await deps.db.select().from(payments).where(eq(payments.uuid, uuid)).limit(1);
     if (!row) return { verification: "failed", reason: "The payment is no longer recorded." };
+    // A Re-verify verified it while this one waited to retry: nothing left to do.
+    if (attempt > 0 && row.verification === "verified") return { verification: "verified" };
     await deps.db
       .update(payments)
       .set({ verificationAttempts: sql`${payments.verificationAttempts} + 1` })
@@ -89,6 +93,6 @@ export async function verifyPayment(deps: PaymentDeps, rawUuid: string): Promise
     verification: "failed",
     reason: `Could not verify after ${delays.length} attempts: ${last?.userMessage ?? "unknown error"} Use Re-verify to try again.`,
   };
-  await save(deps, uuid, verdict);
+  await save(deps, uuid, verdict, true);
   return verdict;
 }

@@ -23,7 +23,7 @@ import { createFundRequest } from "./create";
 import type { RequestDeps } from "./deps";
 import { startReconciler, type Reconciler, type ReconcilerOptions } from "./reconciler";
 import { applyFetched } from "./refresh";
-import { findRequestByServiceId } from "./repo";
+import { duePending, findRequestByServiceId } from "./repo";
 import { newRequestSchema } from "./schemas";
 
 // The reconciler against the sandbox and a real database: what it refreshes, how fast, and how it
@@ -205,6 +205,21 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
       expect(await r.runOnce()).toBe(0);
       expect(await checked(recent)).toBe(recent.lastCheckedAt?.getTime());
     });
+  });
+
+  it("checks old requests rarely, so a backlog of them leaves the budget to young ones", async () => {
+    const now = Date.now();
+    const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000);
+    const rows = {
+      young: await insertRow({ status: "pending", requestId: "901", createdAt: at(1), lastCheckedAt: new Date(now - 3_000) }),
+      hourOld: await insertRow({ status: "pending", requestId: "902", createdAt: at(60), lastCheckedAt: at(1) }),
+      hourOldDue: await insertRow({ status: "pending", requestId: "903", createdAt: at(60), lastCheckedAt: at(3) }),
+      dayOld: await insertRow({ status: "pending", requestId: "904", createdAt: at(24 * 60), lastCheckedAt: at(10) }),
+      dayOldDue: await insertRow({ status: "pending", requestId: "905", createdAt: at(24 * 60), lastCheckedAt: at(16) }),
+    };
+    const due = await duePending(database.db, 10, new Date(now));
+    // Least recently checked first among those due.
+    expect(due.map((r) => r.id)).toEqual([rows.dayOldDue.id, rows.hourOldDue.id, rows.young.id]);
   });
 
   it("stays within its budget: with 60 a minute and concurrency 3, the fifth call comes no sooner than ~2 s", async () => {

@@ -56,6 +56,22 @@ export async function markFailed(db: Db, id: string, error: string): Promise<Fun
   return row ?? null;
 }
 
+/**
+ * Requests left `sending` by a process that stopped mid-call (a create finishes within its timeout):
+ * whether the service received them is unknown, so they are failed with a message that says so.
+ */
+export async function failAbandonedSending(db: Db, olderThan: Date): Promise<FundRequestRow[]> {
+  return db
+    .update(fundRequests)
+    .set({
+      status: "failed",
+      error: "The dashboard stopped while sending this request, so whether the service received it is unknown. Check the service before sending again.",
+      updatedAt: new Date(),
+    })
+    .where(and(eq(fundRequests.status, "sending"), lt(fundRequests.createdAt, olderThan)))
+    .returning();
+}
+
 export interface ServiceState {
   status: "pending" | "accepted" | "declined";
   requestedBy: { name: string; tag: string };
@@ -99,14 +115,15 @@ export async function touchChecked(db: Db, id: string): Promise<void> {
 
 /** Pending requests due a check, least recently checked first. */
 export async function duePending(db: Db, limit: number, now: Date): Promise<FundRequestRow[]> {
-  // Young requests are checked often, old ones rarely: most answers come in the first minutes.
-  const young = new Date(now.getTime() - 2 * 60_000);
-  const middle = new Date(now.getTime() - 30 * 60_000);
+  // Young requests are checked often, old ones rarely: most answers come in the first minutes, and
+  // a backlog of old unanswered requests must not eat the 30 calls a minute the young ones need.
+  const ago = (ms: number) => new Date(now.getTime() - ms);
   const due = or(
     isNull(fundRequests.lastCheckedAt),
-    and(sql`${fundRequests.createdAt} > ${young}`, lt(fundRequests.lastCheckedAt, new Date(now.getTime() - 2_000))),
-    and(sql`${fundRequests.createdAt} > ${middle}`, lt(fundRequests.lastCheckedAt, new Date(now.getTime() - 15_000))),
-    lt(fundRequests.lastCheckedAt, new Date(now.getTime() - 60_000)),
+    and(sql`${fundRequests.createdAt} > ${ago(2 * 60_000)}`, lt(fundRequests.lastCheckedAt, ago(2_000))),
+    and(sql`${fundRequests.createdAt} > ${ago(30 * 60_000)}`, lt(fundRequests.lastCheckedAt, ago(15_000))),
+    and(sql`${fundRequests.createdAt} > ${ago(6 * 60 * 60_000)}`, lt(fundRequests.lastCheckedAt, ago(2 * 60_000))),
+    lt(fundRequests.lastCheckedAt, ago(15 * 60_000)),
   );
   return db
     .select()

@@ -110,15 +110,26 @@ describe("webhook payload", () => {
       customer: { ...payload.customer, nickname: "A" },
       meta: { ...payload.meta, channel: "app" },
     });
-    expect(parsed).toEqual(payload);
+    const { bvn: _bvn, ...customer } = payload.customer;
+    expect(parsed).toEqual({ ...payload, customer });
     expect(isPeerTransferSuccess(parsed)).toBe(true);
   });
 
-  it("tolerates absent contact details", () => {
-    const { bvn: _bvn, avatar: _avatar, ...customer } = payload.customer;
-    const parsed = peerTransferPayloadSchema.parse({ ...payload, customer: { ...customer, email: null } });
-    expect(parsed.customer.bvn).toBeUndefined();
+  it("drops the bvn whatever its type, so nothing downstream can write it", () => {
+    for (const bvn of ["22123456789", 22123456789, null, { digits: "22123456789" }]) {
+      const parsed = peerTransferPayloadSchema.parse({ ...payload, customer: { ...payload.customer, bvn } });
+      expect("bvn" in parsed.customer).toBe(false);
+      expect(JSON.stringify(parsed)).not.toContain("22123456789");
+    }
+  });
+
+  it("tolerates absent fields it does not need: contact details, customer uuid, frequency, paypoint", () => {
+    const { bvn: _bvn, avatar: _avatar, uuid: _uuid, frequency: _frequency, ...customer } = payload.customer;
+    const { paypoint: _paypoint, ...rest } = payload;
+    const parsed = peerTransferPayloadSchema.parse({ ...rest, customer: { ...customer, email: null, phone: null } });
     expect(parsed.customer.email).toBeNull();
+    expect(parsed.customer.uuid).toBeUndefined();
+    expect(parsed.paypoint).toBeUndefined();
   });
 
   it.each([
@@ -126,8 +137,8 @@ describe("webhook payload", () => {
     ["amount as a string", { ...payload, amount: "1500.50" }],
     ["fees missing", { ...payload, fees: undefined }],
     ["paypoint as a string", { ...payload, paypoint: "false" }],
-    ["customer uuid not a uuid", { ...payload, customer: { ...payload.customer, uuid: "c-1" } }],
-    ["customer bvn a number", { ...payload, customer: { ...payload.customer, bvn: 22123456789 } }],
+    ["customer uuid a number", { ...payload, customer: { ...payload.customer, uuid: 7 } }],
+    ["frequency as a string", { ...payload, customer: { ...payload.customer, frequency: "3" } }],
     ["meta.peer_tag missing", { ...payload, meta: { name: "Ada Obi" } }],
     ["type missing", { ...payload, type: undefined }],
   ])("refuses %s", (_label, body) => {

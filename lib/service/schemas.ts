@@ -68,16 +68,17 @@ export type Balance = z.infer<typeof balanceSchema>;
 export const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const uuidSchema = z.string().regex(UUID_RE, "expected a uuid");
 
-// Contact fields may be null or absent: a payment must not be refused for a missing avatar or phone.
+// A payment must not be refused over a field the dashboard does not need: contact details, the
+// customer's uuid and `frequency` may be null or absent. `bvn` is left out on purpose: zod strips it,
+// whatever its type, so it never reaches code that writes.
 export const peerTransferCustomerSchema = z.object({
-  uuid: uuidSchema,
+  uuid: z.string().nullish(),
   avatar: z.string().nullish(),
   name: z.string(),
   email: z.string().nullish(),
   phone: z.string().nullish(),
-  bvn: z.string().nullish(),
   tag: z.string(),
-  frequency: z.number(),
+  frequency: z.number().nullish(),
 });
 export type PeerTransferCustomer = z.infer<typeof peerTransferCustomerSchema>;
 
@@ -90,7 +91,7 @@ export const peerTransferPayloadSchema = z.object({
   settled_amount: z.number(),
   description: z.string(),
   fees: z.number(),
-  paypoint: z.boolean(),
+  paypoint: z.boolean().nullish(),
   customer: peerTransferCustomerSchema,
   meta: z.object({ peer_tag: z.string(), name: z.string() }),
 });

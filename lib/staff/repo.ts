@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, asc, count, eq, ne } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 
 import type { Role } from "@/lib/auth/roles";
 import { hashPassword } from "@/lib/auth/password";
@@ -75,11 +75,24 @@ export async function updateStaff(db: Db, id: string, patch: { role?: Role; disa
   return row ?? null;
 }
 
-/** Active admins other than `exceptId`: a change may never leave the business with none. */
-export async function countOtherActiveAdmins(db: Db, exceptId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(staff)
-    .where(and(eq(staff.role, "admin"), eq(staff.disabled, false), ne(staff.id, exceptId)));
-  return row?.n ?? 0;
+/**
+ * Changes role or `disabled`, refusing ("last_admin") a change that would leave no active admin.
+ * The active admins are locked first, so two admins demoting each other at once cannot both win.
+ */
+export async function updateStaffKeepingAnAdmin(db: Db, id: string, patch: { role?: Role; disabled?: boolean }): Promise<StaffRow | "last_admin" | null> {
+  return db.transaction(async (tx) => {
+    const admins = await tx
+      .select({ id: staff.id })
+      .from(staff)
+      .where(and(eq(staff.role, "admin"), eq(staff.disabled, false)))
+      .for("update");
+    const losesAdmin = (patch.role !== undefined && patch.role !== "admin") || patch.disabled === true;
+    if (losesAdmin && admins.some((a) => a.id === id) && admins.length < 2) return "last_admin";
+    const [row] = await tx
+      .update(staff)
+      .set({ ...patch, updatedAt: new Date() })
+      .where(eq(staff.id, id))
+      .returning();
+    return row ?? null;
+  });
 }

@@ -9,7 +9,7 @@ import { BVN, payload } from "@/tests/payloads";
 import { dbTargets } from "@/tests/db-targets";
 
 import { MAX_WEBHOOK_BYTES, processDelivery, type Delivery } from "./intake";
-import { readCapped } from "./read-body";
+import { readCapped } from "@/lib/http/read-capped";
 import { redactBody } from "./redact";
 import { verifySignature } from "./signature";
 

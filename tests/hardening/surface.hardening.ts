@@ -435,6 +435,13 @@ describe("4. bad input on every route", () => {
         if (problem) problems.push(problem);
       }
     }
+    // The detail pages too: a stray "%" (which a careless decode throws on) or any non-id is "not found".
+    for (const value of ["%", "%E0%A4%A", SQL, SCRIPT]) {
+      for (const page of [`/requests/${encodeURIComponent(value)}`, `/payments/${encodeURIComponent(value)}`]) {
+        const res = await admin.fetch(page);
+        if (res.status !== 404) problems.push(`page ${page}: ${res.status}, expected 404`);
+      }
+    }
     expect(problems).toEqual([]);
 
     // Search terms are data, not SQL: an always-true clause must find nothing instead of everything.

@@ -2,13 +2,14 @@ import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
 import { otherMethods } from "@/lib/http/other-methods";
+import { findStaffById } from "@/lib/staff/repo";
 
 export const dynamic = "force-dynamic";
 
 const HEARTBEAT_MS = 15_000;
 
 /** Server-sent events; the browser invalidates its queries on each (DESIGN §6). */
-export const GET = withStaff(ANY_STAFF, async (request) => {
+export const GET = withStaff(ANY_STAFF, async (request, { staff, db }) => {
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({
@@ -23,7 +24,13 @@ export const GET = withStaff(ANY_STAFF, async (request) => {
       // The retry hint is the browser's reconnect delay; the first comment flushes the headers.
       send("retry: 2000\n: connected\n\n");
       const unsubscribe = subscribe((event: LiveEvent) => send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
-      const heartbeat = setInterval(() => send(": ping\n\n"), HEARTBEAT_MS);
+      // Each heartbeat re-reads the account, so a disabled one stops hearing events within one period.
+      const heartbeat = setInterval(() => {
+        findStaffById(db, staff.id).then(
+          (row) => (row && !row.disabled ? send(": ping\n\n") : cleanup()),
+          () => send(": ping\n\n"),
+        );
+      }, HEARTBEAT_MS);
       cleanup = () => {
         unsubscribe();
         clearInterval(heartbeat);

@@ -14,9 +14,9 @@ import { REQUEST_ID_RE } from "@/lib/requests/schemas";
 export const metadata = { title: "Request" };
 
 export default async function RequestPage({ params }: { params: Promise<{ id: string }> }) {
-  const { id: raw } = await params;
-  const id = decodeURIComponent(raw);
-  await requirePageStaff(ANY_STAFF, `/requests/${raw}`);
+  // A valid id never needs percent-encoding, so anything else (a stray "%" included) is simply not found.
+  const { id } = await params;
+  await requirePageStaff(ANY_STAFF, `/requests/${encodeURIComponent(id)}`);
   if (!REQUEST_ID_RE.test(id)) notFound();
   const client = getServerQueryClient();
   const db = await getDb();

@@ -3,7 +3,7 @@ import { withStaff } from "@/lib/auth/guard";
 import { ADMINS } from "@/lib/auth/roles";
 import { parseJsonBody } from "@/lib/http/body";
 import { fail, ok } from "@/lib/http/envelope";
-import { countOtherActiveAdmins, findStaffById, toStaffView, updateStaff } from "@/lib/staff/repo";
+import { findStaffById, toStaffView, updateStaffKeepingAnAdmin } from "@/lib/staff/repo";
 import { staffPatchSchema } from "@/lib/staff/schemas";
 import { otherMethods } from "@/lib/http/other-methods";
 
@@ -20,11 +20,8 @@ export const PATCH = withStaff<{ id: string }>(ADMINS, async (request, { db, sta
   if (target.id === staff.id && losesAdmin) {
     return fail(409, "You cannot disable or demote your own account; ask another admin.");
   }
-  if (target.role === "admin" && losesAdmin && (await countOtherActiveAdmins(db, target.id)) === 0) {
-    return fail(409, "This is the last active admin; make someone else an admin first.");
-  }
-
-  const updated = await updateStaff(db, target.id, body.data);
+  const updated = await updateStaffKeepingAnAdmin(db, target.id, body.data);
+  if (updated === "last_admin") return fail(409, "This is the last active admin; make someone else an admin first.");
   if (!updated) return fail(404, "No staff account has that id.");
   if (role !== undefined && role !== target.role) {
     await writeAudit(db, { action: "staff.role_changed", actor: staff, target: target.email, detail: { from: target.role, to: role }, ip });

@@ -5,7 +5,7 @@ import { fail, ok } from "@/lib/http/envelope";
 import { announcePayment } from "@/lib/payments/after-record";
 import { getFollowUps } from "@/lib/payments/follow-ups";
 import { MAX_WEBHOOK_BYTES, processDelivery } from "@/lib/webhooks/intake";
-import { readCapped } from "@/lib/webhooks/read-body";
+import { readCapped } from "@/lib/http/read-capped";
 import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";

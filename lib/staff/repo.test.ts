@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import type { Database } from "@/lib/db/client";
+import { staff } from "@/lib/db/schema";
+import { dbTargets } from "@/tests/db-targets";
+
+import { updateStaffKeepingAnAdmin } from "./repo";
+
+describe.each(dbTargets())("staff changes on $name", (target) => {
+  let database: Database;
+  let dispose: () => Promise<void>;
+
+  beforeAll(async () => {
+    const t = await target.create();
+    database = t.database;
+    dispose = t.dispose;
+  });
+  afterAll(async () => dispose());
+
+  async function admin(email: string): Promise<string> {
+    const [row] = await database.db.insert(staff).values({ email, name: email, role: "admin", passwordHash: "x" }).returning({ id: staff.id });
+    if (!row) throw new Error("insert returned nothing");
+    return row.id;
+  }
+
+  it("two admins demoting each other at once leave exactly one admin", async () => {
+    const a = await admin("a@race.test");
+    const b = await admin("b@race.test");
+    const outcomes = await Promise.all([
+      updateStaffKeepingAnAdmin(database.db, a, { role: "viewer" }),
+      updateStaffKeepingAnAdmin(database.db, b, { disabled: true }),
+    ]);
+    expect(outcomes.filter((o) => o === "last_admin")).toHaveLength(1);
+    const rows = await database.db.select().from(staff);
+    expect(rows.filter((r) => r.role === "admin" && !r.disabled)).toHaveLength(1);
+  });
+
+  it("lets a change through that keeps an admin, and answers null for an unknown id", async () => {
+    const c = await admin("c@race.test");
+    expect(await updateStaffKeepingAnAdmin(database.db, c, { role: "operator" })).toMatchObject({ role: "operator" });
+    expect(await updateStaffKeepingAnAdmin(database.db, "00000000-0000-4000-8000-000000000000", { role: "viewer" })).toBeNull();
+  });
+});
