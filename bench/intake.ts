@@ -31,6 +31,8 @@ export interface IntakeSide {
   lost: number;
   /** Payment rows beyond one per uuid. */
   duplicates: number;
+  /** Throughput of every round, when the side is the best of several. */
+  roundsPerSecond?: number[];
 }
 
 export interface IntakeResult {
@@ -114,8 +116,28 @@ async function runSide(ctx: BenchContext, server: IntakeServer, db: IntakeDataba
   return side;
 }
 
+/**
+ * The best round of each side (this machine's throughput varies ±20% from run to run), with loss and
+ * duplicates summed over every round so a fault in any round shows.
+ */
+function bestOf(rounds: IntakeSide[]): IntakeSide {
+  const best = rounds.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+  return {
+    ...best,
+    lost: rounds.reduce((n, r) => n + r.lost, 0),
+    duplicates: rounds.reduce((n, r) => n + r.duplicates, 0),
+    roundsPerSecond: rounds.map((r) => r.perSecond),
+  };
+}
+
 export async function benchIntake(ctx: BenchContext, db: IntakeDatabase): Promise<IntakeResult> {
-  const bare = await runSide(ctx, "bare", db);
-  const dashboard = await runSide(ctx, "dashboard", db);
+  const sides: Record<IntakeServer, IntakeSide[]> = { bare: [], dashboard: [] };
+  // Alternated, so a slow spell of the machine falls on both sides alike.
+  for (let i = 0; i < ctx.options.intake.rounds; i++) {
+    sides.bare.push(await runSide(ctx, "bare", db));
+    sides.dashboard.push(await runSide(ctx, "dashboard", db));
+  }
+  const bare = bestOf(sides.bare);
+  const dashboard = bestOf(sides.dashboard);
   return { database: db.kind, dashboard, bare, ratio: round(dashboard.perSecond / bare.perSecond, 3) };
 }

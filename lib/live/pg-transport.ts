@@ -86,28 +86,34 @@ export function startPgTransport(pool: pg.Pool, connectionString: string, log: (
     }
   };
 
-  // Events of one turn of the event loop go out as one NOTIFY (a burst of webhooks would otherwise
-  // cost a query per event); repeats of a payload-free event are sent once.
+  // Events wait while a NOTIFY is on its way and then go out together, in order: a burst of webhooks
+  // costs a NOTIFY per round trip, not one per event. Repeats of a payload-free event are sent once.
   let batch: LiveEvent[] = [];
-  // One after another, so browsers hear events in the order they happened.
-  let sending: Promise<void> = Promise.resolve();
-  const flush = () => {
-    const events = batch;
-    batch = [];
+  let inFlight = false;
+  // The LISTEN connection sends too, so NOTIFYs never queue for a pool slot behind deliveries.
+  const notify = (payload: string) => (listening && client ? client : pool).query("SELECT pg_notify($1, $2)", [LIVE_CHANNEL, payload]);
+  const sendBatch = async (events: LiveEvent[]) => {
     for (const payload of toPayloads(events)) {
-      sending = sending.then(() =>
-        pool.query("SELECT pg_notify($1, $2)", [LIVE_CHANNEL, payload]).then(
-          () => undefined,
-          (error: Error) => {
-            log(`[live] NOTIFY failed (${error.message}); delivering on this instance only`);
-            for (const event of parsePayload(payload)) deliverLocally(event);
-          },
-        ),
-      );
+      try {
+        await notify(payload);
+      } catch (error) {
+        log(`[live] NOTIFY failed (${error instanceof Error ? error.message : String(error)}); delivering on this instance only`);
+        for (const event of parsePayload(payload)) deliverLocally(event);
+      }
     }
   };
+  const flush = () => {
+    if (inFlight || batch.length === 0) return;
+    const events = batch;
+    batch = [];
+    inFlight = true;
+    void sendBatch(events).finally(() => {
+      inFlight = false;
+      flush();
+    });
+  };
   setTransport((event) => {
-    if (batch.length === 0) setImmediate(flush);
+    if (!inFlight && batch.length === 0) setImmediate(flush);
     if (!(event.type === "balance.changed" && batch.some((e) => e.type === "balance.changed"))) batch.push(event);
     // Without our own LISTEN the notification would never come back to this instance's browsers.
     if (!listening) deliverLocally(event);
