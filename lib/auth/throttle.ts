@@ -34,17 +34,15 @@ export async function checkThrottle(db: Db, email: string, ip: string, now = new
   return wait > 0 ? { allowed: false, retryAfterMinutes: Math.max(1, Math.ceil(wait / 60_000)) } : { allowed: true };
 }
 
-export type AttemptClaim = { allowed: true; attemptId: number } | { allowed: false; retryAfterMinutes: number };
-
 /**
  * Claims an attempt before the password is checked, counted as a failure until cleared by a
  * success: parallel guesses each see the ones claimed before them, so no burst slips past the limit.
  */
-export async function beginAttempt(db: Db, email: string, ip: string): Promise<AttemptClaim> {
+export async function beginAttempt(db: Db, email: string, ip: string): Promise<ThrottleVerdict> {
   const [claimed] = await db.insert(signInAttempts).values({ email, ip }).returning({ id: signInAttempts.id });
   if (!claimed) throw new Error("sign-in attempt was not recorded");
   const verdict = await checkThrottle(db, email, ip, new Date(), claimed.id);
-  if (verdict.allowed) return { allowed: true, attemptId: claimed.id };
+  if (verdict.allowed) return verdict;
   // A refused attempt is not a failure: it must not push the lock further out.
   await db.delete(signInAttempts).where(eq(signInAttempts.id, claimed.id));
   return verdict;

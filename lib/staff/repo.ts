@@ -88,11 +88,6 @@ export async function updateStaffKeepingAnAdmin(db: Db, id: string, patch: { rol
       .for("update");
     const losesAdmin = (patch.role !== undefined && patch.role !== "admin") || patch.disabled === true;
     if (losesAdmin && admins.some((a) => a.id === id) && admins.length < 2) return "last_admin";
-    const [row] = await tx
-      .update(staff)
-      .set({ ...patch, updatedAt: new Date() })
-      .where(eq(staff.id, id))
-      .returning();
-    return row ?? null;
+    return updateStaff(tx, id, patch);
   });
 }
