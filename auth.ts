@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 
@@ -7,8 +9,10 @@ import { beginAttempt, clearFailures, pruneAttempts } from "@/lib/auth/throttle"
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { clientIp } from "@/lib/http/client-ip";
+import { safeRedirectPath } from "@/lib/http/safe-redirect";
 import { findStaffByEmail } from "@/lib/staff/repo";
 import { signInSchema } from "@/lib/staff/schemas";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 
 /** Wrong e-mail or password: one message for both, so nobody learns which accounts exist. */
 export class InvalidCredentials extends CredentialsSignin {
@@ -37,7 +41,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     logger: {
       error(error) {
         if (error instanceof CredentialsSignin || error.name === "CredentialsSignin" || (error.cause as { err?: unknown } | undefined)?.err instanceof CredentialsSignin) return;
-        console.error(`[auth] ${error.name}: ${error.message}`);
+        console.error(`[auth] ${safeErrorSummary(error)}`);
       },
       warn(code) {
         console.warn(`[auth] warning: ${code}`);
@@ -72,21 +76,45 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
             });
             throw new InvalidCredentials();
           }
-          await clearFailures(db, email, ip);
+          await clearFailures(db, email);
           await writeAudit(db, { action: "auth.sign_in", actor: { id: row.id, email: row.email }, ip });
           return { id: row.id, email: row.email, name: row.name };
         },
       }),
     ],
     callbacks: {
+      // Every redirect next-auth makes from input goes through the one check (DESIGN §4).
+      redirect({ url, baseUrl }) {
+        const origin = new URL(baseUrl).origin;
+        const path = url.startsWith(`${origin}/`) ? url.slice(origin.length) : url;
+        return `${origin}${safeRedirectPath(path, origin)}`;
+      },
       jwt({ token, user }) {
-        if (user?.id) token.sub = user.id;
+        // A sign-in gets its own id, kept through every re-encoding: live streams are counted per session.
+        if (user?.id) {
+          token.sub = user.id;
+          token.sid = randomUUID();
+        }
         return token;
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
+        if (typeof token.sid === "string") session.sessionId = token.sid;
         return session;
       },
     },
   };
 });
+
+declare module "next-auth" {
+  interface Session {
+    /** The sign-in this session came from (see the jwt callback). */
+    sessionId?: string;
+  }
+}
+
+declare module "@auth/core/jwt" {
+  interface JWT {
+    sid?: string;
+  }
+}

@@ -1,13 +1,14 @@
 // @ts-check
 
-const isProd = process.env.NODE_ENV === "production";
-
-// Same-origin everything: no third-party script, font or frame is ever needed.
-const csp = [
+// Mirrors lib/http/security-headers.ts (Node cannot import TypeScript here; security-headers.test.ts checks they agree).
+// Every response gets these; documents pass proxy.ts, whose nonce CSP replaces this fallback one. No nonce here, so
+// no inline script: API answers, static files and anything else the proxy skips can run nothing injected.
+const fallbackCsp = [
   "default-src 'self'",
-  `script-src 'self' 'unsafe-inline'${isProd ? "" : " 'unsafe-eval'"}`,
+  "script-src 'self'",
+  // 'unsafe-inline' for styles only (React `style={…}` attributes, Next.js's inline <style>); scripts never get it.
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: http: https:",
+  "img-src 'self' data: https:",
   "font-src 'self'",
   "connect-src 'self'",
   "frame-ancestors 'none'",
@@ -15,6 +16,14 @@ const csp = [
   "form-action 'self'",
   "object-src 'none'",
 ].join("; ");
+
+// HSTS is not here: these headers are fixed at build time, and only proxy.ts knows the APP_URL the server runs with.
+const staticHeaders = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
+];
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -35,13 +44,7 @@ const nextConfig = {
     return [
       {
         source: "/:path*",
-        headers: [
-          { key: "Content-Security-Policy", value: csp },
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-          { key: "X-Frame-Options", value: "DENY" },
-          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
-        ],
+        headers: [{ key: "Content-Security-Policy", value: fallbackCsp }, ...staticHeaders],
       },
     ];
   },

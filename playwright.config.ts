@@ -52,6 +52,9 @@ export default defineConfig({
       SANDBOX_PORT: String(E2E_SANDBOX_PORT),
       DATA_DIR: "./data/e2e",
       APP_URL: `http://localhost:${E2E_PORT}`,
+      // The tests play the one proxy in front: each sets X-Forwarded-For to its own fake address so
+      // sign-in throttling of one test never locks another (tests/hardening covers TRUST_PROXY=0).
+      TRUST_PROXY: "1",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

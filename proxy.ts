@@ -1,18 +1,40 @@
 import { NextResponse, type NextRequest } from "next/server";
 
+import { contentSecurityPolicy, createNonce, isHttpsUrl, securityHeaders } from "@/lib/http/security-headers";
+
 // A shortcut only: pages and route handlers check the session and role themselves.
 const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
+// Open without a session: what the old matcher left out besides the API and static files (any path starting "sign-in").
+const SIGN_IN = /^\/sign-in/;
 
-export function proxy(request: NextRequest) {
-  const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
-  if (hasSession) return NextResponse.next();
+function toSignIn(request: NextRequest): NextResponse {
   const url = request.nextUrl.clone();
   url.pathname = "/sign-in";
   url.search = `?callbackUrl=${encodeURIComponent(request.nextUrl.pathname + request.nextUrl.search)}`;
   return NextResponse.redirect(url);
 }
 
+// Every document gets a fresh nonce: on the request so Next.js puts it on its own scripts, on the response for the browser.
+export function proxy(request: NextRequest) {
+  const nonce = createNonce();
+  const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV !== "production" });
+  const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
+  let response: NextResponse;
+  if (hasSession || SIGN_IN.test(request.nextUrl.pathname)) {
+    const requestHeaders = new Headers(request.headers);
+    requestHeaders.set("x-nonce", nonce);
+    requestHeaders.set("Content-Security-Policy", csp);
+    response = NextResponse.next({ request: { headers: requestHeaders } });
+  } else {
+    response = toSignIn(request);
+  }
+  response.headers.set("Content-Security-Policy", csp);
+  // APP_URL is read per request, not at build: HSTS follows the address this install is really served at.
+  for (const { key, value } of securityHeaders({ https: isHttpsUrl(process.env.APP_URL) })) response.headers.set(key, value);
+  return response;
+}
+
 export const config = {
-  // Pages only: not the API (which answers 401 itself), the sign-in page, or static files.
-  matcher: ["/((?!api/|sign-in|_next/|favicon|icon|logo\\.svg|robots\\.txt).*)"],
+  // Every page, /sign-in included; not the API (which answers 401 itself, with next.config.js's fallback CSP) or static files.
+  matcher: ["/((?!api/|_next/|favicon|icon|logo\\.svg|robots\\.txt).*)"],
 };

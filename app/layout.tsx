@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import type { ReactNode } from "react";
 
 import { Providers } from "@/components/providers";
@@ -10,7 +11,9 @@ export const metadata: Metadata = {
   description: "Merchant dashboard for peer fund requests",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Rendered per request, never prerendered: Next.js can only put proxy.ts's CSP nonce on its scripts at request time.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">

@@ -1,10 +1,12 @@
 // The reference for the intake benchmark: a bare node:http server doing what the webhook route does up to the
-// answer — the same capped read, the same signature check and the same insert (processDelivery) through lib/db.
+// answer — the same capped read, the same signature check and the same insert (processDelivery) through lib/db;
+// rejected deliveries go to the same per-process rejection log (processDelivery's default for the db).
 // Run as its own process: tsx --conditions=react-server bench/bare-server.ts (env BARE_PORT, DATA_DIR or DATABASE_URL).
 import http from "node:http";
 import { Readable } from "node:stream";
 
 import { openDatabase } from "@/lib/db/client";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { MAX_WEBHOOK_BYTES, processDelivery } from "@/lib/webhooks/intake";
 import { readCapped } from "@/lib/http/read-capped";
 
@@ -53,7 +55,7 @@ const server = http.createServer((req, res) => {
     .then(
       (result) => answer(res, result.status, result.message),
       (error: unknown) => {
-        console.error("bare-server: delivery failed", error);
+        console.error(`bare-server: delivery failed: ${safeErrorSummary(error)}`);
         answer(res, 500, "The delivery could not be processed; please retry.");
       },
     );

@@ -1,7 +1,7 @@
 // Starts the built dashboard (`next start`) in sandbox mode against the bench's sandbox.
-import path from "node:path";
 
 import { launch, waitForHttp, type Managed } from "./processes";
+import { nextStartCommand } from "@/scripts/next-start";
 
 export interface DashboardOptions {
   root: string;
@@ -44,7 +44,8 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     SERVICE_API_KEY: o.apiKey,
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
   };
-  const proc = launch(`dashboard :${o.port}`, path.join(o.root, "node_modules", ".bin", "next"), ["start", "-p", String(o.port)], { cwd: o.root, env });
+  const next = nextStartCommand(o.root, o.port);
+  const proc = launch(`dashboard :${o.port}`, next.command, next.args, { cwd: o.root, env });
   try {
     await waitForHttp(`http://127.0.0.1:${o.port}/api/health`, proc, 120_000);
   } catch (error) {

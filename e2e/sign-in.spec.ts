@@ -57,6 +57,19 @@ test("sign-out ends the session", async ({ browser }) => {
   await admin.dispose();
 });
 
+test("a signed-in visit to sign-in never redirects off the dashboard, whatever callbackUrl says", async ({ request }) => {
+  // What a review reproduced: a backslash, a tab and CR LF after the first slash, and the classics.
+  for (const target of ["/%5Cevil.example", "/%09/evil.example", "/%0d%0a/evil.example", "//evil.example", "https://evil.example/", "/%2F%2Fevil.example"]) {
+    const response = await request.get(`/sign-in?callbackUrl=${target}`, { maxRedirects: 0 });
+    expect(response.status(), target).toBe(307);
+    const location = new URL(response.headers().location ?? "", BASE_URL);
+    expect(location.origin, target).toBe(BASE_URL);
+    expect(location.pathname, target).toBe("/");
+  }
+  const fine = await request.get(`/sign-in?callbackUrl=${encodeURIComponent("/requests?status=pending")}`, { maxRedirects: 0 });
+  expect(fine.headers().location).toMatch(/\/requests\?status=pending$/);
+});
+
 test("session cookie is httpOnly and SameSite=Lax", async ({ context }) => {
   const cookie = (await context.cookies()).find((c) => c.name.endsWith("authjs.session-token"));
   expect(cookie, "the admin storage state holds a session cookie").toBeTruthy();

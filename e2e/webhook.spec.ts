@@ -37,3 +37,30 @@ test.describe("the webhook route over HTTP", () => {
     expect((await request.get(URL_PATH)).status()).toBe(405);
   });
 });
+
+// DESIGN §5.9–10: forged deliveries are refused at once, logged without a body in the background, and
+// three in an hour show admins a banner naming both likely causes and where they came from.
+test("forged deliveries raise the admin banner, which names both causes and the source", async ({ page, request }) => {
+  const source = "203.0.113.77";
+  const body = JSON.stringify(payload());
+  for (let i = 0; i < 3; i++) {
+    const res = await request.post(URL_PATH, {
+      data: Buffer.from(body),
+      headers: { "content-type": "application/json", "x-service-signature": sign(body, "a-forgers-key"), "x-forwarded-for": source },
+    });
+    expect(res.status()).toBe(401);
+  }
+  const banner = page.getByTestId("bad-signature-banner");
+  // The rows are written after the answer: reload until they are counted.
+  await expect(async () => {
+    await page.goto("/webhooks");
+    await expect(banner).toContainText(source, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(banner).toHaveAttribute("role", "alert");
+  await expect(banner).toContainText("SERVICE_API_KEY");
+  await expect(banner).toContainText("stray space or newline");
+  await expect(banner).toContainText("forged deliveries");
+  const rows = page.getByTestId("delivery-row").filter({ hasText: source });
+  await expect(rows.first()).toHaveAttribute("data-outcome", "bad_signature");
+  await expect(rows.first()).not.toContainText("Show body");
+});

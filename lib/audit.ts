@@ -2,6 +2,7 @@ import "server-only";
 
 import type { Db } from "@/lib/db/client";
 import { auditLog } from "@/lib/db/schema";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 
 export type AuditAction =
   | "auth.sign_in"
@@ -36,6 +37,6 @@ export async function writeAudit(db: Db, entry: AuditEntry): Promise<void> {
       ip: entry.ip ?? null,
     });
   } catch (error) {
-    console.error(`[audit] could not record ${entry.action}`, error);
+    console.error(`[audit] could not record ${entry.action}: ${safeErrorSummary(error)}`);
   }
 }

@@ -1,7 +1,7 @@
 // `npm run build:standalone`: `next build` with output "standalone", then the static files and
 // migrations copied beside server.js, so `node .next/standalone/server.js` is all a host needs.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -23,4 +23,8 @@ if (!existsSync(path.join(standalone, "server.js"))) {
 cpSync(path.join(root, distDir, "static"), path.join(standalone, distDir, "static"), { recursive: true });
 cpSync(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
 cpSync(path.join(root, "drizzle"), path.join(standalone, "drizzle"), { recursive: true });
+// The standalone server stamps each request's socket address like `npm start` does (TRUST_PROXY).
+copyFileSync(path.join(root, "scripts", "stamp-peer-address.cjs"), path.join(standalone, "stamp-peer-address.cjs"));
+const serverJs = path.join(standalone, "server.js");
+writeFileSync(serverJs, `require("./stamp-peer-address.cjs");\n${readFileSync(serverJs, "utf8")}`);
 console.log(`Standalone server ready: node ${path.relative(root, path.join(standalone, "server.js"))} (set PORT, DATABASE_URL, …)`);

@@ -6,6 +6,7 @@ import { DEMO_ADMIN } from "@/lib/auth/demo";
 import { ConfigError, parseConfig } from "@/lib/config";
 
 import { buildIfNeeded } from "./build-if-needed";
+import { nextStartCommand } from "./next-start";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -90,7 +91,8 @@ if (config.sandbox) {
   await waitFor(`${sandboxUrl}/sandbox/stats`, "The sandbox", 30_000);
 }
 
-start("the dashboard", bin("next"), ["start", "-p", String(config.port)], { ...env, NODE_ENV: "production" });
+const next = nextStartCommand(root, config.port);
+start("the dashboard", next.command, next.args, { ...env, NODE_ENV: "production" });
 await waitFor(`http://127.0.0.1:${config.port}/api/health`, "The dashboard", 120_000);
 
 if (!stopping) {

@@ -8,6 +8,7 @@ import { DatabaseLockedError } from "@/lib/db/lock";
 import { writeAudit } from "@/lib/audit";
 import { createStaff } from "@/lib/staff/repo";
 import { staffCreateSchema } from "@/lib/staff/schemas";
+import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db/mode";
 
 function die(message: string): never {
   console.error(message);
@@ -58,6 +59,14 @@ try {
     );
   }
   die(`Could not open the database: ${error instanceof Error ? error.message : String(error)}`);
+}
+
+try {
+  await claimDatabaseMode(database.db, config.sandbox ? "sandbox" : "live", describeDatabase(config.database));
+} catch (error) {
+  await database.close();
+  if (error instanceof DatabaseModeError) die(error.message);
+  throw error;
 }
 
 try {

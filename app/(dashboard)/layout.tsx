@@ -5,16 +5,17 @@ import type { ReactNode } from "react";
 import { signOutAction } from "@/app/sign-out-action";
 import { LiveUpdates } from "@/components/live/live-updates";
 import { MainNav } from "@/components/nav/main-nav";
-import { BadSignatureBanner } from "@/components/webhooks/bad-signature-banner";
+import { BAD_SIGNATURE_BANNER_MIN, BadSignatureBanner } from "@/components/webhooks/bad-signature-banner";
 import { currentStaff } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { recentBadSignatures } from "@/lib/payments/query";
+import { recentBadSignatures } from "@/lib/webhooks/log-queries";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const staff = await currentStaff();
   if (!staff) redirect("/sign-in");
   // A failed count must not take every page down with it; the delivery log still shows the rows.
-  const badSignatures = staff.role === "admin" ? await recentBadSignatures(await getDb()).catch(() => 0) : 0;
+  const noBadSignatures = { total: 0, sources: [] };
+  const badSignatures = staff.role === "admin" ? await recentBadSignatures(await getDb()).catch(() => noBadSignatures) : noBadSignatures;
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
@@ -38,7 +39,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </div>
       </header>
-      {badSignatures >= 3 ? <BadSignatureBanner count={badSignatures} /> : null}
+      {badSignatures.total >= BAD_SIGNATURE_BANNER_MIN ? <BadSignatureBanner summary={badSignatures} /> : null}
       <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
     </div>
   );

@@ -3,6 +3,8 @@
 import { AuthError, CredentialsSignin } from "next-auth";
 
 import { signIn } from "@/auth";
+import { getConfig } from "@/lib/config";
+import { safeRedirectPath } from "@/lib/http/safe-redirect";
 import { signInSchema } from "@/lib/staff/schemas";
 
 export interface SignInState {
@@ -10,18 +12,12 @@ export interface SignInState {
   email: string;
 }
 
-/** Only paths of this dashboard: never an absolute or protocol-relative URL (open redirect). */
-function safeReturnPath(value: FormDataEntryValue | null): string {
-  const text = typeof value === "string" ? value : "";
-  return text.startsWith("/") && !text.startsWith("//") && !text.startsWith("/\\") ? text : "/";
-}
-
 export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
   const email = String(form.get("email") ?? "");
   const parsed = signInSchema.safeParse({ email, password: form.get("password") ?? "" });
   if (!parsed.success) return { error: "Enter your e-mail address and your password.", email };
   try {
-    await signIn("credentials", { email: parsed.data.email, password: parsed.data.password, redirectTo: safeReturnPath(form.get("callbackUrl")) });
+    await signIn("credentials", { email: parsed.data.email, password: parsed.data.password, redirectTo: safeRedirectPath(form.get("callbackUrl"), getConfig().appUrl) });
   } catch (error) {
     if (error instanceof CredentialsSignin) {
       const throttled = /^throttled-(\d+)$/.exec(error.code);

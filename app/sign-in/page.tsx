@@ -2,6 +2,8 @@ import { redirect } from "next/navigation";
 
 import { SignInForm } from "@/components/auth/sign-in-form";
 import { currentStaff } from "@/lib/auth/session";
+import { getConfig } from "@/lib/config";
+import { safeRedirectPath } from "@/lib/http/safe-redirect";
 
 export const metadata = { title: "Sign in" };
 
@@ -15,7 +17,7 @@ function messageFor(error: unknown, code: unknown): string | null {
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string | string[]; error?: string | string[]; code?: string | string[] }> }) {
   const { callbackUrl, error, code } = await searchParams;
-  const returnTo = typeof callbackUrl === "string" && callbackUrl.startsWith("/") && !callbackUrl.startsWith("//") ? callbackUrl : "/";
+  const returnTo = safeRedirectPath(callbackUrl, getConfig().appUrl);
   if (await currentStaff()) redirect(returnTo);
   return (
     <main className="flex min-h-screen items-center justify-center px-4">

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { eq } from "drizzle-orm";
+
 import type { Database } from "@/lib/db/client";
+import { auditLog } from "@/lib/db/schema";
 import { findStaffByEmail, updateStaff } from "@/lib/staff/repo";
 import { dbTargets } from "@/tests/db-targets";
 
@@ -24,21 +27,33 @@ describe("bootstrapAdmins", () => {
   });
   afterAll(async () => dispose());
 
-  it("creates the ADMIN_EMAIL admin, then resets its password, role and disabled flag", async () => {
+  it("creates the ADMIN_EMAIL admin once; a later start leaves a disabled account disabled", async () => {
     const { db } = database;
-    await bootstrapAdmins(db, { sandbox: false, admin: { email: "boss@biz.test", password: "first-password" } }, log);
+    await bootstrapAdmins(db, { sandbox: false, admin: { email: "boss@biz.test", password: "first-password", reset: false } }, log);
     let row = await findStaffByEmail(db, "boss@biz.test");
     expect(row?.role).toBe("admin");
     expect(await verifyPassword(row?.passwordHash ?? null, "first-password")).toBe(true);
     expect(lines.at(-1)).toContain("created");
 
+    // Disabled after a compromise: the next deploy with ADMIN_EMAIL still set must not bring it back.
     await updateStaff(db, row?.id ?? "", { role: "viewer", disabled: true });
-    await bootstrapAdmins(db, { sandbox: false, admin: { email: "boss@biz.test", password: "second-password" } }, log);
+    await bootstrapAdmins(db, { sandbox: false, admin: { email: "boss@biz.test", password: "second-password", reset: false } }, log);
     row = await findStaffByEmail(db, "boss@biz.test");
+    expect(row).toMatchObject({ role: "viewer", disabled: true });
+    expect(await verifyPassword(row?.passwordHash ?? null, "first-password")).toBe(true);
+    expect(lines.at(-1)).toContain("left as it is");
+  });
+
+  it("with ADMIN_RESET=1 resets the password, role and disabled flag, and audits it", async () => {
+    const { db } = database;
+    await bootstrapAdmins(db, { sandbox: false, admin: { email: "boss@biz.test", password: "second-password", reset: true } }, log);
+    const row = await findStaffByEmail(db, "boss@biz.test");
     expect(row).toMatchObject({ role: "admin", disabled: false });
     expect(await verifyPassword(row?.passwordHash ?? null, "second-password")).toBe(true);
     expect(await verifyPassword(row?.passwordHash ?? null, "first-password")).toBe(false);
-    expect(lines.at(-1)).toContain("password reset");
+    const audits = await db.select().from(auditLog).where(eq(auditLog.target, "boss@biz.test"));
+    expect(audits.map((a) => a.action)).toEqual(["staff.created", "staff.password_reset"]);
+    expect(audits[1]?.detail).toMatchObject({ via: "ADMIN_RESET" });
   });
 
   it("creates the demo admin only in sandbox mode", async () => {

@@ -11,6 +11,7 @@ import { isSameOrigin } from "@/lib/http/origin";
 
 import type { Role } from "./roles";
 import { currentStaff, type CurrentStaff } from "./session";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -43,7 +44,7 @@ export function withStaff<P extends Params = Record<string, never>>(
       }
       return await handler(request, { staff, params: await route.params, db: await getDb(), ip: clientIp(request.headers) });
     } catch (error) {
-      console.error(`[api] ${request.method} ${request.nextUrl.pathname} failed`, error);
+      console.error(`[api] ${request.method} ${request.nextUrl.pathname} failed: ${safeErrorSummary(error)}`);
       return fail(500, "Something went wrong on our side; nothing was changed. Try again, and if it keeps happening, check the server log.");
     }
   };

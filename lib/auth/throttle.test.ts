@@ -48,8 +48,23 @@ describe.each(dbTargets())("sign-in throttle on $name", (target) => {
     const { db } = database;
     for (let i = 0; i < MAX_FAILURES; i++) await recordFailure(db, "b@x.test", "198.51.100.1");
     expect(await checkThrottle(db, "b@x.test", "198.51.100.2")).toMatchObject({ allowed: false });
-    await clearFailures(db, "b@x.test", "198.51.100.1");
-    expect(await checkThrottle(db, "b@x.test", "198.51.100.1")).toEqual({ allowed: true });
+    await clearFailures(db, "b@x.test");
+    expect(await checkThrottle(db, "b@x.test", "198.51.100.3")).toEqual({ allowed: true });
+  });
+
+  it("does not let one account's success wipe the failures made at another from the same address", async () => {
+    const { db } = database;
+    const ip = "198.51.100.9";
+    // Guesses at the admin interleaved with the attacker's own successful sign-ins.
+    for (let i = 0; i < MAX_FAILURES - 1; i++) {
+      expect(await beginAttempt(db, "admin@x.test", ip)).toEqual({ allowed: true });
+      await clearFailures(db, "viewer@x.test");
+    }
+    expect(await beginAttempt(db, "admin@x.test", ip)).toEqual({ allowed: true });
+    await clearFailures(db, "viewer@x.test");
+    // Five failures stand against the admin's e-mail and the address: the sixth guess is refused.
+    expect(await beginAttempt(db, "admin@x.test", ip)).toMatchObject({ allowed: false });
+    expect(await checkThrottle(db, "admin@x.test", "203.0.113.99")).toMatchObject({ allowed: false });
   });
 
   it("lets no more than five of twenty parallel guesses through, and refused ones record nothing", async () => {

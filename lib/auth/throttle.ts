@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, count, eq, gt, lt, min, or } from "drizzle-orm";
+import { and, count, eq, gt, lt, min } from "drizzle-orm";
 
 import type { Db } from "@/lib/db/client";
 import { signInAttempts } from "@/lib/db/schema";
@@ -59,7 +59,10 @@ export async function recordFailure(db: Db, email: string, ip: string): Promise<
   await pruneAttempts(db);
 }
 
-/** A successful sign-in clears the count for that e-mail and that address. */
-export async function clearFailures(db: Db, email: string, ip: string): Promise<void> {
-  await db.delete(signInAttempts).where(or(eq(signInAttempts.email, email), eq(signInAttempts.ip, ip)));
+/**
+ * A successful sign-in clears that e-mail's failures only: clearing the address too would let
+ * anyone with an account wipe the guesses made at someone else's from the same address.
+ */
+export async function clearFailures(db: Db, email: string): Promise<void> {
+  await db.delete(signInAttempts).where(eq(signInAttempts.email, email));
 }

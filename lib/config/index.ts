@@ -22,7 +22,12 @@ export interface AppConfig {
   dataDir: string;
   /** Unset only in sandbox mode before `resolveAuthSecret` fills it from DATA_DIR. */
   authSecret: string | undefined;
-  admin: { email: string; password: string } | undefined;
+  /** `reset`: ADMIN_RESET=1, so an existing ADMIN_EMAIL account is re-enabled with ADMIN_PASSWORD at this start. */
+  admin: { email: string; password: string; reset: boolean } | undefined;
+  /** Proxies in front of us whose X-Forwarded-For entries are believed (0: none, the socket's address counts). */
+  trustProxy: number;
+  /** DELIVERY_LOG_DAYS: delivery-log rows older than this many days are pruned. */
+  deliveryLogDays: number;
   warnings: string[];
 }
 
@@ -94,7 +99,9 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     database: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", dataDir },
     dataDir,
     authSecret: e.AUTH_SECRET,
-    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD } : undefined,
+    admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD, reset: e.ADMIN_RESET === "1" } : undefined,
+    trustProxy: e.TRUST_PROXY,
+    deliveryLogDays: e.DELIVERY_LOG_DAYS,
     warnings,
   };
 }

@@ -30,6 +30,20 @@ export const envSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters (generate one with `openssl rand -base64 32`)").optional(),
   ADMIN_EMAIL: z.string().email("must be an e-mail address").optional(),
   ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
+  ADMIN_RESET: z.enum(["0", "1"], { message: 'must be "1" (reset the ADMIN_EMAIL account at this start) or "0"' }).default("0"),
+  TRUST_PROXY: z.coerce
+    .number({ message: "must be the number of proxies in front of the dashboard (0 when none)" })
+    .int("must be a whole number")
+    .min(0, "must be 0 or more")
+    .max(10, "must be at most 10")
+    .default(0),
+  // Days of webhook delivery-log rows kept; older ones are pruned in batches (DESIGN §5.10).
+  DELIVERY_LOG_DAYS: z.coerce
+    .number({ message: "must be a number of days" })
+    .int("must be a whole number of days")
+    .min(1, "must be between 1 and 3650")
+    .max(3650, "must be between 1 and 3650")
+    .default(90),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

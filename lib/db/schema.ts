@@ -110,6 +110,10 @@ export const webhookDeliveries = pgTable(
     body: text("body"),
     remoteAddr: text("remote_addr"),
     detail: text("detail"),
+    // Rejections past a few dozen an hour from one source are folded into one row per source and hour.
+    count: integer("count").notNull().default(1),
+    // Set only on such folded rows ("outcome|address|hour"): the constraint makes each fold one row.
+    foldKey: text("fold_key").unique(),
   },
   (t) => [index("webhook_deliveries_received_idx").on(t.receivedAt), index("webhook_deliveries_outcome_idx").on(t.outcome, t.receivedAt)],
 );
@@ -145,3 +149,10 @@ export const signInAttempts = pgTable(
   },
   (t) => [index("sign_in_attempts_email_idx").on(t.email, t.at), index("sign_in_attempts_ip_idx").on(t.ip, t.at)],
 );
+
+// What this database was first started as (DESIGN §2: "sandbox" or "live"); written once, never changed.
+export const appMeta = pgTable("app_meta", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+});

@@ -1,9 +1,34 @@
+import "server-only";
+
+import { getConfig } from "@/lib/config";
+
+const PEER_HEADER = "x-fundboard-peer";
+const STAMP = Symbol.for("fundboard.peerStamp");
+
+/** True when scripts/stamp-peer-address.cjs runs in this process, so PEER_HEADER holds the socket's address. */
+function peerStampActive(): boolean {
+  return (globalThis as { [STAMP]?: boolean })[STAMP] === true;
+}
+
 /**
- * The caller's address: the last X-Forwarded-For hop (added by our own proxy or by Next.js itself),
- * which a client cannot forge the way it can the first one.
+ * The caller's address (DESIGN §2, TRUST_PROXY): with 0 trusted proxies, the socket's; with n, the
+ * address the outermost of those n proxies saw, counting from the right of X-Forwarded-For plus the
+ * socket. Entries left of that were written by the client and are never believed.
  */
+export function resolveClientIp(headers: Headers, trustProxy: number, stamped: boolean): string {
+  const peer = stamped ? headers.get(PEER_HEADER)?.trim() || null : null;
+  if (trustProxy === 0) return peer ?? "unknown";
+  const forwarded = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const chain = peer ? [...forwarded, peer] : forwarded;
+  // Without the stamp the last entry is what the nearest proxy appended (it is the socket's peer).
+  const index = chain.length - (peer ? 1 : 0) - trustProxy;
+  return chain[Math.max(0, index)] ?? peer ?? "unknown";
+}
+
+/** The caller's address for throttling and logs, as this deployment's TRUST_PROXY allows. */
 export function clientIp(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for");
-  const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).at(-1);
-  return last ?? headers.get("x-real-ip") ?? "unknown";
+  return resolveClientIp(headers, getConfig().trustProxy, peerStampActive());
 }

@@ -1,6 +1,7 @@
 import "server-only";
 
 import { EventEmitter } from "node:events";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 
 export type LiveEvent =
   | { type: "request.updated"; id: string; requestId: string | null; status: string }
@@ -36,7 +37,7 @@ export function publish(event: LiveEvent): void {
     if (s.transport) s.transport(event);
     else s.emitter.emit("event", event);
   } catch (error) {
-    console.error("[live] publish failed", error);
+    console.error(`[live] publish failed: ${safeErrorSummary(error)}`);
   }
 }
 

@@ -3,6 +3,7 @@ import "server-only";
 import pg from "pg";
 
 import { deliverLocally, setTransport, type LiveEvent } from "./bus";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 
 export const LIVE_CHANNEL = "fundboard_live";
 
@@ -97,7 +98,7 @@ export function startPgTransport(pool: pg.Pool, connectionString: string, log: (
       try {
         await notify(payload);
       } catch (error) {
-        log(`[live] NOTIFY failed (${error instanceof Error ? error.message : String(error)}); delivering on this instance only`);
+        log(`[live] NOTIFY failed (${safeErrorSummary(error)}); delivering on this instance only`);
         for (const event of parsePayload(payload)) deliverLocally(event);
       }
     }

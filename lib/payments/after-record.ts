@@ -6,6 +6,7 @@ import { publish } from "@/lib/live/bus";
 import type { PaymentDeps } from "./deps";
 import { linkPayment } from "./link";
 import { verifyPayment } from "./verify";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 
 /** At once after the commit: the browsers hear of the payment and the balance is read afresh (DESIGN §5.7). */
 export function announcePayment(uuid: string): void {
@@ -19,11 +20,11 @@ export async function followUpPayment(deps: PaymentDeps, uuid: string): Promise<
   try {
     await linkPayment(deps, uuid);
   } catch (error) {
-    console.error(`[webhook] linking payment ${uuid} failed`, error);
+    console.error(`[webhook] linking payment ${uuid} failed: ${safeErrorSummary(error)}`);
   }
   try {
     await verifyPayment(deps, uuid);
   } catch (error) {
-    console.error(`[webhook] verifying payment ${uuid} failed`, error);
+    console.error(`[webhook] verifying payment ${uuid} failed: ${safeErrorSummary(error)}`);
   }
 }

@@ -101,6 +101,6 @@ describe("payment follow-up queue", () => {
     g.finish("slow");
     await drained;
     expect(done).toEqual(["ok"]);
-    expect(logged).toEqual(["[payments] follow-up of bad failed: verify host exploded"]);
+    expect(logged).toEqual(["[payments] follow-up of bad failed: Error: verify host exploded"]);
   });
 });

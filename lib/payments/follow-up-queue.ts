@@ -1,4 +1,5 @@
 import "server-only";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 
 // The webhook answers once the payment is committed; linking and verification (several queries and a
 // service call each) wait here and give way to deliveries in progress, so a burst is acknowledged at
@@ -60,7 +61,7 @@ export function createFollowUpQueue(work: (uuid: string) => Promise<void>, optio
       try {
         await work(uuid);
       } catch (error) {
-        opts.log(`[payments] follow-up of ${uuid} failed: ${error instanceof Error ? error.message : String(error)}`);
+        opts.log(`[payments] follow-up of ${uuid} failed: ${safeErrorSummary(error)}`);
       }
     }
   }

@@ -4,7 +4,7 @@ import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle
 
 import type { Role } from "@/lib/auth/roles";
 import type { Db } from "@/lib/db/client";
-import { fundRequests, payments, webhookDeliveries } from "@/lib/db/schema";
+import { fundRequests, payments } from "@/lib/db/schema";
 
 import type { PaymentFilter } from "./filters";
 import { toPaymentView, type PaymentView } from "./view";
@@ -107,31 +107,4 @@ export async function settledPerDay(db: Db, days = 30, now = new Date()): Promis
     const d = new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10);
     return { day: d, settled: byDay.get(d) ?? "0.00" };
   });
-}
-
-export const DELIVERY_PAGE_SIZE = 50;
-
-export async function listDeliveries(db: Db, page: number) {
-  const [items, [total]] = await Promise.all([
-    db
-      .select()
-      .from(webhookDeliveries)
-      .orderBy(desc(webhookDeliveries.receivedAt), desc(webhookDeliveries.id))
-      .limit(DELIVERY_PAGE_SIZE)
-      .offset((page - 1) * DELIVERY_PAGE_SIZE),
-    db.select({ n: count() }).from(webhookDeliveries),
-  ]);
-  return {
-    items: items.map((d) => ({ ...d, receivedAt: d.receivedAt.toISOString() })),
-    total: total?.n ?? 0,
-  };
-}
-
-/** Bad signatures in the last hour: three or more suggest a wrong SERVICE_API_KEY (DESIGN §5.9). */
-export async function recentBadSignatures(db: Db, now = new Date()): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.outcome, "bad_signature"), gte(webhookDeliveries.receivedAt, new Date(now.getTime() - 3_600_000))));
-  return row?.n ?? 0;
 }

@@ -7,7 +7,7 @@ import type { PeerTransferPayload } from "@/lib/service/schemas";
 
 export type DeliveryLog = Omit<typeof webhookDeliveries.$inferInsert, "id" | "receivedAt">;
 
-/** Writes a delivery-log row on its own (every rejected delivery leaves one). */
+/** Writes a delivery-log row on its own for an authenticated delivery not recorded (unauthenticated ones go to lib/webhooks/rejection-log). */
 export async function logDelivery(db: Db, row: DeliveryLog): Promise<void> {
   await db.insert(webhookDeliveries).values(row);
 }

@@ -9,6 +9,7 @@ import { failAbandonedSending } from "@/lib/requests/repo";
 import type { PaymentDeps } from "./deps";
 import { linkPayment } from "./link";
 import { verifyPayment } from "./verify";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 
 const SWEEP_EVERY_MS = 60_000;
 const STALE_AFTER_MS = 2 * 60_000;
@@ -60,7 +61,7 @@ export function startSweeper(deps: PaymentDeps): () => void {
     if (running) return;
     running = true;
     sweepOnce(deps)
-      .catch((error) => console.error("[payments] sweep failed", error))
+      .catch((error) => console.error(`[payments] sweep failed: ${safeErrorSummary(error)}`))
       .finally(() => {
         running = false;
       });

@@ -31,7 +31,8 @@ let sb: Sandbox;
 let control: SandboxControl;
 
 beforeAll(async () => {
-  sb = await startTestSandbox();
+  // "slow" answers after 200 ms, inside the client's 500 ms timeout: a send that is merely in flight.
+  sb = await startTestSandbox({ slowDelayMs: 200 });
   control = sandboxControl(sb);
 });
 afterAll(async () => sb.close());
@@ -138,6 +139,33 @@ describe.each(dbTargets())("createFundRequest on $name", (target) => {
     expect(new Set(outcomes.map((o) => o.request.reference))).toEqual(new Set([rows[0]?.reference]));
     expect(await control.count(CREATE_CALL)).toBe(1);
     expect((await control.requests()).filter((r) => r.requested_sent_to.tag === req.tag)).toHaveLength(1);
+  });
+
+  it("a repeat that arrives while the first is at the service waits and answers the same final record", async () => {
+    const req = input();
+    await control.fault(CREATE_PATH, "slow", 1);
+    const outcomes = await Promise.all([createFundRequest(deps, req, operator), createFundRequest(deps, req, operator), createFundRequest(deps, req, operator)]);
+    const [row] = await rowsForKey(req.idempotencyKey);
+    expect(row?.error ?? null).toBeNull();
+    expect(row?.status).toBe("pending");
+    for (const o of outcomes) {
+      expect(o.request.status).toBe("pending");
+      expect(o.request.requestId).toBe(row?.requestId);
+    }
+    expect(outcomes.map((o) => o.kind).sort()).toEqual(["created", "replayed", "replayed"]);
+    expect(await control.count(CREATE_CALL)).toBe(1);
+  });
+
+  it("a repeat that cannot wait long enough is told the request is still being sent, never shown it as done", async () => {
+    const req = input();
+    await control.fault(CREATE_PATH, "slow", 1);
+    const first = createFundRequest(deps, req, operator);
+    // The second starts once the first's row exists, and gives up after 20 ms of the sandbox's 200 ms delay.
+    await expect.poll(async () => (await rowsForKey(req.idempotencyKey)).length).toBe(1);
+    const second = await createFundRequest(deps, req, operator, 20);
+    expect(second.kind).toBe("in_flight");
+    expect(second.request.status).toBe("sending");
+    expect((await first).kind).toBe("created");
   });
 
   it("refuses the same key with a different amount or description, without calling the service again", async () => {

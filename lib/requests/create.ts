@@ -6,16 +6,68 @@ import { publish } from "@/lib/live/bus";
 import { koboToServiceAmount, nairaToKobo } from "@/lib/money";
 import { ServiceError } from "@/lib/service/errors";
 
+import type { Db } from "@/lib/db/client";
+import type { FundRequestRow } from "@/lib/db/schema";
+
 import type { RequestDeps } from "./deps";
 import { createdByName, findRequestByIdempotencyKey, insertSending, markFailed, markPending } from "./repo";
 import type { NewRequest } from "./schemas";
 import { toRequestView, type FundRequestView } from "./view";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 
 export type CreateOutcome =
   | { kind: "created"; request: FundRequestView }
   | { kind: "replayed"; request: FundRequestView }
+  /** The same key is still being sent (by this instance or another) past the wait: never shown as done. */
+  | { kind: "in_flight"; request: FundRequestView }
   | { kind: "key_reused"; request: FundRequestView }
   | { kind: "service_failed"; request: FundRequestView; error: ServiceError };
+
+// Longer than a create call can take (10 s timeout plus a retry's backoff), so a repeat sees the answer.
+export const REPLAY_WAIT_MS = 15_000;
+
+// The sends under way in this process, by idempotency key: a repeat here awaits the first's end.
+const SENDS = Symbol.for("fundboard.sends-in-flight");
+type SendsHolder = { [SENDS]?: Map<string, Promise<void>> };
+function sendsInFlight(): Map<string, Promise<void>> {
+  const g = globalThis as SendsHolder;
+  g[SENDS] ??= new Map();
+  return g[SENDS];
+}
+
+function trackSend(key: string): () => void {
+  let done = () => {};
+  const finished = new Promise<void>((resolve) => (done = resolve));
+  sendsInFlight().set(key, finished);
+  return () => {
+    sendsInFlight().delete(key);
+    done();
+  };
+}
+
+/**
+ * Waits until the request recorded under `key` has left `sending`, or `waitMs` passed: on the
+ * in-process send when it is ours, else by re-reading the row (the first may be on another instance).
+ */
+async function awaitSent(db: Db, key: string, row: FundRequestRow, waitMs: number): Promise<FundRequestRow> {
+  const deadline = Date.now() + waitMs;
+  let current = row;
+  let pause = 50;
+  while (current.status === "sending" && Date.now() < deadline) {
+    const local = sendsInFlight().get(key);
+    const left = deadline - Date.now();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, local ? left : Math.min(pause, left));
+      local?.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    pause = Math.min(pause * 2, 500);
+    current = (await findRequestByIdempotencyKey(db, key)) ?? current;
+  }
+  return current;
+}
 
 export function newReference(): string {
   return `fb_${randomBytes(9).toString("base64url")}`;
@@ -26,7 +78,12 @@ export function newReference(): string {
  * idempotency key again returns the first record without calling the service: the unique
  * constraint on the key decides, so a double-click racing itself still makes one request.
  */
-export async function createFundRequest(deps: RequestDeps, input: NewRequest, staff: { id: string; name: string }): Promise<CreateOutcome> {
+export async function createFundRequest(
+  deps: RequestDeps,
+  input: NewRequest,
+  staff: { id: string; name: string },
+  replayWaitMs = REPLAY_WAIT_MS,
+): Promise<CreateOutcome> {
   const { db } = deps;
   const reference = newReference();
   const row = await insertSending(db, {
@@ -39,13 +96,26 @@ export async function createFundRequest(deps: RequestDeps, input: NewRequest, st
   });
 
   if (!row) {
-    const existing = await findRequestByIdempotencyKey(db, input.idempotencyKey);
+    let existing = await findRequestByIdempotencyKey(db, input.idempotencyKey);
     if (!existing) throw new Error("idempotency key conflict without a row");
-    const view = toRequestView(existing, await createdByName(db, existing.createdBy));
     const same = existing.tag === input.tag && existing.amount === input.amount && existing.description === input.description;
-    return { kind: same ? "replayed" : "key_reused", request: view };
+    // A repeat that arrives while the first is still at the service waits for its answer.
+    if (same && existing.status === "sending") existing = await awaitSent(db, input.idempotencyKey, existing, replayWaitMs);
+    const view = toRequestView(existing, await createdByName(db, existing.createdBy));
+    if (!same) return { kind: "key_reused", request: view };
+    return { kind: existing.status === "sending" ? "in_flight" : "replayed", request: view };
   }
   publish({ type: "request.updated", id: row.id, requestId: null, status: row.status });
+  const settled = trackSend(input.idempotencyKey);
+  try {
+    return await send(deps, row, input, reference, staff);
+  } finally {
+    settled();
+  }
+}
+
+async function send(deps: RequestDeps, row: FundRequestRow, input: NewRequest, reference: string, staff: { id: string; name: string }): Promise<CreateOutcome> {
+  const { db } = deps;
 
   const kobo = nairaToKobo(input.amount);
   if (kobo === null) throw new Error(`unparseable stored amount ${input.amount}`);
@@ -61,7 +131,7 @@ export async function createFundRequest(deps: RequestDeps, input: NewRequest, st
       pending = (await markPending(db, row.id, requestId)) ?? row;
     } catch (error) {
       // The unique service id is already ours for another request: record it honestly instead of "our side".
-      console.error(`[requests] service request id ${requestId} is already recorded`, error);
+      console.error(`[requests] service request id ${requestId} is already recorded: ${safeErrorSummary(error)}`);
       const failed = (await markFailed(db, row.id, `The service answered with request id ${requestId}, which is already recorded for another request. Check the service before sending again.`)) ?? row;
       publish({ type: "request.updated", id: failed.id, requestId: null, status: failed.status });
       return { kind: "service_failed", request: toRequestView(failed, staff.name), error: new ServiceError({ kind: "bad_response", operation: "create", detail: "duplicate request id", outcomeUnknown: true }) };

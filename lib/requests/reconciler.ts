@@ -5,6 +5,7 @@ import { ServiceError } from "@/lib/service/errors";
 import type { RequestDeps } from "./deps";
 import { applyFetched } from "./refresh";
 import { duePending, touchChecked } from "./repo";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 
 export interface ReconcilerOptions {
   /** Service calls per minute at most; the service allows about 100. */
@@ -80,7 +81,7 @@ export function startReconciler(deps: RequestDeps, options: Partial<ReconcilerOp
         } catch (error) {
           await touchChecked(deps.db, row.id);
           if (error instanceof ServiceError && ["rate_limited", "server_error", "unreachable", "timeout"].includes(error.kind)) backOff(error);
-          else opts.log?.(`could not refresh request ${row.requestId}: ${error instanceof Error ? error.message : String(error)}`);
+          else opts.log?.(`could not refresh request ${row.requestId}: ${safeErrorSummary(error)}`);
         }
       }),
     );
@@ -96,7 +97,7 @@ export function startReconciler(deps: RequestDeps, options: Partial<ReconcilerOp
 
   const timer = setInterval(() => {
     if (stopped || running) return;
-    runOnce().catch((error) => opts.log?.(`pass failed: ${error instanceof Error ? error.message : String(error)}`));
+    runOnce().catch((error) => opts.log?.(`pass failed: ${safeErrorSummary(error)}`));
   }, opts.tickMs);
   timer.unref();
 

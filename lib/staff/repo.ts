@@ -56,14 +56,18 @@ export async function createStaff(db: Db, input: { email: string; name: string; 
 }
 
 /** Creates the admin, or resets its password, role and enabled state (ADMIN_EMAIL/ADMIN_PASSWORD at start). */
-export async function upsertAdmin(db: Db, email: string, password: string, name = "Administrator"): Promise<"created" | "reset"> {
+/** Creates the admin unless the e-mail already has an account, which is left exactly as it is. */
+export async function createAdminIfMissing(db: Db, email: string, password: string, name = "Administrator"): Promise<"created" | "exists"> {
   const passwordHash = await hashPassword(password);
-  const [row] = await db
-    .insert(staff)
-    .values({ email: email.toLowerCase(), name, role: "admin", passwordHash })
-    .onConflictDoUpdate({ target: staff.email, set: { passwordHash, role: "admin", disabled: false, updatedAt: new Date() } })
-    .returning({ createdAt: staff.createdAt, updatedAt: staff.updatedAt });
-  return row && row.createdAt.getTime() === row.updatedAt.getTime() ? "created" : "reset";
+  // The unique e-mail decides "already there?": a second start inserts nothing.
+  const inserted = await db.insert(staff).values({ email: email.toLowerCase(), name, role: "admin", passwordHash }).onConflictDoNothing({ target: staff.email }).returning({ id: staff.id });
+  return inserted.length > 0 ? "created" : "exists";
+}
+
+/** ADMIN_RESET=1: the account gets this password, the admin role and is enabled again. */
+export async function resetAdmin(db: Db, email: string, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  await db.update(staff).set({ passwordHash, role: "admin", disabled: false, updatedAt: new Date() }).where(eq(staff.email, email.toLowerCase()));
 }
 
 export async function updateStaff(db: Db, id: string, patch: { role?: Role; disabled?: boolean }): Promise<StaffRow | null> {

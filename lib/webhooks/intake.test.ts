@@ -8,9 +8,10 @@ import { payments, webhookDeliveries } from "@/lib/db/schema";
 import { BVN, payload } from "@/tests/payloads";
 import { dbTargets } from "@/tests/db-targets";
 
-import { MAX_WEBHOOK_BYTES, processDelivery, type Delivery } from "./intake";
+import { MAX_WEBHOOK_BYTES, processDelivery, type Delivery, type IntakeDeps } from "./intake";
 import { readCapped } from "@/lib/http/read-capped";
 import { redactBody } from "./redact";
+import { createRejectionLog, type Rejection, type RejectionLog } from "./rejection-log";
 import { verifySignature } from "./signature";
 
 const KEY = "sk_test_webhook_key_123456";
@@ -56,12 +57,15 @@ describe("redactBody", () => {
 describe.each(dbTargets())("processDelivery on $name", (target) => {
   let database: Database;
   let dispose: () => Promise<void>;
-  const deps = () => ({ db: database.db, apiKey: KEY, amountUnit: "major" as const });
+  let rejections: RejectionLog;
+  let authentic = 0;
+  const deps = (): IntakeDeps => ({ db: database.db, apiKey: KEY, amountUnit: "major", rejections, onAuthentic: () => (authentic += 1) });
 
   beforeAll(async () => {
     const t = await target.create();
     database = t.database;
     dispose = t.dispose;
+    rejections = createRejectionLog(database.db);
   });
   afterAll(async () => dispose());
 
@@ -120,7 +124,8 @@ describe.each(dbTargets())("processDelivery on $name", (target) => {
     ]);
   });
 
-  const rejections: [string, () => Delivery, number, string][] = [
+  const UNAUTHENTICATED = new Set(["bad_signature", "too_large"]);
+  const rejectionCases: [string, () => Delivery, number, string][] = [
     ["wrong key", () => { const b = JSON.stringify(payload()); return delivery(b, sign(b, "wrong-key")); }, 401, "bad_signature"],
     ["signature of another body", () => delivery(JSON.stringify(payload()), sign(JSON.stringify(payload()))), 401, "bad_signature"],
     ["missing header", () => delivery(JSON.stringify(payload()), null), 401, "bad_signature"],
@@ -135,16 +140,51 @@ describe.each(dbTargets())("processDelivery on $name", (target) => {
     ["a 65 KiB body", () => ({ raw: null, signature: null, contentType: "application/json", remoteAddr: null }), 413, "too_large"],
   ];
 
-  it.each(rejections)("%s → %i, logged, no payment", async (_name, make, status, outcome) => {
+  it.each(rejectionCases)("%s: refused with its status, logged, no payment", async (_name, make, status, outcome) => {
     const before = await counts();
+    const authenticBefore = authentic;
     const result = await processDelivery(deps(), make());
     expect(result.status).toBe(status);
     expect(result.recordedUuid).toBeNull();
+    // Unauthenticated rejections are written in the background; the others before the answer.
+    await rejections.flush();
     expect(await counts()).toEqual({ payments: before.payments, deliveries: before.deliveries + 1 });
+    // Only a valid signature counts as a delivery in progress (follow-ups give way to those alone).
+    expect(authentic - authenticBefore).toBe(UNAUTHENTICATED.has(outcome) ? 0 : 1);
     const log = await lastDelivery();
     expect(log?.outcome).toBe(outcome);
     expect(log?.http_status).toBe(status);
-    if (outcome === "bad_signature") expect(log?.body).toBeNull();
+    if (UNAUTHENTICATED.has(outcome)) expect(log?.body).toBeNull();
+    else expect(log?.body).not.toBeNull();
+  });
+
+  it("answers unauthenticated deliveries without touching the database and hands them to the rejection log", async () => {
+    const noted: Rejection[] = [];
+    const untouchable = new Proxy(database.db, {
+      get() {
+        throw new Error("the database was used for an unauthenticated delivery");
+      },
+    });
+    const stub: RejectionLog = { note: (r) => void noted.push(r), flush: async () => undefined };
+    let started = 0;
+    const junk = { db: untouchable, apiKey: KEY, amountUnit: "major" as const, rejections: stub, onAuthentic: () => (started += 1) };
+    const body = JSON.stringify(payload());
+    const forged = await processDelivery(junk, { raw: Buffer.from(body), signature: sign(body, "forger"), contentType: "application/json", remoteAddr: "203.0.113.5" });
+    const huge = await processDelivery(junk, { raw: null, signature: null, contentType: "application/json", remoteAddr: "203.0.113.6" });
+    expect([forged.status, huge.status]).toEqual([401, 413]);
+    expect(started).toBe(0);
+    expect(noted.map((r) => [r.outcome, r.httpStatus, r.remoteAddr])).toEqual([
+      ["bad_signature", 401, "203.0.113.5"],
+      ["too_large", 413, "203.0.113.6"],
+    ]);
+  });
+
+  it("calls onAuthentic exactly once for a valid delivery, recorded or duplicate", async () => {
+    const body = JSON.stringify(payload());
+    const before = authentic;
+    expect((await processDelivery(deps(), delivery(body))).recordedUuid).not.toBeNull();
+    expect((await processDelivery(deps(), delivery(body))).recordedUuid).toBeNull();
+    expect(authentic - before).toBe(2);
   });
 
   it("acknowledges an unknown event type without recording a payment", async () => {

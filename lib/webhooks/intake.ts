@@ -1,11 +1,13 @@
 import "server-only";
 
 import type { Db } from "@/lib/db/client";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import type { AmountUnit } from "@/lib/money";
 import { logDelivery, recordPayment } from "@/lib/payments/record";
 import { PEER_TRANSFER_SUCCESS, peerTransferPayloadSchema } from "@/lib/service/schemas";
 
 import { redactBody } from "./redact";
+import { rejectionLogFor, type RejectionLog } from "./rejection-log";
 import { verifySignature } from "./signature";
 
 export const MAX_WEBHOOK_BYTES = 64 * 1024;
@@ -14,6 +16,10 @@ export interface IntakeDeps {
   db: Db;
   apiKey: string;
   amountUnit: AmountUnit;
+  /** Where unauthenticated rejections are tallied; the process's log for `db` when unset. */
+  rejections?: RejectionLog;
+  /** Called once the signature is found valid, before any work for the delivery (follow-ups yield from then). */
+  onAuthentic?: () => void;
 }
 
 export interface Delivery {
@@ -35,23 +41,25 @@ const MAX_AMOUNT = 1e13;
 
 /**
  * DESIGN §5 steps 1–4: size, signature, content type, shape, then the payment and its log row in
- * one transaction. Every outcome leaves a delivery-log row; only a valid peer-transfer.success
- * records a payment. Nothing containing the bvn is written.
+ * one transaction. Every outcome is logged; only a valid peer-transfer.success records a payment.
+ * Nothing containing the bvn is written. Unauthenticated rejections (too large, bad signature) are
+ * handed to the rejection log and answered without waiting on the database (DESIGN §5.10).
  */
 export async function processDelivery(deps: IntakeDeps, d: Delivery): Promise<IntakeResult> {
   const { db } = deps;
   const base = { remoteAddr: d.remoteAddr };
   if (d.raw === null) {
-    await logDelivery(db, { ...base, outcome: "too_large", httpStatus: 413, detail: `body over ${MAX_WEBHOOK_BYTES} bytes` });
+    (deps.rejections ?? rejectionLogFor(db)).note({ ...base, outcome: "too_large", httpStatus: 413, detail: `body over ${MAX_WEBHOOK_BYTES} bytes` });
     return { status: 413, message: `The body is larger than ${MAX_WEBHOOK_BYTES} bytes.`, recordedUuid: null };
   }
 
   const verdict = verifySignature(d.raw, d.signature, deps.apiKey);
   if (verdict !== "valid" && verdict !== "valid_reserialised") {
-    // A rejected delivery is logged, but its body is not kept: nothing else is stored.
-    await logDelivery(db, { ...base, outcome: "bad_signature", httpStatus: 401, detail: `signature ${verdict}` });
+    // Noted without its body; the tally folds a flood from one source into a count.
+    (deps.rejections ?? rejectionLogFor(db)).note({ ...base, outcome: "bad_signature", httpStatus: 401, detail: `signature ${verdict}` });
     return { status: 401, message: "The signature does not match this body.", recordedUuid: null };
   }
+  deps.onAuthentic?.();
 
   const text = d.raw.toString("utf8");
   const body = redactBody(text);
@@ -99,9 +107,9 @@ export async function processDelivery(deps: IntakeDeps, d: Delivery): Promise<In
       ? { status: 200, message: "Payment recorded.", recordedUuid: parsed.data.uuid.toLowerCase() }
       : { status: 200, message: "Already recorded; nothing changed.", recordedUuid: null };
   } catch (error) {
-    console.error("[webhook] could not record the payment", error);
+    console.error(`[webhook] could not record the payment: ${safeErrorSummary(error)}`);
     await logDelivery(db, { ...base, outcome: "error", httpStatus: 500, uuid: parsed.data.uuid, eventType: parsed.data.type, body, detail: "database write failed" }).catch(
-      () => undefined,
+      (logError: unknown) => console.error(`[webhook] could not log the failed delivery: ${safeErrorSummary(logError)}`),
     );
     return { status: 500, message: "The payment could not be recorded; please retry.", recordedUuid: null };
   }

@@ -17,6 +17,7 @@ declare module "vitest" {
 }
 
 import { DIST_DIR, HARDENING_KEY, ROOT } from "./constants";
+import { nextStartCommand } from "@/scripts/next-start";
 
 export { DIST_DIR, HARDENING_KEY, ROOT };
 export const AUTH_SECRET = "hardening-auth-secret-9f3b7c1d5e8a2b4c6d0e1f2a3b4c5d6e";
@@ -32,6 +33,7 @@ export const PORTS = {
   badInput: { app: 3231, sandbox: 4231 },
   faults: { app: 3241, sandbox: 4241, upstream: 4243 },
   production: { app: 3251, appStart: 3253, sandbox: 4251, service: 4253 },
+  review: { app: 3261, sandbox: 4261 },
 } as const;
 
 export function sleep(ms: number): Promise<void> {
@@ -204,9 +206,10 @@ export async function startDashboard(opts: DashboardOptions): Promise<Dashboard>
   await assertPortsFree(opts.port);
   const started = Date.now();
   const url = `http://localhost:${opts.port}`;
+  const next = nextStartCommand(ROOT, opts.port);
   const managed = launch(
-    bin("next"),
-    ["start", "-p", String(opts.port)],
+    next.command,
+    next.args,
     baseEnv({
       NODE_ENV: "production",
       NEXT_DIST_DIR: DIST_DIR,

@@ -25,6 +25,7 @@ import {
   signIn,
   signedHeaders,
   startDashboard,
+  waitFor,
   freshDataDir,
   type Dashboard,
   type Envelope,
@@ -192,13 +193,46 @@ describe("1. the service key never leaves the server", () => {
 describe("7. security headers on every page", () => {
   const STRICT_REFERRER = ["no-referrer", "strict-origin", "strict-origin-when-cross-origin", "same-origin"];
 
-  function headerProblems(what: string, headers: Headers): string[] {
+  /** The policy's directives by name (sources keep their case: nonces are case-sensitive). */
+  function directives(csp: string): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const part of csp.split(";")) {
+      const [name, ...sources] = part.trim().split(/\s+/);
+      if (name) out.set(name.toLowerCase(), sources);
+    }
+    return out;
+  }
+
+  /** What governs scripts: script-src, or default-src without it. */
+  function scriptSources(csp: string): string[] {
+    const d = directives(csp);
+    return d.get("script-src") ?? d.get("default-src") ?? [];
+  }
+
+  function nonceOf(headers: Headers): string | undefined {
+    for (const source of scriptSources(headers.get("content-security-policy") ?? "")) {
+      const match = /^'nonce-([^']+)'$/.exec(source);
+      if (match) return match[1];
+    }
+    return undefined;
+  }
+
+  /** `page`: a document, which must carry the proxy's nonce policy rather than the nonce-less fallback. */
+  function headerProblems(what: string, headers: Headers, page: boolean): string[] {
     const problems: string[] = [];
     const csp = headers.get("content-security-policy");
     if (!csp) return [`${what}: no Content-Security-Policy`];
-    const directives = csp.split(";").map((d) => d.trim().toLowerCase().replace(/\s+/g, " "));
+    // Two CSP headers arrive joined by ", ": the browser enforces both, so a nonce-less one would block every script.
+    if (csp.includes(",")) problems.push(`${what}: more than one CSP (${csp})`);
+    const directiveList = csp.split(";").map((d) => d.trim().toLowerCase().replace(/\s+/g, " "));
+    const scripts = scriptSources(csp).map((s) => s.toLowerCase());
     if (/unsafe-eval/i.test(csp)) problems.push(`${what}: CSP allows 'unsafe-eval'`);
-    if (!directives.includes("frame-ancestors 'none'")) problems.push(`${what}: CSP lacks frame-ancestors 'none' (${csp})`);
+    if (scripts.includes("'unsafe-inline'")) problems.push(`${what}: script-src allows 'unsafe-inline' (${csp})`);
+    if (!directiveList.includes("frame-ancestors 'none'")) problems.push(`${what}: CSP lacks frame-ancestors 'none' (${csp})`);
+    if (page && nonceOf(headers) === undefined) problems.push(`${what}: script-src has no nonce (${csp})`);
+    if (page && !scripts.includes("'strict-dynamic'")) problems.push(`${what}: script-src lacks 'strict-dynamic' (${csp})`);
+    // APP_URL is http://localhost here: HSTS would lock browsers out of a plain-http install.
+    if (headers.has("strict-transport-security")) problems.push(`${what}: HSTS sent although APP_URL is http`);
     if (headers.get("x-content-type-options") !== "nosniff") problems.push(`${what}: X-Content-Type-Options is ${headers.get("x-content-type-options")}`);
     // With several policies the last one the browser understands wins.
     const referrer = (headers.get("referrer-policy") ?? "").split(",").map((p) => p.trim().toLowerCase()).at(-1) ?? "";
@@ -206,35 +240,87 @@ describe("7. security headers on every page", () => {
     return problems;
   }
 
-  it("sends CSP (no unsafe-eval, frame-ancestors 'none'), nosniff and a strict Referrer-Policy on every page", async () => {
+  function scriptTags(html: string): string[] {
+    return html.match(/<script\b[^>]*>/gi) ?? [];
+  }
+
+  /** Every <script> must carry this response's nonce, or the browser refuses to run it. */
+  function scriptNonceProblems(what: string, html: string, nonce: string | undefined): string[] {
+    const tags = scriptTags(html);
+    if (tags.length === 0) return [`${what}: no <script> tag at all`];
+    return tags.filter((tag) => /\snonce="([^"]*)"/i.exec(tag)?.[1] !== nonce).map((tag) => `${what}: ${tag.slice(0, 160)} lacks nonce ${nonce}`);
+  }
+
+  async function getPage(page: string): Promise<Response> {
+    // /sign-in is for the signed-out; every other page is fetched as the admin and must render.
+    return page === "/sign-in" ? fetch(`${app.url}${page}`) : admin.fetch(page);
+  }
+
+  it("sends a nonce CSP with 'strict-dynamic' (no 'unsafe-inline'/'unsafe-eval', frame-ancestors 'none'), nosniff and a strict Referrer-Policy on every page, a fresh nonce each time", async () => {
     const problems: string[] = [];
     for (const page of [...PAGES, `/requests/${seed.requestId}`, `/payments/${seed.paymentUuid}`]) {
-      // /sign-in is for the signed-out; every other page is fetched as the admin and must render.
-      const res = page === "/sign-in" ? await fetch(`${app.url}${page}`) : await admin.fetch(page);
-      expect(res.status, page).toBe(200);
-      expect(res.headers.get("content-type") ?? "", page).toMatch(/text\/html/);
-      problems.push(...headerProblems(page, res.headers));
-      await res.arrayBuffer();
+      const nonces: (string | undefined)[] = [];
+      for (const attempt of [1, 2]) {
+        const res = await getPage(page);
+        const what = `${page} (#${attempt})`;
+        expect(res.status, what).toBe(200);
+        expect(res.headers.get("content-type") ?? "", what).toMatch(/text\/html/);
+        problems.push(...headerProblems(what, res.headers, true));
+        const nonce = nonceOf(res.headers);
+        nonces.push(nonce);
+        problems.push(...scriptNonceProblems(what, await res.text(), nonce));
+      }
+      if (nonces[0] === undefined || nonces[0] === nonces[1]) problems.push(`${page}: the nonce did not change between two requests (${nonces.join(" / ")})`);
     }
     expect(problems).toEqual([]);
   });
 
-  it("sends them on redirects, the not-found page and API answers too", async () => {
-    const cases: [string, Response][] = [
-      ["/ signed out (redirect)", await fetch(`${app.url}/`, { redirect: "manual" })],
-      ["/sign-in signed in (redirect)", await admin.fetch("/sign-in")],
-      ["/no-such-page", await admin.fetch("/no-such-page")],
-      ["/api/health", await fetch(`${app.url}/api/health`)],
-      ["/api/balance signed out", await fetch(`${app.url}/api/balance`)],
+  it("puts the response's own nonce on every <script> of the sign-in page", async () => {
+    const res = await fetch(`${app.url}/sign-in`);
+    expect(res.status).toBe(200);
+    const nonce = nonceOf(res.headers);
+    expect(nonce, "a nonce in script-src").toMatch(/^[A-Za-z0-9+/]{16,}={0,2}$/);
+    const html = await res.text();
+    // Both the framework's inline payload and its chunk files are there, and each carries the nonce.
+    expect(scriptTags(html).some((tag) => /\ssrc=/i.test(tag)), "an external script").toBe(true);
+    expect(scriptTags(html).some((tag) => !/\ssrc=/i.test(tag)), "an inline script").toBe(true);
+    expect(scriptNonceProblems("/sign-in", html, nonce)).toEqual([]);
+  });
+
+  it("sends a CSP without 'unsafe-inline' for scripts on redirects, the not-found page, API answers and static files too", async () => {
+    const signInHtml = await (await fetch(`${app.url}/sign-in`)).text();
+    const chunk = /<script\b[^>]*\ssrc="(\/_next\/static\/[^"]+)"/i.exec(signInHtml)?.[1];
+    expect(chunk, "a /_next/static script on the sign-in page").toBeDefined();
+    const notFound = await admin.fetch("/no-such-page");
+    const notFoundHtml = await notFound.text();
+    const cases: [string, Response, boolean][] = [
+      ["/ signed out (redirect)", await fetch(`${app.url}/`, { redirect: "manual" }), true],
+      ["/payments signed out (redirect)", await fetch(`${app.url}/payments?page=2`, { redirect: "manual" }), true],
+      ["/sign-in signed in (redirect)", await admin.fetch("/sign-in"), true],
+      ["/no-such-page", notFound, true],
+      ["/api/health", await fetch(`${app.url}/api/health`), false],
+      ["/api/balance signed out", await fetch(`${app.url}/api/balance`, { redirect: "manual" }), false],
+      ["/api/no-such-route", await fetch(`${app.url}/api/no-such-route`, { redirect: "manual" }), false],
+      ["/logo.svg", await fetch(`${app.url}/logo.svg`), false],
+      [`${chunk ?? "(no chunk)"}`, await fetch(`${app.url}${chunk ?? "/_next/static/none.js"}`), false],
     ];
     expect(cases.map(([what, r]) => `${what} ${r.status}`)).toEqual([
       "/ signed out (redirect) 307",
+      "/payments signed out (redirect) 307",
       "/sign-in signed in (redirect) 307",
       "/no-such-page 404",
       "/api/health 200",
       "/api/balance signed out 401",
+      "/api/no-such-route 404",
+      "/logo.svg 200",
+      `${chunk ?? "(no chunk)"} 200`,
     ]);
-    expect(cases.flatMap(([what, res]) => headerProblems(what, res.headers))).toEqual([]);
+    // Session-less page visits still go to sign-in (the API is never redirected: it answered 401 above).
+    expect(cases[0]?.[1].headers.get("location") ?? "").toMatch(/^(https?:\/\/[^/]+)?\/sign-in\?callbackUrl=%2F/);
+    expect(cases[1]?.[1].headers.get("location") ?? "").toMatch(/^(https?:\/\/[^/]+)?\/sign-in\?callbackUrl=%2Fpayments/);
+    expect(cases.flatMap(([what, res, page]) => headerProblems(what, res.headers, page))).toEqual([]);
+    expect(scriptNonceProblems("/no-such-page", notFoundHtml, nonceOf(notFound.headers))).toEqual([]);
+    await Promise.all(cases.filter(([, res]) => !res.bodyUsed).map(([, res]) => res.body?.cancel()));
   });
 });
 
@@ -414,7 +500,10 @@ describe("4. bad input on every route", () => {
     }
     expect(problems).toEqual([]);
     // Every delivery is in the delivery log (DESIGN §5: "logged as a rejected delivery"); nothing else is written.
-    expect(await counts()).toEqual({ ...before, deliveries: before.deliveries + cases.length });
+    // Rejections are written after the answer (nothing waits on them), so the count is awaited.
+    const expected = { ...before, deliveries: before.deliveries + cases.length };
+    await waitFor("every delivery in the log", async () => ((await counts()).deliveries >= expected.deliveries ? true : undefined), 10_000);
+    expect(await counts()).toEqual(expected);
   });
 
   it("hostile path parameters and query strings are refused or find nothing; nothing is written", async () => {

@@ -80,4 +80,56 @@ describe("production with a real service configured", () => {
       run.kill();
     }
   });
+
+  it("a database remembers its first mode: sandbox data never opens live, and a live database never opens as a sandbox", async () => {
+    const live = env({ AUTH_SECRET: "production-refusals-auth-secret-0123456789abcdef" });
+    const { SERVICE_BASE_URL: _base, SERVICE_VERIFY_BASE_URL: _verify, SERVICE_API_KEY: _key, ...sandboxEnv } = live;
+    const ends = async (run: ReturnType<typeof npmStart>) => {
+      const ended = await run.exited;
+      expect(ended, run.output().slice(-2000)).not.toBe("code 0");
+      expect(run.output()).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
+      expect(await listening(PORT)).toBe(false);
+      return run.output();
+    };
+
+    // Sandbox first, then the same DATA_DIR with a real service configured.
+    const first = npmStart(sandboxEnv);
+    try {
+      await first.ready;
+      expect(first.output()).toContain("Fundboard is ready");
+      first.interrupt();
+      await first.exited;
+    } finally {
+      first.kill();
+    }
+    const asLive = npmStart(live);
+    try {
+      const out = await ends(asLive);
+      expect(out).toContain("was first used in sandbox mode");
+      expect(out).toContain("fresh");
+    } finally {
+      asLive.kill();
+    }
+
+    // Live first (a fresh folder), then the same folder with SERVICE_BASE_URL lost in a deploy.
+    const fresh = env({ AUTH_SECRET: "production-refusals-auth-secret-0123456789abcdef" });
+    const liveRun = npmStart(fresh);
+    try {
+      await liveRun.ready;
+      expect(liveRun.output()).toContain("Fundboard is ready");
+      liveRun.interrupt();
+      await liveRun.exited;
+    } finally {
+      liveRun.kill();
+    }
+    const { SERVICE_BASE_URL: _b, SERVICE_VERIFY_BASE_URL: _v, SERVICE_API_KEY: _k, ...lostVariable } = fresh;
+    const asSandbox = npmStart(lostVariable);
+    try {
+      const out = await ends(asSandbox);
+      expect(out).toContain("was first used with a live service");
+      expect(await listening(SANDBOX_PORT)).toBe(false);
+    } finally {
+      asSandbox.kill();
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { nextStartCommand } from "@/scripts/next-start";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 export const DIST_DIR = process.env.SCALEOUT_DIST_DIR ?? ".next-hardening";
@@ -33,7 +34,8 @@ export async function waitUntil<T>(what: string, probe: () => Promise<T | undefi
 
 export async function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
   const output: string[] = [];
-  const child = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["start", "-p", String(port)], {
+  const next = nextStartCommand(ROOT, port);
+  const child = spawn(next.command, next.args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",

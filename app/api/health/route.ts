@@ -4,6 +4,7 @@ import { getDatabase } from "@/lib/db";
 import { ok, fail } from "@/lib/http/envelope";
 import { lastServiceCall } from "@/lib/service/app-client";
 import { otherMethods } from "@/lib/http/other-methods";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +16,7 @@ export async function GET() {
     await db.execute(sql`select 1`);
     return ok({ db: "ok" as const, service }, "Healthy");
   } catch (error) {
-    console.error("[health] database check failed", error);
+    console.error(`[health] database check failed: ${safeErrorSummary(error)}`);
     return fail(503, "The database is not reachable.", { db: "error" as const, service });
   }
 }

@@ -1,6 +1,7 @@
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
+import { admitStream } from "@/lib/live/stream-limit";
 import { otherMethods } from "@/lib/http/other-methods";
 import { findStaffById } from "@/lib/staff/repo";
 
@@ -31,7 +32,9 @@ export const GET = withStaff(ANY_STAFF, async (request, { staff, db }) => {
           () => send(": ping\n\n"),
         );
       }, HEARTBEAT_MS);
+      const forget = admitStream(staff.sessionId, () => cleanup());
       cleanup = () => {
+        forget();
         unsubscribe();
         clearInterval(heartbeat);
         try {

@@ -29,7 +29,13 @@ export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
   const outcome = await createFundRequest(requestDeps(db), body.data, staff);
   switch (outcome.kind) {
     case "replayed":
+      // A repeat of a send that failed reports the failure again, never a 200.
+      if (outcome.request.status === "failed") {
+        return fail(409, `This request was already tried and failed: ${outcome.request.error ?? "the service refused it"} Start a new request to try again.`, outcome.request);
+      }
       return ok(outcome.request, "Already sent: this is the same request");
+    case "in_flight":
+      return fail(409, "This request is still being sent to the service; look again in a moment (the list shows it when the service answers).", outcome.request);
     case "key_reused":
       return fail(409, "This idempotency key was already used for a different request; reload the form and try again.", outcome.request);
     case "created":

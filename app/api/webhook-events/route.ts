@@ -2,15 +2,16 @@ import { withStaff } from "@/lib/auth/guard";
 import { ADMINS } from "@/lib/auth/roles";
 import { ok } from "@/lib/http/envelope";
 import { pageParam } from "@/lib/http/page-param";
-import { DELIVERY_PAGE_SIZE, listDeliveries } from "@/lib/payments/query";
+import { DELIVERY_PAGE_SIZE, listDeliveries } from "@/lib/webhooks/log-queries";
 import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
+// `total` is counted up to DELIVERY_COUNT_CAP (totalCapped says when there are more), and `page` is
+// the page served: past the last pageable one it is capped, so no request's cost grows with the log.
 export const GET = withStaff(ADMINS, async (request, { db }) => {
-  const page = pageParam(request.nextUrl.searchParams.get("page"));
-  const { items, total } = await listDeliveries(db, page);
-  return ok({ items, page, pageSize: DELIVERY_PAGE_SIZE, total }, "OK", 200, { "Cache-Control": "no-store" });
+  const { items, page, total, totalCapped } = await listDeliveries(db, pageParam(request.nextUrl.searchParams.get("page")));
+  return ok({ items, page, pageSize: DELIVERY_PAGE_SIZE, total, totalCapped }, "OK", 200, { "Cache-Control": "no-store" });
 });
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

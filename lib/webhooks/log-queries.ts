@@ -1,0 +1,106 @@
+import "server-only";
+
+import { desc, sql } from "drizzle-orm";
+
+import { queryRows, type Db } from "@/lib/db/client";
+import { webhookDeliveries } from "@/lib/db/schema";
+
+// DESIGN §5.10: no page's time grows with the delivery log, so every read here is bounded (an
+// indexed LIMIT/OFFSET with a capped page, a capped count, one hour of rows for the banner).
+
+export const DELIVERY_PAGE_SIZE = 50;
+/** Past this many rows the total reads "10,000+"; counting further would grow with the log. */
+export const DELIVERY_COUNT_CAP = 10_000;
+/** The oldest page shown: OFFSET stays below DELIVERY_COUNT_CAP rows. */
+export const DELIVERY_MAX_PAGE = DELIVERY_COUNT_CAP / DELIVERY_PAGE_SIZE;
+
+export interface DeliveryListItem {
+  id: number;
+  receivedAt: string;
+  outcome: (typeof webhookDeliveries.$inferSelect)["outcome"];
+  httpStatus: number;
+  eventType: string | null;
+  uuid: string | null;
+  body: string | null;
+  remoteAddr: string | null;
+  detail: string | null;
+  /** Deliveries this row stands for: more than 1 on a folded row of rejected deliveries. */
+  count: number;
+}
+
+export interface DeliveryPage {
+  items: DeliveryListItem[];
+  /** The page shown, at most DELIVERY_MAX_PAGE. */
+  page: number;
+  /** Rows in the log, counted up to DELIVERY_COUNT_CAP + 1. */
+  total: number;
+  /** True when the log holds more than DELIVERY_COUNT_CAP rows (show "10,000+"). */
+  totalCapped: boolean;
+}
+
+export async function listDeliveries(db: Db, requestedPage: number): Promise<DeliveryPage> {
+  const page = Math.min(Math.max(1, Math.trunc(requestedPage) || 1), DELIVERY_MAX_PAGE);
+  const [items, counted] = await Promise.all([
+    db
+      .select({
+        id: webhookDeliveries.id,
+        receivedAt: webhookDeliveries.receivedAt,
+        outcome: webhookDeliveries.outcome,
+        httpStatus: webhookDeliveries.httpStatus,
+        eventType: webhookDeliveries.eventType,
+        uuid: webhookDeliveries.uuid,
+        body: webhookDeliveries.body,
+        remoteAddr: webhookDeliveries.remoteAddr,
+        detail: webhookDeliveries.detail,
+        count: webhookDeliveries.count,
+      })
+      .from(webhookDeliveries)
+      .orderBy(desc(webhookDeliveries.receivedAt), desc(webhookDeliveries.id))
+      .limit(DELIVERY_PAGE_SIZE)
+      .offset((page - 1) * DELIVERY_PAGE_SIZE),
+    queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from (select 1 from ${webhookDeliveries} limit ${DELIVERY_COUNT_CAP + 1}) as capped`,
+    ),
+  ]);
+  const n = counted[0]?.n ?? 0;
+  return {
+    items: items.map((d) => ({ ...d, receivedAt: d.receivedAt.toISOString() })),
+    page,
+    total: Math.min(n, DELIVERY_COUNT_CAP),
+    totalCapped: n > DELIVERY_COUNT_CAP,
+  };
+}
+
+export const BANNER_TOP_SOURCES = 5;
+
+export interface BadSignatureSummary {
+  /** Deliveries with a bad signature in the last hour, folded ones included. */
+  total: number;
+  /** The busiest sources, most first; `addr` is null for folded "other sources" and unknown ones. */
+  sources: { addr: string | null; count: number }[];
+}
+
+/**
+ * Bad signatures in the last hour and where they came from (DESIGN §5.9): three or more mean a wrong
+ * SERVICE_API_KEY or forged deliveries, and the sources tell the two apart.
+ */
+export async function recentBadSignatures(db: Db, now = new Date()): Promise<BadSignatureSummary> {
+  const since = new Date(now.getTime() - 3_600_000);
+  const rows = await queryRows<{ addr: string | null; n: number; total: number }>(
+    db,
+    sql`select addr, n, (sum(n) over ())::int as total
+        from (
+          select ${webhookDeliveries.remoteAddr} as addr, sum(${webhookDeliveries.count})::int as n
+          from ${webhookDeliveries}
+          where ${webhookDeliveries.outcome} = 'bad_signature' and ${webhookDeliveries.receivedAt} >= ${since.toISOString()}
+          group by 1
+        ) as by_source
+        order by n desc, addr
+        limit ${BANNER_TOP_SOURCES}`,
+  );
+  return {
+    total: Number(rows[0]?.total ?? 0),
+    sources: rows.map((r) => ({ addr: r.addr, count: Number(r.n) })),
+  };
+}

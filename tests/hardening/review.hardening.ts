@@ -1,0 +1,127 @@
+// Issue 12 against one sandbox-mode `next start` of the hardening build, the way an attacker would try
+// it from outside: forged X-Forwarded-For, many live streams from one session, a double submit, and
+// forged addresses in the delivery log. TRUST_PROXY is left at its default (0).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startSandbox, type Sandbox } from "@/sandbox/server";
+import { payload } from "@/tests/payloads";
+
+import {
+  DEMO,
+  PORTS,
+  HARDENING_KEY,
+  control,
+  freshDataDir,
+  sandboxModeEnv,
+  signIn,
+  signedHeaders,
+  startDashboard,
+  trySignIn,
+  waitFor,
+  type Dashboard,
+  type Envelope,
+  type FundRequestView,
+  type ListData,
+  type Session,
+} from "./support";
+
+const LOOPBACK = /^(::1|::ffff:127\.0\.0\.1|127\.0\.0\.1)$/;
+
+let sandbox: Sandbox;
+let app: Dashboard;
+let admin: Session;
+const data = freshDataDir("review");
+
+beforeAll(async () => {
+  // "slow" holds a create for 1.5 s: long enough for a second submit to arrive while the first is out.
+  sandbox = await startSandbox({ port: PORTS.review.sandbox, apiKey: HARDENING_KEY, autoDelayMs: 200, webhookRetryDelaysMs: [], slowDelayMs: 1_500, log: () => {} });
+  app = await startDashboard({ port: PORTS.review.app, dataDir: data.dir, env: sandboxModeEnv(PORTS.review.sandbox) });
+  admin = await signIn(app.url, DEMO.email, DEMO.password);
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await sandbox?.close();
+  data.remove();
+});
+
+describe("a double submit", () => {
+  it("never answers an unfinished record: the repeat waits for the first and gets the same final request", async () => {
+    await control(sandbox.apiUrl).fault("/api/v1/transfer/request/peer", "slow", 1);
+    const body = JSON.stringify({ tag: "double.submit", amount: "2500.00", description: "Dues", idempotencyKey: `dbl_${Date.now().toString(36)}` });
+    const post = () => admin.json<Envelope<FundRequestView>>("/api/requests", { method: "POST", headers: { "content-type": "application/json" }, body });
+    const answers = await Promise.all([post(), post()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 201]);
+    for (const a of answers) {
+      expect(a.body.data.status).toBe("pending");
+      expect(a.body.data.requestId).toMatch(/^\d+$/);
+    }
+    expect(answers[0]?.body.data.requestId).toBe(answers[1]?.body.data.requestId);
+  });
+});
+
+describe("live streams", () => {
+  it("one session keeps at most five open: the sixth closes the oldest", async () => {
+    const streams: { reader: ReadableStreamDefaultReader<Uint8Array>; abort: AbortController }[] = [];
+    try {
+      for (let i = 0; i < 6; i++) {
+        const abort = new AbortController();
+        const res = await admin.fetch("/api/live", { signal: abort.signal });
+        expect(res.status).toBe(200);
+        const reader = res.body?.getReader();
+        if (!reader) throw new Error("no stream body");
+        // The first chunk ("connected") proves the stream is registered before the next one opens.
+        expect((await reader.read()).done).toBe(false);
+        streams.push({ reader, abort });
+      }
+      const oldest = streams[0];
+      if (!oldest) throw new Error("no first stream");
+      // The server closed the first stream: its reader ends (a heartbeat would take 15 s).
+      const ended = await Promise.race([
+        (async () => {
+          for (;;) if ((await oldest.reader.read()).done) return "closed";
+        })(),
+        new Promise<string>((resolve) => setTimeout(() => resolve("still open after 5 s"), 5_000)),
+      ]);
+      expect(ended).toBe("closed");
+    } finally {
+      for (const s of streams) s.abort.abort();
+    }
+  });
+});
+
+describe("client addresses with TRUST_PROXY=0", () => {
+  it("the delivery log records the socket's address, not a forged X-Forwarded-For", async () => {
+    const body = JSON.stringify(payload());
+    const res = await fetch(`${app.url}/api/webhooks/peer-transfer`, {
+      method: "POST",
+      body,
+      headers: { ...signedHeaders(body), "content-type": "text/plain", "x-forwarded-for": "6.6.6.6", "x-real-ip": "6.6.6.7", "x-fundboard-peer": "6.6.6.8" },
+    });
+    expect(res.status).toBe(415);
+    const row = await waitFor(
+      "the delivery-log row",
+      async () => {
+        const log = await admin.json<Envelope<ListData<{ outcome: string; remoteAddr: string | null }>>>("/api/webhook-events");
+        return log.body.data.items.find((d) => d.outcome === "bad_content_type");
+      },
+      10_000,
+    );
+    expect(row.remoteAddr).toMatch(LOOPBACK);
+  });
+
+  // Last in this file: it locks this dashboard's one client address for 15 minutes.
+  it("rotating X-Forwarded-For buys no attempts: 5 failures from one socket lock the address", async () => {
+    const outcomes: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      // A different e-mail and a different forged address each time: only the socket is the same.
+      const attempt = await trySignIn(app.url, `nobody${i}@review.test`, "wrong-password-123");
+      outcomes.push(/code=throttled/.test(attempt.location) ? "throttled" : /error=/.test(attempt.location) ? "refused" : `other ${attempt.status} ${attempt.location}`);
+    }
+    expect(outcomes).toEqual([...Array<string>(5).fill("refused"), ...Array<string>(3).fill("throttled")]);
+    // The right password from the locked address is refused too, until the window passes.
+    const locked = await trySignIn(app.url, DEMO.email, DEMO.password);
+    expect(locked.ok).toBe(false);
+    expect(locked.location).toMatch(/code=throttled/);
+  });
+});
