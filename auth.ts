@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 
-import { writeAudit } from "@/lib/audit";
+import { writeAudit } from "@/lib/audit/write";
 import { verifyPassword } from "@/lib/auth/password";
 import { beginAttempt, clearFailures, pruneAttempts } from "@/lib/auth/throttle";
 import { getConfig } from "@/lib/config";
@@ -40,7 +40,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     // A wrong password is an expected outcome (already audited), not a server error with a stack trace.
     logger: {
       error(error) {
-        if (error instanceof CredentialsSignin || error.name === "CredentialsSignin" || (error.cause as { err?: unknown } | undefined)?.err instanceof CredentialsSignin) return;
+        if (
+          error instanceof CredentialsSignin ||
+          error.name === "CredentialsSignin" ||
+          (error.cause as { err?: unknown } | undefined)?.err instanceof CredentialsSignin
+        )
+          return;
         console.error(`[auth] ${safeErrorSummary(error)}`);
       },
       warn(code) {
@@ -83,7 +88,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
       }),
     ],
     callbacks: {
-      // Every redirect next-auth makes from input goes through the one check (DESIGN §4).
+      // Every redirect next-auth makes from input goes through the one check (docs/architecture.md).
       redirect({ url, baseUrl }) {
         const origin = new URL(baseUrl).origin;
         const path = url.startsWith(`${origin}/`) ? url.slice(origin.length) : url;

@@ -4,7 +4,20 @@ import nextTs from "eslint-config-next/typescript";
 const config = [
   ...nextVitals,
   ...nextTs,
-  { ignores: [".next/**", ".next-*/**", "node_modules/**", "data/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "bench/results/**", "bench/blank-app/.next/**", "bench/blank-app/next-env.d.ts"] },
+  {
+    ignores: [
+      ".next/**",
+      ".next-*/**",
+      "node_modules/**",
+      "data/**",
+      "next-env.d.ts",
+      "test-results/**",
+      "playwright-report/**",
+      "bench/results/**",
+      "bench/blank-app/.next/**",
+      "bench/blank-app/next-env.d.ts",
+    ],
+  },
   {
     rules: {
       "@typescript-eslint/no-explicit-any": "error",

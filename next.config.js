@@ -39,7 +39,7 @@ const nextConfig = {
   // forbidden() for pages a role may not open (lib/auth/page-guard.ts).
   experimental: { authInterrupts: true },
   // Native/wasm packages load from node_modules at run time instead of being bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "pg", "@node-rs/argon2"],
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "pg-boss", "@node-rs/argon2"],
   async headers() {
     return [
       {

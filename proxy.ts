@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 
-import { contentSecurityPolicy, createNonce, isHttpsUrl, securityHeaders } from "@/lib/http/security-headers";
+import { contentSecurityPolicy, createNonce, isHttpsUrl, securityHeaders } from "./lib/http/security-headers";
 
 // A shortcut only: pages and route handlers check the session and role themselves.
 const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];

@@ -1,7 +1,7 @@
 "use server";
 
 import { signOut } from "@/auth";
-import { writeAudit } from "@/lib/audit";
+import { writeAudit } from "@/lib/audit/write";
 import { currentStaff } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 

@@ -3,12 +3,13 @@
 import { performance } from "node:perf_hooks";
 
 import { BALANCE_TTL_MS } from "@/lib/balance/cache";
+import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";
+import { SseClient } from "@/tests/support/sse-client";
+import { sleep } from "@/tests/support/wait-for";
 
 import type { BenchContext } from "./context";
 import { createRequest, createStaff, freshTag, sandboxControl } from "./dashboard-api";
-import { sleep } from "./processes";
-import { nextClientIp, signIn, type Session } from "./session";
-import { SseClient } from "./sse";
+import { signIn, type Session } from "./session";
 import { round } from "./stats";
 
 const BALANCE_ROUTE = "GET /api/v1/business/balance";
@@ -117,7 +118,9 @@ export async function benchAmplification(ctx: BenchContext, admin: Session): Pro
       balanceCallsAllowed: Math.ceil(elapsedMs / BALANCE_TTL_MS) + 1,
       amplification: round(total / viewerTotal, 4),
     };
-    ctx.log(`amplification: viewers made ${viewerTotal} calls (${result.viewerCalls.perMinute}/min); the sandbox got ${total} (${result.sandboxCalls.perMinute}/min)`);
+    ctx.log(
+      `amplification: viewers made ${viewerTotal} calls (${result.viewerCalls.perMinute}/min); the sandbox got ${total} (${result.sandboxCalls.perMinute}/min)`,
+    );
     return result;
   } finally {
     for (const s of streams) s.close();

@@ -19,7 +19,11 @@ function nextBin(root: string): string {
 
 function runBuild(root: string, cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(nextBin(root), ["build"], { cwd, env: { ...env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(nextBin(root), ["build"], {
+      cwd,
+      env: { ...env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     const keep = (chunk: Buffer) => {
       output = (output + chunk.toString("utf8")).slice(-20_000);

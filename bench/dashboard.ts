@@ -1,7 +1,7 @@
 // Starts the built dashboard (`next start`) in sandbox mode against the bench's sandbox.
 
-import { launch, waitForHttp, type Managed } from "./processes";
 import { nextStartCommand } from "@/scripts/next-start";
+import { launch, waitForHttp, type Managed } from "@/tests/support/processes";
 
 export interface DashboardOptions {
   root: string;
@@ -22,7 +22,16 @@ export interface Dashboard {
 }
 
 // Nothing from the caller's environment may point the dashboard at a real service or another database.
-const DROPPED = ["DATABASE_URL", "SERVICE_BASE_URL", "SERVICE_VERIFY_BASE_URL", "SERVICE_API_KEY", "ADMIN_EMAIL", "ADMIN_PASSWORD", "AUTH_SECRET", "NEXT_OUTPUT"];
+const DROPPED = [
+  "DATABASE_URL",
+  "SERVICE_BASE_URL",
+  "SERVICE_VERIFY_BASE_URL",
+  "SERVICE_API_KEY",
+  "ADMIN_EMAIL",
+  "ADMIN_PASSWORD",
+  "AUTH_SECRET",
+  "NEXT_OUTPUT",
+];
 
 export function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 
 import { sign } from "@/lib/webhooks/signature";
-import { payload } from "@/tests/payloads";
+import { payload } from "@/tests/support/payloads";
 
 export interface PreparedDelivery {
   uuid: string;
@@ -41,7 +41,11 @@ export function prepareDeliveries(count: number, repeatShare: number, apiKey: st
 }
 
 /** Posts every delivery with `concurrency` in flight; wall time from the first send to the last answer. */
-export async function sendAll(url: string, deliveries: readonly PreparedDelivery[], concurrency: number): Promise<{ outcomes: DeliveryOutcome[]; elapsedMs: number }> {
+export async function sendAll(
+  url: string,
+  deliveries: readonly PreparedDelivery[],
+  concurrency: number,
+): Promise<{ outcomes: DeliveryOutcome[]; elapsedMs: number }> {
   const outcomes: DeliveryOutcome[] = new Array(deliveries.length);
   let next = 0;
   const started = performance.now();

@@ -2,7 +2,7 @@
 // (a smoke run from `npm test`, say) waits instead of rebuilding under a running server.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 
-import { sleep } from "./processes";
+import { sleep } from "@/tests/support/wait-for";
 
 function holder(file: string): number | null {
   try {

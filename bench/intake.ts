@@ -3,13 +3,13 @@ import { mkdtempSync } from "node:fs";
 import path from "node:path";
 
 import type { DbTarget } from "@/lib/db/client";
+import { launch, waitForHttp } from "@/tests/support/processes";
 
 import type { BenchContext } from "./context";
 import { cleanEnv, startDashboard } from "./dashboard";
 import { paymentRowsByUuid } from "./db-rows";
 import { prepareDeliveries, sendAll, type DeliveryOutcome } from "./deliveries";
 import { freePorts, SERVER_PORTS } from "./ports";
-import { launch, waitForHttp } from "./processes";
 import { round, summarize, type Summary } from "./stats";
 
 export type IntakeServer = "dashboard" | "bare";
@@ -53,10 +53,25 @@ async function startServer(ctx: BenchContext, server: IntakeServer, db: IntakeDa
   const webhookUrl = `http://127.0.0.1:${port}/api/webhooks/peer-transfer`;
   const databaseUrl = db.kind === "postgres" ? db.url : undefined;
   if (server === "dashboard") {
-    const dashboard = await startDashboard({ root: ctx.options.root, distDir: ctx.distDir, port, sandboxPort: ctx.sandbox.port, apiKey: ctx.apiKey, dataDir, databaseUrl });
+    const dashboard = await startDashboard({
+      root: ctx.options.root,
+      distDir: ctx.distDir,
+      port,
+      sandboxPort: ctx.sandbox.port,
+      apiKey: ctx.apiKey,
+      dataDir,
+      databaseUrl,
+    });
     return { webhookUrl, stop: dashboard.stop };
   }
-  const env: NodeJS.ProcessEnv = { ...cleanEnv(), NODE_ENV: "production", BARE_PORT: String(port), SERVICE_API_KEY: ctx.apiKey, DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  const env: NodeJS.ProcessEnv = {
+    ...cleanEnv(),
+    NODE_ENV: "production",
+    BARE_PORT: String(port),
+    SERVICE_API_KEY: ctx.apiKey,
+    DATA_DIR: dataDir,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
   const tsx = path.join(ctx.options.root, "node_modules", ".bin", "tsx");
   const proc = launch(`bare server :${port}`, tsx, ["--conditions=react-server", "bench/bare-server.ts"], { cwd: ctx.options.root, env });
   try {
@@ -68,7 +83,14 @@ async function startServer(ctx: BenchContext, server: IntakeServer, db: IntakeDa
   return { webhookUrl, stop: () => proc.stop() };
 }
 
-function tally(server: IntakeServer, outcomes: DeliveryOutcome[], elapsedMs: number, rows: Map<string, number>, uniques: string[], concurrency: number): IntakeSide {
+function tally(
+  server: IntakeServer,
+  outcomes: DeliveryOutcome[],
+  elapsedMs: number,
+  rows: Map<string, number>,
+  uniques: string[],
+  concurrency: number,
+): IntakeSide {
   const answered = outcomes.filter((o) => o.status !== 0);
   let lost = 0;
   let duplicates = 0;
@@ -112,7 +134,9 @@ async function runSide(ctx: BenchContext, server: IntakeServer, db: IntakeDataba
   const rows = await paymentRowsByUuid(target, uniques);
   const side = tally(server, result.outcomes, result.elapsedMs, rows, uniques, concurrency);
   if (side.answered2xx === 0) throw new Error(`intake into the ${server} (${db.kind}): no delivery was accepted`);
-  ctx.log(`intake ${db.kind} ${server}: ${side.perSecond}/s, p50 ${side.latencyMs.p50} ms, p99 ${side.latencyMs.p99} ms, lost ${side.lost}, duplicates ${side.duplicates}`);
+  ctx.log(
+    `intake ${db.kind} ${server}: ${side.perSecond}/s, p50 ${side.latencyMs.p50} ms, p99 ${side.latencyMs.p99} ms, lost ${side.lost}, duplicates ${side.duplicates}`,
+  );
   return side;
 }
 

@@ -1,10 +1,11 @@
 // Benchmark 3: from the sandbox accepting (or declining) a request to the `request.updated` event on /api/live.
 import { performance } from "node:perf_hooks";
 
+import { requestUpdated, SseClient } from "@/tests/support/sse-client";
+
 import type { BenchContext } from "./context";
 import { createRequest, freshTag, sandboxControl } from "./dashboard-api";
 import type { Session } from "./session";
-import { requestUpdated, SseClient } from "./sse";
 import { summarize, type Summary } from "./stats";
 
 export interface LatencySeries {
@@ -23,7 +24,14 @@ export interface LiveLatencyResult {
   declines: LatencySeries;
 }
 
-async function series(ctx: BenchContext, admin: Session, live: SseClient, action: "accept" | "decline", count: number, timeoutMs: number): Promise<LatencySeries> {
+async function series(
+  ctx: BenchContext,
+  admin: Session,
+  live: SseClient,
+  action: "accept" | "decline",
+  count: number,
+  timeoutMs: number,
+): Promise<LatencySeries> {
   const sandbox = sandboxControl(ctx.sandbox.apiUrl);
   const status = action === "accept" ? "accepted" : "declined";
   const samples: number[] = [];

@@ -2,13 +2,15 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
+import { launch, waitForHttp } from "@/tests/support/processes";
+import { sleep } from "@/tests/support/wait-for";
+
 import { BLANK_APP_DIR } from "./build";
 import type { BenchContext } from "./context";
 import { createRequest } from "./dashboard-api";
 import { cleanEnv } from "./dashboard";
 import { measure, type PageWeight } from "./first-load";
 import { freePorts, SERVER_PORTS } from "./ports";
-import { launch, sleep, waitForHttp } from "./processes";
 import type { Session } from "./session";
 import { round } from "./stats";
 
@@ -37,7 +39,10 @@ export function builtPages(root: string, distDir: string): string[] {
   const routes = Object.keys(manifest)
     .filter((key) => key.endsWith("/page") && !key.startsWith("/_"))
     .map((key) => {
-      const segments = key.split("/").slice(1, -1).filter((s) => !/^\(.*\)$/.test(s) && !s.startsWith("@"));
+      const segments = key
+        .split("/")
+        .slice(1, -1)
+        .filter((s) => !/^\(.*\)$/.test(s) && !s.startsWith("@"));
       return `/${segments.join("/")}`;
     });
   return [...new Set(routes)].sort();
@@ -54,7 +59,10 @@ async function sampleIds(admin: Session): Promise<{ requestId: string; paymentUu
   return { requestId, paymentUuid: null };
 }
 
-export async function measureDashboardPages(ctx: BenchContext, admin: Session): Promise<{ pages: PageWeight[]; skipped: PageProblem[]; failed: PageProblem[] }> {
+export async function measureDashboardPages(
+  ctx: BenchContext,
+  admin: Session,
+): Promise<{ pages: PageWeight[]; skipped: PageProblem[]; failed: PageProblem[] }> {
   const routes = builtPages(ctx.options.root, ctx.distDir);
   const ids = await sampleIds(admin);
   const params: Record<string, string | null> = { "/requests/[id]": ids.requestId, "/payments/[uuid]": ids.paymentUuid };
@@ -81,7 +89,9 @@ export async function measureDashboardPages(ctx: BenchContext, admin: Session): 
       failed.push({ route, reason: error instanceof Error ? error.message : String(error) });
     }
   }
-  ctx.log(`page weight: ${pages.length} pages measured${skipped.length ? `, ${skipped.length} skipped` : ""}${failed.length ? `, ${failed.length} FAILED` : ""}`);
+  ctx.log(
+    `page weight: ${pages.length} pages measured${skipped.length ? `, ${skipped.length} skipped` : ""}${failed.length ? `, ${failed.length} FAILED` : ""}`,
+  );
   return { pages, skipped, failed };
 }
 

@@ -31,7 +31,8 @@ export async function scratchDatabase(url: string, log: (line: string) => void):
   return {
     url: scratchUrl.toString(),
     scratch: true,
-    drop: () => admin(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((error: unknown) => log(`postgres: could not drop ${name}: ${String(error)}`)),
+    drop: () =>
+      admin(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((error: unknown) => log(`postgres: could not drop ${name}: ${String(error)}`)),
   };
 }
 

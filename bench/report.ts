@@ -22,7 +22,11 @@ const MARK = { met: "met", missed: "MISSED", info: "" } as const;
 export function printTable(lines: readonly TargetLine[]): void {
   const rows = [["benchmark", "measurement", "value", "target", ""], ...lines.map((l) => [l.bench, l.metric, l.value, l.target, MARK[l.verdict]])];
   const widths = [0, 1, 2, 3, 4].map((c) => Math.min(c === 2 ? 90 : 70, Math.max(...rows.map((r) => (r[c] ?? "").length))));
-  const format = (r: string[]) => r.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join("  ").trimEnd();
+  const format = (r: string[]) =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c] ?? 0))
+      .join("  ")
+      .trimEnd();
   console.log(`\n${format(rows[0] ?? [])}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
   for (const r of rows.slice(1)) console.log(format(r));
 }
@@ -37,7 +41,9 @@ const END = "<!-- bench:end -->";
 const cell = (text: string) => text.replace(/\|/g, "\\|");
 
 export function readmeFigures(report: Report): string {
-  const rows = report.targets.map((l) => `| ${cell(l.bench)} | ${cell(l.metric)} | ${cell(l.value)} | ${cell(l.target)} | ${l.verdict === "info" ? "" : l.verdict} |`);
+  const rows = report.targets.map(
+    (l) => `| ${cell(l.bench)} | ${cell(l.metric)} | ${cell(l.value)} | ${cell(l.target)} | ${l.verdict === "info" ? "" : l.verdict} |`,
+  );
   return [
     BEGIN,
     `Latest full run: ${report.machine.date.slice(0, 16).replace("T", " ")} UTC, ${Math.round(report.durationSeconds / 60)} min, on ${describeMachine(report.machine)}.`,

@@ -9,6 +9,8 @@ import { performance } from "node:perf_hooks";
 
 import { DEMO_ADMIN } from "@/lib/auth/demo";
 import { startSandbox } from "@/sandbox/server";
+import { stopAll } from "@/tests/support/processes";
+import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";
 
 import { benchAmplification } from "./amplification";
 import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, SMOKE_DIST_DIR } from "./build";
@@ -22,9 +24,8 @@ import { readOptions } from "./options";
 import { measureBlankPage, measureDashboardPages, pageWeightResult } from "./page-weight";
 import { freePorts, SANDBOX_PORTS, SERVER_PORTS } from "./ports";
 import { redactUrl, scratchDatabase } from "./postgres";
-import { stopAll } from "./processes";
 import { printTable, updateReadme, writeJson, type Report } from "./report";
-import { nextClientIp, signIn } from "./session";
+import { signIn } from "./session";
 import { targetLines, type BenchResults } from "./targets";
 
 const options = readOptions(process.argv.slice(2), process.env);
@@ -146,13 +147,16 @@ const report: Report = {
 printTable(targets);
 writeJson(options.resultsFile, report);
 log(`wrote ${path.relative(options.root, options.resultsFile)}`);
-if (options.updateReadme && errors.length === 0) log(updateReadme(options.root, report) ? "updated the README's Benchmarks figures" : "README: no bench markers found; not updated");
+if (options.updateReadme && errors.length === 0)
+  log(updateReadme(options.root, report) ? "updated the README's Benchmarks figures" : "README: no bench markers found; not updated");
 
 const missed = targets.filter((t) => t.verdict === "missed");
 const expected = { intake: 1 + (options.postgresUrl ? 1 : 0), rest: options.onlyIntake ? 0 : 3 };
 const taken = results.intake.length + [results.amplification, results.liveLatency, results.pageWeight].filter(Boolean).length;
 if (errors.length === 0 && taken < expected.intake + expected.rest) errors.push(`only ${taken} of ${expected.intake + expected.rest} measurements were taken`);
-console.log(`\n${taken} measurements, ${targets.length - missed.length - targets.filter((t) => t.verdict === "info").length} targets met, ${missed.length} missed${missed.length ? ` (${missed.map((m) => m.metric).join("; ")})` : ""}.`);
+console.log(
+  `\n${taken} measurements, ${targets.length - missed.length - targets.filter((t) => t.verdict === "info").length} targets met, ${missed.length} missed${missed.length ? ` (${missed.map((m) => m.metric).join("; ")})` : ""}.`,
+);
 if (errors.length) {
   console.error(`\nBenchmark FAILED: ${errors.length} measurement(s) could not be taken:\n${errors.map((e) => `  - ${e}`).join("\n")}`);
   process.exit(1);

@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -7,7 +6,8 @@ import { request as playwrightRequest } from "@playwright/test";
 
 import type { Role } from "../lib/auth/roles";
 import { DEV_API_KEY } from "../sandbox/dev-key";
-import { payload } from "../tests/payloads";
+import { payload } from "../tests/support/payloads";
+import { signedHeaders } from "../tests/support/sign-delivery";
 import { ROUTE_TABLE, type RouteCase } from "./route-table";
 import { BASE_URL, DEMO_ADMIN, createStaff, newSession } from "./support";
 
@@ -66,7 +66,7 @@ test.describe("every route × every role", () => {
     const body = JSON.stringify(payload());
     const delivered = await admin.post("/api/webhooks/peer-transfer", {
       data: body,
-      headers: { "content-type": "application/json", "x-service-signature": createHmac("sha512", DEV_API_KEY).update(body).digest("hex") },
+      headers: signedHeaders(body, DEV_API_KEY),
     });
     expect(delivered.status()).toBe(200);
     paymentUuid = (JSON.parse(body) as { uuid: string }).uuid;
@@ -108,9 +108,15 @@ test.describe("every route × every role", () => {
   function send(ctx: APIRequestContext, route: RouteCase, url: string, headers: Record<string, string>) {
     switch (`${route.method} ${route.pattern}`) {
       case "POST /api/requests":
-        return ctx.post(url, { headers, data: { tag: "matrix.person", amount: 1, description: "Matrix", idempotencyKey: `m${Date.now()}${Math.random().toString(36).slice(2)}` } });
+        return ctx.post(url, {
+          headers,
+          data: { tag: "matrix.person", amount: 1, description: "Matrix", idempotencyKey: `m${Date.now()}${Math.random().toString(36).slice(2)}` },
+        });
       case "POST /api/staff":
-        return ctx.post(url, { headers, data: { email: `matrix.${Date.now()}.${Math.random().toString(36).slice(2)}@e2e.test`, name: "Matrix", role: "viewer", password: "matrix-password" } });
+        return ctx.post(url, {
+          headers,
+          data: { email: `matrix.${Date.now()}.${Math.random().toString(36).slice(2)}@e2e.test`, name: "Matrix", role: "viewer", password: "matrix-password" },
+        });
       case "PATCH /api/staff/[id]":
         return ctx.patch(url, { headers, data: { role: "viewer" } });
       default:

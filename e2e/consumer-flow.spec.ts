@@ -45,7 +45,10 @@ test("a person declines in the consumer app: the status view turns declined, wit
 test("the payments page takes in a new payment with no reload: the list, and the server-drawn chart", async ({ page, request }) => {
   await page.goto("/payments");
   await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
-  const chartText = page.getByRole("region", { name: /Settled per day/ }).locator("p").first();
+  const chartText = page
+    .getByRole("region", { name: /Settled per day/ })
+    .locator("p")
+    .first();
   const before = (await chartText.textContent()) ?? "";
   let loads = 0;
   page.on("load", () => (loads += 1));

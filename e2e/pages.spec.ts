@@ -41,7 +41,10 @@ for (const width of [1280, 375]) {
       await expect(page.locator("h1").first()).toBeVisible();
       const results = await new AxeBuilder({ page }).analyze();
       const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${name} at ${width}`).toEqual([]);
+      expect(
+        serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+        `${name} at ${width}`,
+      ).toEqual([]);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${name} overflows at ${width} px`).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `test-results/screenshots/${name}-${width}.png`, fullPage: true });

@@ -1,7 +1,8 @@
 import { expect, test } from "@playwright/test";
 
 import { DEV_API_KEY } from "../sandbox/dev-key";
-import { BASE_URL, DEMO_ADMIN, SANDBOX_URL, createStaff, fakeClientIp, newSession, sandbox, uniqueTag } from "./support";
+import { fakeAddress as fakeClientIp } from "../tests/support/sign-in";
+import { BASE_URL, DEMO_ADMIN, SANDBOX_URL, createStaff, newSession, sandbox, uniqueTag } from "./support";
 
 test.describe.configure({ mode: "serial" });
 

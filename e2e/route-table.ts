@@ -8,7 +8,7 @@ export interface RouteCase {
   allowed: readonly Role[] | "public" | "next-auth" | "signature";
 }
 
-/** Every route handler the dashboard has, and who may call it (DESIGN §4). A route missing here fails the walk. */
+/** Every route handler the dashboard has, and who may call it (docs/architecture.md). A route missing here fails the walk. */
 export const ROUTE_TABLE: RouteCase[] = [
   { method: "GET", pattern: "/api/health", allowed: "public" },
   { method: "GET", pattern: "/api/auth/[...nextauth]", allowed: "next-auth" },

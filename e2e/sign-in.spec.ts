@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 
-import { BASE_URL, DEMO_ADMIN, createStaff, fakeClientIp, newSession } from "./support";
+import { fakeAddress as fakeClientIp } from "../tests/support/sign-in";
+import { BASE_URL, DEMO_ADMIN, createStaff, newSession } from "./support";
 
 test.describe("signed out", () => {
   test.use({ storageState: { cookies: [], origins: [] } });

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 
-import { BASE_URL, DEMO_ADMIN, createStaff, fakeClientIp, newSession, uniqueEmail } from "./support";
+import { fakeAddress as fakeClientIp } from "../tests/support/sign-in";
+import { BASE_URL, DEMO_ADMIN, createStaff, newSession, uniqueEmail } from "./support";
 
 test("an admin adds a staff member, changes the role, and disables the account, which stops its session at once", async ({ page, browser }) => {
   const email = uniqueEmail("newcomer");

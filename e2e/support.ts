@@ -1,7 +1,13 @@
-import { expect, request as playwrightRequest, type APIRequestContext } from "@playwright/test";
+// The e2e suite's own fixtures: its ports and URLs, sessions as Playwright request contexts, staff to
+// sign in as, and the e2e sandbox's control API. Shared parts come from tests/support (relative paths:
+// this file is also loaded by playwright.config.ts).
+import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
 
 import { DEMO_ADMIN } from "../lib/auth/demo";
 import type { Role } from "../lib/auth/roles";
+import { sandboxControl } from "../tests/support/sandbox-control";
+import { fakeAddress, signInWith } from "../tests/support/sign-in";
+import { waitFor } from "../tests/support/wait-for";
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4110);
@@ -17,28 +23,28 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}.${Date.now().toString(36)}.${counter}@e2e.test`;
 }
 
-/** Distinct pretend client addresses keep the per-address sign-in limit of one test from another's. */
-export function fakeClientIp(): string {
-  counter += 1;
-  return `198.51.100.${(Date.now() + counter) % 250}`;
-}
-
 /** Signs in over HTTP the way the sign-in form's endpoint does; the context keeps the session cookie. */
-export async function signInOverHttp(ctx: APIRequestContext, email: string, password: string, headers: Record<string, string> = {}) {
-  const csrf = await ctx.get("/api/auth/csrf", { headers });
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  return ctx.post("/api/auth/callback/credentials", {
-    form: { email, password, csrfToken, callbackUrl: "/" },
-    maxRedirects: 0,
-    headers,
-  });
+export function signInOverHttp(ctx: APIRequestContext, email: string, password: string, headers: Record<string, string> = {}): Promise<APIResponse> {
+  return signInWith(
+    {
+      getJson: async (path) => (await ctx.get(path, { headers })).json() as Promise<unknown>,
+      postForm: (path, form) => ctx.post(path, { form, maxRedirects: 0, headers }),
+    },
+    email,
+    password,
+  );
 }
 
 export async function newSession(email: string, password: string): Promise<APIRequestContext> {
-  const ctx = await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { "x-forwarded-for": fakeClientIp() } });
+  const ctx = await playwrightRequest.newContext({
+    baseURL: BASE_URL,
+    storageState: { cookies: [], origins: [] },
+    extraHTTPHeaders: { "x-forwarded-for": fakeAddress() },
+  });
   const res = await signInOverHttp(ctx, email, password);
+  const location = res.headers().location ?? "";
   expect(res.status(), "sign-in redirects").toBe(302);
-  expect(res.headers().location ?? "", "sign-in succeeded").not.toContain("error=");
+  expect(location, "sign-in succeeded").not.toContain("error=");
   return ctx;
 }
 
@@ -53,46 +59,29 @@ export async function createStaff(admin: APIRequestContext, role: Role, password
   return { id: body.data.id, email, password };
 }
 
-/** The sandbox's control API (no key): faults, stats, accept/decline as the consumer would. */
+const control = sandboxControl(SANDBOX_URL);
+
+/** The e2e sandbox's control API (no key): faults, stats, accept/decline as the consumer would. */
 export const sandbox = {
-  async stats(): Promise<Record<string, number>> {
-    const res = await fetch(`${SANDBOX_URL}/sandbox/stats`);
-    return ((await res.json()) as { calls: Record<string, number> }).calls;
-  },
-  async resetStats(): Promise<void> {
-    await fetch(`${SANDBOX_URL}/sandbox/stats/reset`, { method: "POST" });
-  },
-  async fault(path: string, mode: "500" | "429" | "timeout" | "malformed" | "slow", count?: number): Promise<void> {
-    const res = await fetch(`${SANDBOX_URL}/sandbox/faults`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ path, mode, ...(count === undefined ? {} : { count }) }),
-    });
-    if (!res.ok) throw new Error(`fault not set: ${res.status}`);
-  },
-  async clearFaults(): Promise<void> {
-    await fetch(`${SANDBOX_URL}/sandbox/faults/clear`, { method: "POST" });
-  },
+  stats: control.calls,
+  resetStats: control.resetStats,
+  fault: control.fault,
+  clearFaults: control.clearFaults,
   /** Waits (bounded) until no webhook is still being delivered and no auto-user request is pending. */
   async quiet(): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const hooks = (await (await fetch(`${SANDBOX_URL}/sandbox/webhooks`)).json()) as { data: { deliveries: { outcome: string }[] } };
-      const requests = (await (await fetch(`${SANDBOX_URL}/sandbox/requests`)).json()) as {
-        data: { requests: { request_status: string; requested_sent_to: { tag: string } }[] };
-      };
-      const busy =
-        hooks.data.deliveries.some((d) => d.outcome === "pending") ||
-        requests.data.requests.some((r) => r.request_status === "pending" && r.requested_sent_to.tag.endsWith(".auto"));
-      if (!busy) return;
-      if (Date.now() > deadline) throw new Error("the sandbox did not settle within 20 s");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitFor(
+      "the sandbox to settle (no webhook in flight, no auto-user request pending)",
+      async () => {
+        const [deliveries, requests] = await Promise.all([control.deliveries(), control.requests()]);
+        const busy =
+          deliveries.some((d) => d.outcome === "pending") || requests.some((r) => r.request_status === "pending" && r.requested_sent_to.tag.endsWith(".auto"));
+        return busy ? undefined : true;
+      },
+      20_000,
+      100,
+    );
   },
-  async act(requestId: string, action: "accept" | "decline"): Promise<void> {
-    const res = await fetch(`${SANDBOX_URL}/sandbox/requests/${requestId}/${action}`, { method: "POST" });
-    if (!res.ok) throw new Error(`${action} failed: ${res.status} ${await res.text()}`);
-  },
+  act: (requestId: string, action: "accept" | "decline"): Promise<void> => control[action](requestId),
 };
 
 export function uniqueTag(prefix = "e2e"): string {

@@ -1,7 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { request as playwrightRequest } from "@playwright/test";
 
-import { BASE_URL, DEMO_ADMIN, createStaff, fakeClientIp, newSession, signInOverHttp } from "./support";
+import { fakeAddress as fakeClientIp } from "../tests/support/sign-in";
+import { BASE_URL, DEMO_ADMIN, createStaff, newSession, signInOverHttp } from "./support";
 
 test.use({ storageState: { cookies: [], origins: [] } });
 
@@ -35,7 +36,11 @@ test("five failures for one e-mail lock it for a while with a clear message; oth
 
 test("five failures from one address lock that address; another account's success in between clears nothing", async () => {
   const ip = fakeClientIp();
-  const ctx = await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { "x-forwarded-for": ip } });
+  const ctx = await playwrightRequest.newContext({
+    baseURL: BASE_URL,
+    storageState: { cookies: [], origins: [] },
+    extraHTTPHeaders: { "x-forwarded-for": ip },
+  });
   for (let i = 0; i < 4; i++) {
     const res = await signInOverHttp(ctx, `nobody${i}@e2e.test`, "whatever-password");
     expect(res.headers().location).toContain("code=invalid");
@@ -46,7 +51,10 @@ test("five failures from one address lock that address; another account's succes
   const fifth = await signInOverHttp(ctx, "someone@e2e.test", "whatever-password");
   expect(fifth.headers().location).toContain("code=invalid");
   // …so the sixth attempt from the address is refused with the wait, even with the right password.
-  for (const [email, password] of [["someone-else@e2e.test", "whatever-password"], [DEMO_ADMIN.email, DEMO_ADMIN.password]] as const) {
+  for (const [email, password] of [
+    ["someone-else@e2e.test", "whatever-password"],
+    [DEMO_ADMIN.email, DEMO_ADMIN.password],
+  ] as const) {
     const locked = await signInOverHttp(ctx, email, password);
     expect(locked.headers().location).toMatch(/code=throttled-1[45]/);
   }

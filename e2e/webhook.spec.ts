@@ -1,11 +1,10 @@
-import { createHmac } from "node:crypto";
-
 import { expect, test } from "@playwright/test";
 
 import { DEV_API_KEY } from "../sandbox/dev-key";
-import { payload } from "../tests/payloads";
+import { payload } from "../tests/support/payloads";
+import { deliverySignature } from "../tests/support/sign-delivery";
 
-const sign = (body: string, key = DEV_API_KEY) => createHmac("sha512", key).update(body).digest("hex");
+const sign = (body: string, key = DEV_API_KEY) => deliverySignature(body, key);
 const URL_PATH = "/api/webhooks/peer-transfer";
 
 test.describe("the webhook route over HTTP", () => {
@@ -38,7 +37,7 @@ test.describe("the webhook route over HTTP", () => {
   });
 });
 
-// DESIGN §5.9–10: forged deliveries are refused at once, logged without a body in the background, and
+// docs/architecture.md: forged deliveries are refused at once, logged without a body in the background, and
 // three in an hour show admins a banner naming both likely causes and where they came from.
 test("forged deliveries raise the admin banner, which names both causes and the source", async ({ page, request }) => {
   const source = "203.0.113.77";

@@ -1,8 +1,8 @@
 // The API host against the interface: envelope, shapes, auth and input errors.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "./server";
-import * as schema from "./test-schemas";
-import { call, startTestSandbox } from "./test-support";
+import { call, startTestSandbox } from "@/tests/support/sandbox";
+import * as schema from "@/tests/support/wire-schemas";
 
 let sandbox: Sandbox;
 const api = (method: string, path: string, opts?: Parameters<typeof call>[4]) => call(sandbox, sandbox.apiUrl, method, path, opts);

@@ -1,8 +1,8 @@
 // The stand-in consumer app: lists pending requests by person, escapes their text, and its forms work.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "./server";
-import * as schema from "./test-schemas";
-import { call, startTestSandbox } from "./test-support";
+import { call, startTestSandbox } from "@/tests/support/sandbox";
+import * as schema from "@/tests/support/wire-schemas";
 
 const PEER = "/api/v1/transfer/request/peer";
 let sandbox: Sandbox;

@@ -4,7 +4,28 @@ import type { Consumer } from "./types";
 
 export const TAG_PATTERN = /^[A-Za-z0-9._-]{2,32}$/;
 
-const FIRST_NAMES = ["Amaka", "Bola", "Chidi", "Damilola", "Emeka", "Funke", "Gbenga", "Halima", "Ifeoma", "Jide", "Kemi", "Lanre", "Musa", "Ngozi", "Obinna", "Segun", "Temi", "Uche", "Yemi", "Zainab"] as const;
+const FIRST_NAMES = [
+  "Amaka",
+  "Bola",
+  "Chidi",
+  "Damilola",
+  "Emeka",
+  "Funke",
+  "Gbenga",
+  "Halima",
+  "Ifeoma",
+  "Jide",
+  "Kemi",
+  "Lanre",
+  "Musa",
+  "Ngozi",
+  "Obinna",
+  "Segun",
+  "Temi",
+  "Uche",
+  "Yemi",
+  "Zainab",
+] as const;
 const LAST_NAMES = ["Adeyemi", "Okafor", "Balogun", "Nwosu", "Ibrahim", "Okonkwo", "Adebayo", "Eze", "Olawale", "Uzor", "Abubakar", "Onyeka"] as const;
 
 /** Tags the service answers as "no such user". */

@@ -1,8 +1,9 @@
 // Fault injection and call statistics, as benchmarks and the app's resilience tests rely on them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Sandbox } from "./server";
-import * as schema from "./test-schemas";
-import { call, startTestSandbox, waitFor } from "./test-support";
+import { call, startTestSandbox } from "@/tests/support/sandbox";
+import { waitFor } from "@/tests/support/wait-for";
+import * as schema from "@/tests/support/wire-schemas";
 
 const PEER = "/api/v1/transfer/request/peer";
 const BALANCE = "/api/v1/business/balance";

@@ -2,8 +2,10 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "./server";
-import * as schema from "./test-schemas";
-import { call, startReceiver, startTestSandbox, waitFor, type Receiver } from "./test-support";
+import { call, startTestSandbox } from "@/tests/support/sandbox";
+import { startReceiver, type Receiver } from "@/tests/support/test-http";
+import { waitFor } from "@/tests/support/wait-for";
+import * as schema from "@/tests/support/wire-schemas";
 
 const PEER = "/api/v1/transfer/request/peer";
 let sandbox: Sandbox;
@@ -175,7 +177,9 @@ describe("webhook retries", () => {
     try {
       const id = await createRequest(sandbox, { amount: 30, tag: "ada.obi", description: "retry", meta: { notificationUrl: flaky.url } });
       await api("POST", `/sandbox/requests/${id}/accept`, { key: null });
-      const delivery = await waitFor("a delivered webhook", async () => (await deliveriesOf(sandbox)).find((d) => d.request_id === id && d.outcome === "delivered"));
+      const delivery = await waitFor("a delivered webhook", async () =>
+        (await deliveriesOf(sandbox)).find((d) => d.request_id === id && d.outcome === "delivered"),
+      );
       expect(delivery.attempts.map((a) => a.status)).toEqual([500, 503, 200]);
       expect(flaky.received).toHaveLength(3);
       const bodies = new Set(flaky.received.map((r) => r.body.toString("utf8")));

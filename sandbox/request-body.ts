@@ -26,7 +26,9 @@ export function parsePeerRequest(body: unknown, unit: AmountUnit): PeerRequestIn
   }
   const amountKobo = amountToKobo(amount, unit);
   if (amountKobo === null) {
-    throw invalid(unit === "major" ? "amount must have at most 2 decimal places (amounts are in naira)" : "amount must be a whole number (amounts are in kobo)");
+    throw invalid(
+      unit === "major" ? "amount must have at most 2 decimal places (amounts are in naira)" : "amount must be a whole number (amounts are in kobo)",
+    );
   }
   if (amountKobo > BigInt(Number.MAX_SAFE_INTEGER)) throw invalid("amount is too large");
   if (typeof tag !== "string") throw invalid("tag must be a string");

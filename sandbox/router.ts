@@ -19,9 +19,7 @@ export interface Route {
 }
 
 export type RouteMatch =
-  | { kind: "match"; route: Route; params: Record<string, string> }
-  | { kind: "wrong-method"; pattern: string; allowed: string[] }
-  | { kind: "none" };
+  { kind: "match"; route: Route; params: Record<string, string> } | { kind: "wrong-method"; pattern: string; allowed: string[] } | { kind: "none" };
 
 export function route(method: string, pattern: string, handler: Handler): Route {
   const names: string[] = [];

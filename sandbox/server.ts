@@ -81,19 +81,27 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const consumer = consumerRoutes(store);
 
   const apiServer = http.createServer(
-    listener("api", async (req, res) => {
-      const { path } = requestTarget(req);
-      if (path === "/sandbox" || path.startsWith("/sandbox/")) return serveOpen(control, log, req, res);
-      if (path.startsWith("/api/")) return serveService(service, guards, req, res);
-      return serveOpen(consumer, log, req, res);
-    }, log),
+    listener(
+      "api",
+      async (req, res) => {
+        const { path } = requestTarget(req);
+        if (path === "/sandbox" || path.startsWith("/sandbox/")) return serveOpen(control, log, req, res);
+        if (path.startsWith("/api/")) return serveService(service, guards, req, res);
+        return serveOpen(consumer, log, req, res);
+      },
+      log,
+    ),
   );
   const verifyServer = http.createServer(
-    listener("verify", async (req, res) => {
-      const { path } = requestTarget(req);
-      if (path.startsWith("/api/")) return serveService(verify, guards, req, res);
-      return serveOpen([], log, req, res);
-    }, log),
+    listener(
+      "verify",
+      async (req, res) => {
+        const { path } = requestTarget(req);
+        if (path.startsWith("/api/")) return serveService(verify, guards, req, res);
+        return serveOpen([], log, req, res);
+      },
+      log,
+    ),
   );
 
   const apiPort = await listen(apiServer, port, host);

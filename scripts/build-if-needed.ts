@@ -5,7 +5,16 @@ import path from "node:path";
 
 // Everything `next build` reads; tests, the sandbox and scripts are not part of the bundle.
 const INPUT_DIRS = ["app", "components", "lib", "public"];
-const INPUT_FILES = ["next.config.js", "package-lock.json", "tailwind.config.ts", "postcss.config.mjs", "tsconfig.json", "instrumentation.ts", "proxy.ts", "auth.ts"];
+const INPUT_FILES = [
+  "next.config.js",
+  "package-lock.json",
+  "tailwind.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "instrumentation.ts",
+  "proxy.ts",
+  "auth.ts",
+];
 
 function walk(dir: string, out: string[]): void {
   if (!existsSync(dir)) return;

@@ -5,6 +5,13 @@ import path from "node:path";
 export function nextStartCommand(root: string, port: number): { command: string; args: string[] } {
   return {
     command: process.execPath,
-    args: ["--require", path.join(root, "scripts", "stamp-peer-address.cjs"), path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port)],
+    args: [
+      "--require",
+      path.join(root, "scripts", "stamp-peer-address.cjs"),
+      path.join(root, "node_modules", "next", "dist", "bin", "next"),
+      "start",
+      "-p",
+      String(port),
+    ],
   };
 }

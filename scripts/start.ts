@@ -99,7 +99,9 @@ if (!stopping) {
   const lines = [
     "",
     `Fundboard is ready: ${config.appUrl}`,
-    config.sandbox ? `Sandbox service:  ${sandboxUrl} (consumer app at ${sandboxUrl}/, verify host http://127.0.0.1:${config.sandboxPort + 1})` : `Service:          ${config.service.baseUrl}`,
+    config.sandbox
+      ? `Sandbox service:  ${sandboxUrl} (consumer app at ${sandboxUrl}/, verify host http://127.0.0.1:${config.sandboxPort + 1})`
+      : `Service:          ${config.service.baseUrl}`,
     config.sandbox ? `API key in use:   ${config.service.apiKey}` : `API key in use:   …${config.service.apiKey.slice(-4)}`,
     `Webhook URL:      ${config.webhookUrl}`,
     config.admin

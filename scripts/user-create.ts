@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, parseConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db/client";
 import { DatabaseLockedError } from "@/lib/db/lock";
-import { writeAudit } from "@/lib/audit";
+import { writeAudit } from "@/lib/audit/write";
 import { createStaff } from "@/lib/staff/repo";
 import { staffCreateSchema } from "@/lib/staff/schemas";
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db/mode";
@@ -22,7 +22,9 @@ try {
     strict: true,
   }));
 } catch (error) {
-  die(`${error instanceof Error ? error.message : String(error)}\nUsage: npm run user:create -- --email person@company.com --role admin|operator|viewer [--name "Full Name"] [--password …]`);
+  die(
+    `${error instanceof Error ? error.message : String(error)}\nUsage: npm run user:create -- --email person@company.com --role admin|operator|viewer [--name "Full Name"] [--password …]`,
+  );
 }
 
 const generated = values.password === undefined && process.env.FUNDBOARD_NEW_PASSWORD === undefined;
@@ -36,7 +38,7 @@ const parsed = staffCreateSchema.safeParse({
 if (!parsed.success) {
   die(
     `Cannot create the account:\n${parsed.error.issues.map((i) => `  --${String(i.path[0])}: ${i.message}`).join("\n")}\n` +
-      "Usage: npm run user:create -- --email person@company.com --role admin|operator|viewer [--name \"Full Name\"] [--password …]",
+      'Usage: npm run user:create -- --email person@company.com --role admin|operator|viewer [--name "Full Name"] [--password …]',
   );
 }
 

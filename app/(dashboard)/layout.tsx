@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { signOutAction } from "@/app/sign-out-action";
 import { LiveUpdates } from "@/components/live/live-updates";
 import { MainNav } from "@/components/nav/main-nav";
+import { Button } from "@/components/ui/button";
 import { BAD_SIGNATURE_BANNER_MIN, BadSignatureBanner } from "@/components/webhooks/bad-signature-banner";
 import { currentStaff } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
@@ -32,9 +33,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
               {staff.name} <span className="text-slate-500">({staff.role})</span>
             </span>
             <form action={signOutAction}>
-              <button type="submit" className="rounded-md px-2 py-1 text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50">
+              <Button type="submit" variant="quiet">
                 Sign out
-              </button>
+              </Button>
             </form>
           </div>
         </div>

@@ -9,8 +9,8 @@ import { ANY_STAFF } from "@/lib/auth/roles";
 import { getBalanceView } from "@/lib/balance/cache";
 import { getDb } from "@/lib/db";
 import { recentPayments } from "@/lib/payments/recent";
-import { keys } from "@/lib/queries";
-import { getServerQueryClient } from "@/lib/query-client";
+import { keys } from "@/lib/query/options";
+import { getServerQueryClient } from "@/lib/query/server-client";
 import { REQUEST_PAGE_SIZE, listRequests } from "@/lib/requests/repo";
 
 export const metadata = { title: "Overview" };

@@ -17,7 +17,11 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
   const parsed = signInSchema.safeParse({ email, password: form.get("password") ?? "" });
   if (!parsed.success) return { error: "Enter your e-mail address and your password.", email };
   try {
-    await signIn("credentials", { email: parsed.data.email, password: parsed.data.password, redirectTo: safeRedirectPath(form.get("callbackUrl"), getConfig().appUrl) });
+    await signIn("credentials", {
+      email: parsed.data.email,
+      password: parsed.data.password,
+      redirectTo: safeRedirectPath(form.get("callbackUrl"), getConfig().appUrl),
+    });
   } catch (error) {
     if (error instanceof CredentialsSignin) {
       const throttled = /^throttled-(\d+)$/.exec(error.code);

@@ -15,7 +15,11 @@ function messageFor(error: unknown, code: unknown): string | null {
   return "That e-mail and password do not match an active account. Check them and try again.";
 }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string | string[]; error?: string | string[]; code?: string | string[] }> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ callbackUrl?: string | string[]; error?: string | string[]; code?: string | string[] }>;
+}) {
   const { callbackUrl, error, code } = await searchParams;
   const returnTo = safeRedirectPath(callbackUrl, getConfig().appUrl);
   if (await currentStaff()) redirect(returnTo);

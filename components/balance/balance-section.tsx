@@ -3,10 +3,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
+import { Button } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { apiFetch } from "@/lib/http/api-fetch";
 import type { BalanceView } from "@/lib/balance/view";
-import { balanceQuery, keys } from "@/lib/queries";
+import { balanceQuery, keys } from "@/lib/query/options";
 
 import { WalletCards, WalletCardsSkeleton } from "./wallet-cards";
 
@@ -30,14 +31,9 @@ export function BalanceSection() {
   }
 
   const button = (
-    <button
-      type="button"
-      onClick={() => void refresh()}
-      disabled={refreshing || query.isFetching}
-      className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-900 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-60"
-    >
+    <Button variant="secondary" onClick={() => void refresh()} disabled={refreshing || query.isFetching}>
       {refreshing || query.isFetching ? "Refreshing…" : query.isError || refreshError ? "Try again" : "Refresh"}
-    </button>
+    </Button>
   );
 
   if (query.isPending) return <WalletCardsSkeleton />;

@@ -1,6 +1,8 @@
-import type { BalanceView } from "@/lib/balance/view";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { formatTime } from "@/lib/format-time";
+import type { BalanceView } from "@/lib/balance/view";
+import { formatTime } from "@/lib/time/format";
 
 export function WalletCards({ view }: { view: BalanceView }) {
   return (
@@ -20,17 +22,17 @@ export function WalletCards({ view }: { view: BalanceView }) {
       </div>
       <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         {view.wallets.map((wallet) => (
-          <li key={wallet.name} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="wallet">
+          <Card as="li" key={wallet.name} className="p-4 shadow-sm" data-testid="wallet">
             <div className="flex items-center justify-between gap-2">
               <h3 className="truncate text-sm font-medium text-slate-700" data-testid="wallet-name">
                 {wallet.name}
               </h3>
-              {wallet.main ? <span className="rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700">Main</span> : null}
+              {wallet.main ? <Badge tone="brand">Main</Badge> : null}
             </div>
             <p className="mt-2 text-xl font-semibold tabular-nums" data-testid="wallet-balance">
               {wallet.formatted}
             </p>
-          </li>
+          </Card>
         ))}
       </ul>
     </section>

@@ -4,13 +4,13 @@ import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 
-import { keys } from "@/lib/queries";
+import { LIVE_EVENT_TYPES, liveEffect, showsServerRenderedPayments } from "@/lib/live/effects";
 
 type State = "connecting" | "open" | "reconnecting";
 
 // A burst of events (a run of webhooks) becomes one refetch per query, not one per event.
 const INVALIDATE_AFTER_MS = 250;
-// Server-rendered parts (the payments chart) are re-rendered at most this often.
+// Server-rendered parts (the overview's recent payments, the payments chart) are re-rendered at most this often.
 const REFRESH_EVERY_MS = 3_000;
 
 /** One EventSource per tab: each event invalidates the queries it affects; nothing polls. */
@@ -28,6 +28,7 @@ export function LiveUpdates() {
     let flushTimer: ReturnType<typeof setTimeout> | null = null;
     let refreshTimer: ReturnType<typeof setTimeout> | null = null;
     let lastRefresh = 0;
+    let everOpen = false;
 
     const invalidate = (...queryKeys: QueryKey[]) => {
       for (const key of queryKeys) pending.set(JSON.stringify(key), key);
@@ -38,9 +39,9 @@ export function LiveUpdates() {
         for (const queryKey of keysNow) void client.invalidateQueries({ queryKey });
       }, INVALIDATE_AFTER_MS);
     };
-    // The payments page's chart is drawn on the server: ask for a fresh render, throttled.
+    // Some pages draw live data on the server (see liveEffect): ask for a fresh render, throttled.
     const refreshServerParts = () => {
-      if (!window.location.pathname.startsWith("/payments") || refreshTimer) return;
+      if (refreshTimer) return;
       const wait = Math.max(0, lastRefresh + REFRESH_EVERY_MS - Date.now());
       refreshTimer = setTimeout(() => {
         refreshTimer = null;
@@ -56,15 +57,16 @@ export function LiveUpdates() {
         setState("open");
         // Anything that changed while we were away.
         void client.invalidateQueries();
+        if (everOpen && showsServerRenderedPayments(window.location.pathname)) refreshServerParts();
+        everOpen = true;
       };
-      source.addEventListener("request.updated", () => invalidate(keys.requests));
-      const paymentChanged = () => {
-        invalidate(keys.payments, keys.requests);
-        refreshServerParts();
-      };
-      source.addEventListener("payment.recorded", paymentChanged);
-      source.addEventListener("payment.updated", paymentChanged);
-      source.addEventListener("balance.changed", () => invalidate(keys.balance));
+      for (const type of LIVE_EVENT_TYPES) {
+        source.addEventListener(type, () => {
+          const effect = liveEffect(type, window.location.pathname);
+          invalidate(...effect.queryKeys);
+          if (effect.refresh) refreshServerParts();
+        });
+      }
       source.onerror = () => {
         source?.close();
         if (closed) return;

@@ -1,10 +1,12 @@
 "use client";
 
-import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 
+import { Card } from "@/components/ui/card";
+import { Detail } from "@/components/ui/detail";
+import { TextLink } from "@/components/ui/text-link";
 import { formatMajor } from "@/lib/money";
-import { paymentQuery } from "@/lib/queries";
+import { paymentQuery } from "@/lib/query/options";
 
 import { paymentHref } from "./payments-table";
 import { VerificationBadge } from "./verification-badge";
@@ -13,7 +15,7 @@ import { VerificationBadge } from "./verification-badge";
 export function LinkedPayment({ uuid }: { uuid: string }) {
   const query = useQuery(paymentQuery(uuid));
   return (
-    <div className="space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm" data-testid="linked-payment" aria-live="polite">
+    <Card className="space-y-2 p-4 text-sm" data-testid="linked-payment" aria-live="polite">
       {query.isPending ? (
         <p className="text-slate-600">Loading payment {uuid}…</p>
       ) : query.isError ? (
@@ -22,27 +24,22 @@ export function LinkedPayment({ uuid }: { uuid: string }) {
         </p>
       ) : (
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3">
-          <div>
-            <dt className="text-xs text-slate-600">Amount</dt>
-            <dd className="font-semibold tabular-nums">{formatMajor("NGN", query.data.amount)}</dd>
-          </div>
-          <div>
-            <dt className="text-xs text-slate-600">Settled</dt>
-            <dd className="tabular-nums">{formatMajor("NGN", query.data.settledAmount)}</dd>
-          </div>
-          <div>
-            <dt className="text-xs text-slate-600">Verification</dt>
-            <dd>
-              <VerificationBadge state={query.data.verification} reason={query.data.verificationError} />
-            </dd>
-          </div>
+          <Detail label="Amount" valueClassName="font-semibold tabular-nums">
+            {formatMajor("NGN", query.data.amount)}
+          </Detail>
+          <Detail label="Settled" valueClassName="tabular-nums">
+            {formatMajor("NGN", query.data.settledAmount)}
+          </Detail>
+          <Detail label="Verification">
+            <VerificationBadge state={query.data.verification} reason={query.data.verificationError} />
+          </Detail>
         </dl>
       )}
       <p>
-        <Link href={paymentHref(uuid)} className="text-brand-700 underline">
+        <TextLink href={paymentHref(uuid)}>
           Payment details <span className="font-mono text-xs break-all">{uuid}</span>
-        </Link>
+        </TextLink>
       </p>
-    </div>
+    </Card>
   );
 }

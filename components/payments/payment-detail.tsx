@@ -1,28 +1,24 @@
 "use client";
 
-import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import type { ComponentProps } from "react";
 
-import { ErrorPanel } from "@/components/ui/error-panel";
-import { formatTime } from "@/lib/format-time";
+import { Card } from "@/components/ui/card";
+import { Detail } from "@/components/ui/detail";
+import { ErrorNote, ErrorPanel } from "@/components/ui/error-panel";
+import { TextLink } from "@/components/ui/text-link";
 import { formatMajor } from "@/lib/money";
-import { paymentQuery } from "@/lib/queries";
+import { paymentQuery } from "@/lib/query/options";
+import { formatTime } from "@/lib/time/format";
 
 import { CustomerAvatar } from "./customer-avatar";
 import { LinkedRequest } from "./payments-table";
 import { ReverifyButton } from "./reverify-button";
 import { VerificationBadge } from "./verification-badge";
 
-function Item({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs text-slate-600">{label}</dt>
-      <dd className="break-words" data-testid={testId}>
-        {children}
-      </dd>
-    </div>
-  );
+// Long names, e-mails and descriptions wrap inside their column.
+function Item(props: ComponentProps<typeof Detail>) {
+  return <Detail valueClassName="break-words" {...props} />;
 }
 
 const money = (amount: string) => formatMajor("NGN", amount);
@@ -36,9 +32,7 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
     <div className="space-y-6">
       <div className="space-y-1">
         <p className="text-sm">
-          <Link href="/payments" className="text-brand-700 underline">
-            All payments
-          </Link>
+          <TextLink href="/payments">All payments</TextLink>
         </p>
         <h1 className="text-2xl font-semibold break-words">Payment from {p.customer.name}</h1>
         <p className="font-mono text-xs break-all text-slate-600">{p.uuid}</p>
@@ -48,7 +42,7 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
         <h2 id="amounts-heading" className="mb-2 text-lg font-semibold">
           Amounts
         </h2>
-        <dl className="grid grid-cols-2 gap-4 rounded-lg border border-slate-200 bg-white p-4 tabular-nums sm:grid-cols-4">
+        <Card as="dl" className="grid grid-cols-2 gap-4 p-4 tabular-nums sm:grid-cols-4">
           <Item label="Amount" testId="payment-amount">
             <span className="text-xl font-semibold">{money(p.amount)}</span>
           </Item>
@@ -57,14 +51,14 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
           <Item label="Settled" testId="payment-settled">
             <span className="font-semibold">{money(p.settledAmount)}</span>
           </Item>
-        </dl>
+        </Card>
       </section>
 
       <section aria-labelledby="verification-heading">
         <h2 id="verification-heading" className="mb-2 text-lg font-semibold">
           Verification
         </h2>
-        <div className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
+        <Card className="space-y-3 p-4">
           <div aria-live="polite" className="space-y-3">
             <p className="flex flex-wrap items-center gap-2 text-sm">
               <VerificationBadge state={p.verification} reason={p.verificationError} />
@@ -72,21 +66,21 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
               {p.verifiedAt ? <span className="text-slate-700">Checked {formatTime(p.verifiedAt)}</span> : null}
             </p>
             {p.verification === "failed" && p.verificationError ? (
-              <p className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="verification-reason">
+              <ErrorNote data-testid="verification-reason">
                 <span className="font-medium">Reason: </span>
                 {p.verificationError}
-              </p>
+              </ErrorNote>
             ) : null}
           </div>
           {canReverify ? <ReverifyButton uuid={p.uuid} /> : null}
-        </div>
+        </Card>
       </section>
 
       <section aria-labelledby="customer-heading">
         <h2 id="customer-heading" className="mb-2 text-lg font-semibold">
           Customer
         </h2>
-        <div className="flex flex-wrap items-start gap-4 rounded-lg border border-slate-200 bg-white p-4">
+        <Card className="flex flex-wrap items-start gap-4 p-4">
           <CustomerAvatar name={p.customer.name} url={p.customer.avatar} size={56} />
           <dl className="grid min-w-0 flex-1 gap-4 sm:grid-cols-2">
             <Item label="Name">{p.customer.name}</Item>
@@ -94,14 +88,14 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
             <Item label="E-mail">{p.customer.email ?? "—"}</Item>
             <Item label="Phone">{p.customer.phone ?? "—"}</Item>
           </dl>
-        </div>
+        </Card>
       </section>
 
       <section aria-labelledby="details-heading">
         <h2 id="details-heading" className="mb-2 text-lg font-semibold">
           Details
         </h2>
-        <dl className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2">
+        <Card as="dl" className="grid gap-4 p-4 sm:grid-cols-2">
           <Item label="Received">{formatTime(p.receivedAt)}</Item>
           <Item label="Type">
             <span className="font-mono text-xs">{p.type}</span>
@@ -110,7 +104,7 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
           <Item label="Fund request" testId="payment-request">
             <LinkedRequest requestId={p.requestId} note={p.linkNote} />
           </Item>
-        </dl>
+        </Card>
       </section>
     </div>
   );

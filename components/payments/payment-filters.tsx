@@ -1,9 +1,8 @@
 "use client";
 
-import Link from "next/link";
-import type { ReactNode } from "react";
-
-import { inputClass } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
+import { LabelledControl, inputClass } from "@/components/ui/field";
+import { TextLink } from "@/components/ui/text-link";
 import { paymentFilterFromSearch, type PaymentFilter } from "@/lib/payments/filters";
 
 const STATES: [NonNullable<PaymentFilter["verified"]>, string][] = [
@@ -11,17 +10,6 @@ const STATES: [NonNullable<PaymentFilter["verified"]>, string][] = [
   ["verified", "Verified"],
   ["failed", "Verification failed"],
 ];
-
-function Labelled({ id, label, children }: { id: string; label: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      {children}
-    </div>
-  );
-}
 
 /** Uncontrolled: the URL is the state, and `key` resets the fields when it changes. */
 export function PaymentFilters({ filter, clearHref, onApply }: { filter: PaymentFilter; clearHref: string; onApply: (next: PaymentFilter) => void }) {
@@ -41,7 +29,7 @@ export function PaymentFilters({ filter, clearHref, onApply }: { filter: Payment
         onApply({ ...next, page: 1 });
       }}
     >
-      <Labelled id="filter-verified" label="Verification">
+      <LabelledControl id="filter-verified" label="Verification">
         <select id="filter-verified" name="verified" defaultValue={filter.verified ?? ""} className={inputClass}>
           <option value="">All</option>
           {STATES.map(([value, label]) => (
@@ -50,17 +38,17 @@ export function PaymentFilters({ filter, clearHref, onApply }: { filter: Payment
             </option>
           ))}
         </select>
-      </Labelled>
-      <Labelled id="filter-from" label="Received from">
+      </LabelledControl>
+      <LabelledControl id="filter-from" label="Received from">
         <input id="filter-from" name="from" type="date" defaultValue={filter.from ?? ""} className={inputClass} />
-      </Labelled>
-      <Labelled id="filter-to" label="Received to (inclusive)">
+      </LabelledControl>
+      <LabelledControl id="filter-to" label="Received to (inclusive)">
         <input id="filter-to" name="to" type="date" defaultValue={filter.to ?? ""} className={inputClass} />
-      </Labelled>
-      <Labelled id="filter-tag" label="Tag">
+      </LabelledControl>
+      <LabelledControl id="filter-tag" label="Tag">
         <input id="filter-tag" name="tag" defaultValue={filter.tag ?? ""} placeholder="e.g. ada.obi" maxLength={33} autoComplete="off" className={inputClass} />
-      </Labelled>
-      <Labelled id="filter-q" label="Search">
+      </LabelledControl>
+      <LabelledControl id="filter-q" label="Search">
         <input
           id="filter-q"
           name="q"
@@ -71,15 +59,13 @@ export function PaymentFilters({ filter, clearHref, onApply }: { filter: Payment
           autoComplete="off"
           className={inputClass}
         />
-      </Labelled>
+      </LabelledControl>
       <div className="flex items-center gap-3">
-        <button type="submit" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700">
-          Apply
-        </button>
+        <Button type="submit">Apply</Button>
         {active ? (
-          <Link href={clearHref} className="text-sm text-brand-700 underline">
+          <TextLink href={clearHref} className="text-sm">
             Clear filters
-          </Link>
+          </TextLink>
         ) : null}
       </div>
     </form>

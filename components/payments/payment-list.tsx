@@ -1,12 +1,13 @@
 "use client";
 
-import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 
+import { buttonClasses } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
+import { Pager } from "@/components/ui/pager";
 import { paymentFilterSearch, type PaymentFilter } from "@/lib/payments/filters";
-import { paymentListQuery } from "@/lib/queries";
+import { paymentListQuery } from "@/lib/query/options";
 
 import { PaymentFilters } from "./payment-filters";
 import { PaymentTotalsView } from "./payment-totals";
@@ -32,29 +33,20 @@ export function PaymentList({ filter }: { filter: PaymentFilter }) {
           {query.data ? <PaymentTotalsView totals={query.data.totals} /> : null}
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h2 className="text-lg font-semibold">Payments received</h2>
-            <a href={csvHref} download className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-900 ring-1 ring-slate-300 hover:bg-slate-50">
+            <a href={csvHref} download className={buttonClasses("secondary")}>
               Download CSV
             </a>
           </div>
           <PaymentsTable items={query.data?.items ?? []} empty={query.isPending ? "Loading…" : "No payments match."} />
         </>
       )}
-      <nav aria-label="Pages" className="flex flex-wrap items-center gap-3 text-sm">
-        {filter.page > 1 ? (
-          <Link href={href({ ...filter, page: filter.page - 1 })} className="underline">
-            Newer
-          </Link>
-        ) : null}
-        <span>
-          Page {filter.page} of {pages}
-          {query.data ? ` · ${query.data.total} payment${query.data.total === 1 ? "" : "s"}` : ""}
-        </span>
-        {filter.page < pages ? (
-          <Link href={href({ ...filter, page: filter.page + 1 })} className="underline">
-            Older
-          </Link>
-        ) : null}
-      </nav>
+      <Pager
+        newerHref={filter.page > 1 ? href({ ...filter, page: filter.page - 1 }) : null}
+        olderHref={filter.page < pages ? href({ ...filter, page: filter.page + 1 }) : null}
+      >
+        Page {filter.page} of {pages}
+        {query.data ? ` · ${query.data.total} payment${query.data.total === 1 ? "" : "s"}` : ""}
+      </Pager>
     </div>
   );
 }

@@ -1,14 +1,13 @@
+import { cardClasses } from "@/components/ui/card";
+import { Detail } from "@/components/ui/detail";
 import { formatMajor } from "@/lib/money";
 import type { PaymentTotals } from "@/lib/payments/query";
 
 function Total({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
-    <div className="rounded-lg border border-slate-200 bg-white p-3">
-      <dt className="text-xs text-slate-600">{label}</dt>
-      <dd className="text-lg font-semibold break-words tabular-nums" data-testid={testId}>
-        {value}
-      </dd>
-    </div>
+    <Detail label={label} testId={testId} className={cardClasses("p-3")} valueClassName="text-lg font-semibold break-words tabular-nums">
+      {value}
+    </Detail>
   );
 }
 

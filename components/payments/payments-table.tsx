@@ -1,8 +1,8 @@
-import Link from "next/link";
-
-import { formatTime } from "@/lib/format-time";
+import { DataTable, Td, type Column } from "@/components/ui/table";
+import { TextLink } from "@/components/ui/text-link";
 import { formatMajor } from "@/lib/money";
 import type { PaymentView } from "@/lib/payments/view";
+import { formatTime } from "@/lib/time/format";
 
 import { CustomerAvatar } from "./customer-avatar";
 import { VerificationBadge } from "./verification-badge";
@@ -14,9 +14,9 @@ export function paymentHref(uuid: string): string {
 export function LinkedRequest({ requestId, note }: { requestId: string | null; note: string | null }) {
   if (requestId) {
     return (
-      <Link href={`/requests/${encodeURIComponent(requestId)}`} className="text-brand-700 underline-offset-2 hover:underline">
+      <TextLink href={`/requests/${encodeURIComponent(requestId)}`} hoverUnderline>
         Request #{requestId}
-      </Link>
+      </TextLink>
     );
   }
   return (
@@ -29,64 +29,49 @@ export function LinkedRequest({ requestId, note }: { requestId: string | null; n
 
 const money = (amount: string) => formatMajor("NGN", amount);
 
+const COLUMNS: Column[] = [
+  "Received",
+  "Customer",
+  "E-mail and phone",
+  { label: "Amount", align: "right" },
+  { label: "Fees", align: "right" },
+  { label: "Settled", align: "right" },
+  "Verification",
+  "Request",
+];
+
 export function PaymentsTable({ items, empty }: { items: PaymentView[]; empty: string }) {
-  // Focusable so keyboard users can scroll it sideways on a narrow screen.
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" tabIndex={0} role="region" aria-label="Payments table">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">Payments received, newest first</caption>
-        <thead className="bg-slate-50 text-left text-slate-700">
-          <tr>
-            <th scope="col" className="px-3 py-2 font-medium">Received</th>
-            <th scope="col" className="px-3 py-2 font-medium">Customer</th>
-            <th scope="col" className="px-3 py-2 font-medium">E-mail and phone</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Amount</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Fees</th>
-            <th scope="col" className="px-3 py-2 text-right font-medium">Settled</th>
-            <th scope="col" className="px-3 py-2 font-medium">Verification</th>
-            <th scope="col" className="px-3 py-2 font-medium">Request</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {items.length === 0 ? (
-            <tr>
-              <td colSpan={8} className="px-3 py-6 text-center text-slate-600">
-                {empty}
-              </td>
-            </tr>
-          ) : (
-            items.map((p) => (
-              <tr key={p.uuid} data-testid="payment-row" data-uuid={p.uuid}>
-                <td className="px-3 py-2 whitespace-nowrap text-slate-700">{formatTime(p.receivedAt)}</td>
-                <td className="px-3 py-2">
-                  <div className="flex items-center gap-2">
-                    <CustomerAvatar name={p.customer.name} url={p.customer.avatar} />
-                    <div>
-                      <Link href={paymentHref(p.uuid)} className="font-medium text-brand-700 underline-offset-2 hover:underline">
-                        {p.customer.name}
-                      </Link>
-                      <div className="text-xs text-slate-600">@{p.customer.tag}</div>
-                    </div>
-                  </div>
-                </td>
-                <td className="px-3 py-2 text-xs">
-                  <div className="break-all">{p.customer.email ?? "—"}</div>
-                  <div className="whitespace-nowrap">{p.customer.phone ?? "—"}</div>
-                </td>
-                <td className="px-3 py-2 text-right whitespace-nowrap tabular-nums">{money(p.amount)}</td>
-                <td className="px-3 py-2 text-right whitespace-nowrap tabular-nums">{money(p.fees)}</td>
-                <td className="px-3 py-2 text-right whitespace-nowrap tabular-nums">{money(p.settledAmount)}</td>
-                <td className="px-3 py-2">
-                  <VerificationBadge state={p.verification} reason={p.verificationError} />
-                </td>
-                <td className="px-3 py-2">
-                  <LinkedRequest requestId={p.requestId} note={p.linkNote} />
-                </td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+    <DataTable label="Payments table" caption="Payments received, newest first" columns={COLUMNS} empty={items.length === 0 ? empty : null}>
+      {items.map((p) => (
+        <tr key={p.uuid} data-testid="payment-row" data-uuid={p.uuid}>
+          <Td className="whitespace-nowrap text-slate-700">{formatTime(p.receivedAt)}</Td>
+          <Td>
+            <div className="flex items-center gap-2">
+              <CustomerAvatar name={p.customer.name} url={p.customer.avatar} />
+              <div>
+                <TextLink href={paymentHref(p.uuid)} hoverUnderline className="font-medium">
+                  {p.customer.name}
+                </TextLink>
+                <div className="text-xs text-slate-600">@{p.customer.tag}</div>
+              </div>
+            </div>
+          </Td>
+          <Td className="text-xs">
+            <div className="break-all">{p.customer.email ?? "—"}</div>
+            <div className="whitespace-nowrap">{p.customer.phone ?? "—"}</div>
+          </Td>
+          <Td className="text-right whitespace-nowrap tabular-nums">{money(p.amount)}</Td>
+          <Td className="text-right whitespace-nowrap tabular-nums">{money(p.fees)}</Td>
+          <Td className="text-right whitespace-nowrap tabular-nums">{money(p.settledAmount)}</Td>
+          <Td>
+            <VerificationBadge state={p.verification} reason={p.verificationError} />
+          </Td>
+          <Td>
+            <LinkedRequest requestId={p.requestId} note={p.linkNote} />
+          </Td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

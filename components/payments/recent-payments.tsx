@@ -1,6 +1,7 @@
-import { formatTime } from "@/lib/format-time";
+import { Card } from "@/components/ui/card";
 import { formatMajor } from "@/lib/money";
 import type { RecentPayment } from "@/lib/payments/recent";
+import { formatTime } from "@/lib/time/format";
 
 export function RecentPayments({ items }: { items: RecentPayment[] }) {
   return (
@@ -9,11 +10,11 @@ export function RecentPayments({ items }: { items: RecentPayment[] }) {
         Recent payments
       </h2>
       {items.length === 0 ? (
-        <p className="rounded-lg border border-slate-200 bg-white px-3 py-6 text-center text-sm text-slate-600">
+        <Card as="p" className="px-3 py-6 text-center text-sm text-slate-600">
           No payments yet. They appear here when a customer accepts a request.
-        </p>
+        </Card>
       ) : (
-        <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white text-sm">
+        <Card as="ul" className="divide-y divide-slate-100 text-sm">
           {items.map((p) => (
             <li key={p.uuid} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2" data-testid="recent-payment">
               <span>
@@ -25,7 +26,7 @@ export function RecentPayments({ items }: { items: RecentPayment[] }) {
               </span>
             </li>
           ))}
-        </ul>
+        </Card>
       )}
     </section>
   );

@@ -2,9 +2,11 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 
+import { Button } from "@/components/ui/button";
+import { ErrorNote } from "@/components/ui/error-panel";
 import { ApiError, apiFetch } from "@/lib/http/api-fetch";
 import type { PaymentView } from "@/lib/payments/view";
-import { keys } from "@/lib/queries";
+import { keys } from "@/lib/query/options";
 
 import { verificationLabel } from "./verification-badge";
 
@@ -18,22 +20,13 @@ export function ReverifyButton({ uuid }: { uuid: string }) {
       void client.invalidateQueries({ queryKey: keys.requests });
     },
   });
-  const error = mutation.isError
-    ? mutation.error instanceof ApiError
-      ? mutation.error.message
-      : "The payment could not be re-verified. Try again."
-    : null;
+  const error = mutation.isError ? (mutation.error instanceof ApiError ? mutation.error.message : "The payment could not be re-verified. Try again.") : null;
 
   return (
     <div className="space-y-2">
-      <button
-        type="button"
-        onClick={() => mutation.mutate()}
-        disabled={mutation.isPending}
-        className="rounded-md bg-white px-3 py-1.5 text-sm font-medium text-slate-900 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-60"
-      >
+      <Button variant="secondary" onClick={() => mutation.mutate()} disabled={mutation.isPending}>
         {mutation.isPending ? "Re-verifying…" : "Re-verify"}
-      </button>
+      </Button>
       <p aria-live="polite" className="text-sm text-slate-700" data-testid="reverify-status">
         {mutation.isPending
           ? "Asking the verify host; this can take a few seconds."
@@ -41,11 +34,7 @@ export function ReverifyButton({ uuid }: { uuid: string }) {
             ? `Checked at the verify host just now: ${verificationLabel(mutation.data.verification)}.`
             : ""}
       </p>
-      {error ? (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
-          {error}
-        </p>
-      ) : null}
+      {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}
     </div>
   );
 }

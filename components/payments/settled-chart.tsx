@@ -1,3 +1,4 @@
+import { Card } from "@/components/ui/card";
 import { addDecimals, formatMajor, rescale, toDecimal } from "@/lib/money";
 
 const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
@@ -23,14 +24,21 @@ export function SettledChart({ days }: { days: { day: string; settled: string }[
   const slot = WIDTH / Math.max(1, days.length);
 
   return (
-    <section aria-labelledby="settled-chart-heading" className="rounded-lg border border-slate-200 bg-white p-4">
+    <Card as="section" aria-labelledby="settled-chart-heading" className="p-4">
       <h2 id="settled-chart-heading" className="text-lg font-semibold">
         Settled per day, last {days.length} days
       </h2>
       <p className="text-sm text-slate-700">
         {total} settled in total{max > 0n ? `; most in a day ${formatMajor("NGN", days[peak]?.settled ?? "0")}` : ""}.
       </p>
-      <svg role="img" aria-label={summary} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" className="mt-3 h-32 w-full" data-testid="settled-chart">
+      <svg
+        role="img"
+        aria-label={summary}
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        preserveAspectRatio="none"
+        className="mt-3 h-32 w-full"
+        data-testid="settled-chart"
+      >
         <line x1="0" y1={HEIGHT - 0.5} x2={WIDTH} y2={HEIGHT - 0.5} className="stroke-slate-300" strokeWidth="1" />
         {days.map((d, i) => {
           const k = kobo[i] ?? 0n;
@@ -64,6 +72,6 @@ export function SettledChart({ days }: { days: { day: string; settled: string }[
           ))}
         </tbody>
       </table>
-    </section>
+    </Card>
   );
 }

@@ -1,11 +1,12 @@
+import { Badge, type BadgeTone } from "@/components/ui/badge";
 import type { PaymentView } from "@/lib/payments/view";
 
 type State = PaymentView["verification"];
 
-const LOOK: Record<State, { label: string; mark: string; className: string }> = {
-  unverified: { label: "unverified", mark: "…", className: "bg-amber-50 text-amber-900 ring-amber-300" },
-  verified: { label: "verified", mark: "✓", className: "bg-green-50 text-green-900 ring-green-300" },
-  failed: { label: "verification failed", mark: "✕", className: "bg-red-50 text-red-900 ring-red-300" },
+const LOOK: Record<State, { label: string; mark: string; tone: BadgeTone }> = {
+  unverified: { label: "unverified", mark: "…", tone: "warning" },
+  verified: { label: "verified", mark: "✓", tone: "success" },
+  failed: { label: "verification failed", mark: "✕", tone: "danger" },
 };
 
 export function verificationLabel(state: State): string {
@@ -16,14 +17,9 @@ export function verificationLabel(state: State): string {
 export function VerificationBadge({ state, reason }: { state: State; reason?: string | null }) {
   const look = LOOK[state];
   return (
-    <span
-      data-testid="verification-badge"
-      data-state={state}
-      title={state === "failed" && reason ? reason : undefined}
-      className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ${look.className}`}
-    >
+    <Badge tone={look.tone} data-testid="verification-badge" data-state={state} title={state === "failed" && reason ? reason : undefined}>
       <span aria-hidden="true">{look.mark}</span>
       {look.label}
-    </span>
+    </Badge>
   );
 }

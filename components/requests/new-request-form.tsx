@@ -5,6 +5,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 
+import { Button } from "@/components/ui/button";
+import { cardClasses } from "@/components/ui/card";
+import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
 import { ApiError, apiFetch } from "@/lib/http/api-fetch";
 import { DESCRIPTION_MAX, newRequestSchema, type NewRequest, type NewRequestInput } from "@/lib/requests/schemas";
@@ -39,7 +42,10 @@ export function NewRequestForm() {
           if (list?.[0] && (field === "tag" || field === "amount" || field === "description")) form.setError(field, { message: list[0] });
         }
         const record = error.data as Partial<FundRequestView> | null;
-        setServerError({ message: error.message, href: record?.reference ? requestHref({ requestId: record.requestId ?? null, reference: record.reference }) : null });
+        setServerError({
+          message: error.message,
+          href: record?.reference ? requestHref({ requestId: record.requestId ?? null, reference: record.reference }) : null,
+        });
         // That attempt is recorded (as failed); a retry is a new request.
         if (record?.reference) form.setValue("idempotencyKey", newKey());
       } else {
@@ -48,14 +54,13 @@ export function NewRequestForm() {
     }
   }
 
-  const describedBy = (name: "tag" | "amount" | "description", hint = false) =>
-    errors[name] ? `req-${name}-error` : hint ? `req-${name}-hint` : undefined;
+  const describedBy = (name: "tag" | "amount" | "description", hint = false) => (errors[name] ? `req-${name}-error` : hint ? `req-${name}-hint` : undefined);
 
   return (
     <form
       onSubmit={form.handleSubmit(onSubmit)}
       noValidate
-      className="max-w-xl space-y-4 rounded-lg border border-slate-200 bg-white p-4"
+      className={cardClasses("max-w-xl space-y-4 p-4")}
       aria-describedby={serverError ? "req-server-error" : undefined}
     >
       <Field id="req-tag" label="Tag of the person to ask" error={errors.tag?.message} hint="Their consumer-app tag, e.g. @ada.obi">
@@ -92,7 +97,7 @@ export function NewRequestForm() {
       </Field>
       <input type="hidden" {...form.register("idempotencyKey")} />
       {serverError ? (
-        <div id="req-server-error" role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+        <ErrorNote as="div" id="req-server-error" role="alert">
           <p>{serverError.message}</p>
           {serverError.href ? (
             <p className="mt-1">
@@ -101,15 +106,11 @@ export function NewRequestForm() {
               </a>
             </p>
           ) : null}
-        </div>
+        </ErrorNote>
       ) : null}
-      <button
-        type="submit"
-        disabled={isSubmitting || sent}
-        className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60"
-      >
+      <Button type="submit" disabled={isSubmitting || sent}>
         {isSubmitting ? "Sending…" : sent ? "Sent — opening status…" : "Send request"}
-      </button>
+      </Button>
     </form>
   );
 }

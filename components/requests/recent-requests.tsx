@@ -1,10 +1,10 @@
 "use client";
 
-import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 
 import { ErrorPanel } from "@/components/ui/error-panel";
-import { requestListQuery } from "@/lib/queries";
+import { TextLink } from "@/components/ui/text-link";
+import { requestListQuery } from "@/lib/query/options";
 
 import { RequestsTable } from "./requests-table";
 
@@ -16,9 +16,9 @@ export function RecentRequests() {
         <h2 id="recent-requests" className="text-lg font-semibold">
           Recent requests
         </h2>
-        <Link href="/requests" className="text-sm text-brand-700 underline">
+        <TextLink href="/requests" className="text-sm">
           All requests
-        </Link>
+        </TextLink>
       </div>
       {query.isError ? (
         <ErrorPanel title="Requests could not be loaded" message={query.error.message} />

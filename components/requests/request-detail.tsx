@@ -3,19 +3,20 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { LinkedPayment } from "@/components/payments/linked-payment";
+import { Card } from "@/components/ui/card";
+import { Detail } from "@/components/ui/detail";
 import { ErrorPanel } from "@/components/ui/error-panel";
-import { formatTime } from "@/lib/format-time";
 import { formatMajor } from "@/lib/money";
-import { requestQuery } from "@/lib/queries";
+import { requestQuery } from "@/lib/query/options";
+import { formatTime } from "@/lib/time/format";
 
 import { StatusBadge } from "./status-badge";
 
 function Party({ label, party }: { label: string; party: { name: string; tag: string } | null }) {
   return (
-    <div>
-      <dt className="text-xs text-slate-600">{label}</dt>
-      <dd className="font-medium">{party ? `${party.name} (@${party.tag})` : "—"}</dd>
-    </div>
+    <Detail label={label} valueClassName="font-medium">
+      {party ? `${party.name} (@${party.tag})` : "—"}
+    </Detail>
   );
 }
 
@@ -28,34 +29,24 @@ export function RequestDetail({ id }: { id: string }) {
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
-        <h1 className="text-2xl font-semibold">
-          Request {r.requestId ? `#${r.requestId}` : r.reference}
-        </h1>
+        <h1 className="text-2xl font-semibold">Request {r.requestId ? `#${r.requestId}` : r.reference}</h1>
         <StatusBadge status={r.status} />
         {!r.local ? <span className="text-xs text-slate-600">(not sent from this dashboard)</span> : null}
       </div>
-      <dl className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2">
-        <div>
-          <dt className="text-xs text-slate-600">Amount</dt>
-          <dd className="text-xl font-semibold tabular-nums" data-testid="request-amount">
-            {formatMajor("NGN", r.amount)}
-          </dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-600">Description</dt>
-          <dd className="break-words">{r.description}</dd>
-        </div>
+      <Card as="dl" className="grid gap-4 p-4 sm:grid-cols-2">
+        <Detail label="Amount" testId="request-amount" valueClassName="text-xl font-semibold tabular-nums">
+          {formatMajor("NGN", r.amount)}
+        </Detail>
+        <Detail label="Description" valueClassName="break-words">
+          {r.description}
+        </Detail>
         <Party label="Requested by" party={r.requestedBy} />
         <Party label="Sent to" party={r.requestedSentTo ?? { name: "", tag: r.tag }} />
-        <div>
-          <dt className="text-xs text-slate-600">Sent by</dt>
-          <dd>{r.createdBy?.name ?? "—"}</dd>
-        </div>
-        <div>
-          <dt className="text-xs text-slate-600">Our reference</dt>
-          <dd className="font-mono text-xs">{r.reference ?? "—"}</dd>
-        </div>
-      </dl>
+        <Detail label="Sent by">{r.createdBy?.name ?? "—"}</Detail>
+        <Detail label="Our reference" valueClassName="font-mono text-xs">
+          {r.reference ?? "—"}
+        </Detail>
+      </Card>
       {r.error ? <ErrorPanel title="The service did not take this request" message={r.error} /> : null}
       <section aria-labelledby="timeline-heading">
         <h2 id="timeline-heading" className="mb-2 text-lg font-semibold">

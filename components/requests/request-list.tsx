@@ -1,13 +1,14 @@
 "use client";
 
-import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 
+import { Button } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
-import { inputClass } from "@/components/ui/field";
-import { requestListQuery, requestListSearch, type RequestListParams } from "@/lib/queries";
+import { LabelledControl, inputClass } from "@/components/ui/field";
+import { Pager } from "@/components/ui/pager";
+import { requestListQuery, requestListSearch, type RequestListParams } from "@/lib/query/options";
 import { REQUEST_STATUSES } from "@/lib/requests/schemas";
 
 import { RequestsTable } from "./requests-table";
@@ -18,7 +19,8 @@ export function RequestList({ params }: { params: RequestListParams }) {
   const pathname = usePathname();
   const [tag, setTag] = useState(params.tag ?? "");
   const query = useQuery(requestListQuery(params));
-  const go = (next: RequestListParams) => router.push(`${pathname}${requestListSearch(next)}`);
+  const href = (next: RequestListParams) => `${pathname}${requestListSearch(next)}`;
+  const go = (next: RequestListParams) => router.push(href(next));
   const pages = query.data ? Math.max(1, Math.ceil(query.data.total / query.data.pageSize)) : 1;
 
   return (
@@ -32,10 +34,7 @@ export function RequestList({ params }: { params: RequestListParams }) {
           go({ ...params, tag: tag.trim() || undefined, page: 1 });
         }}
       >
-        <div>
-          <label htmlFor="filter-status" className="block text-sm font-medium text-slate-700">
-            Status
-          </label>
+        <LabelledControl id="filter-status" label="Status">
           <select
             id="filter-status"
             className={inputClass}
@@ -49,38 +48,24 @@ export function RequestList({ params }: { params: RequestListParams }) {
               </option>
             ))}
           </select>
-        </div>
-        <div>
-          <label htmlFor="filter-tag" className="block text-sm font-medium text-slate-700">
-            Tag
-          </label>
+        </LabelledControl>
+        <LabelledControl id="filter-tag" label="Tag">
           <input id="filter-tag" className={inputClass} value={tag} onChange={(e) => setTag(e.target.value)} placeholder="e.g. ada.obi" />
-        </div>
-        <button type="submit" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700">
-          Search
-        </button>
+        </LabelledControl>
+        <Button type="submit">Search</Button>
       </form>
       {query.isError ? (
         <ErrorPanel title="Requests could not be loaded" message={query.error.message} />
       ) : (
         <RequestsTable items={query.data?.items ?? []} empty={query.isPending ? "Loading…" : "No requests match."} />
       )}
-      <nav aria-label="Pages" className="flex items-center gap-3 text-sm">
-        {params.page > 1 ? (
-          <Link href={`${pathname}${requestListSearch({ ...params, page: params.page - 1 })}`} className="underline">
-            Newer
-          </Link>
-        ) : null}
-        <span>
-          Page {params.page} of {pages}
-          {query.data ? ` · ${query.data.total} request${query.data.total === 1 ? "" : "s"}` : ""}
-        </span>
-        {params.page < pages ? (
-          <Link href={`${pathname}${requestListSearch({ ...params, page: params.page + 1 })}`} className="underline">
-            Older
-          </Link>
-        ) : null}
-      </nav>
+      <Pager
+        newerHref={params.page > 1 ? href({ ...params, page: params.page - 1 }) : null}
+        olderHref={params.page < pages ? href({ ...params, page: params.page + 1 }) : null}
+      >
+        Page {params.page} of {pages}
+        {query.data ? ` · ${query.data.total} request${query.data.total === 1 ? "" : "s"}` : ""}
+      </Pager>
     </div>
   );
 }

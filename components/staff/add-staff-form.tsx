@@ -6,6 +6,8 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 
+import { Button } from "@/components/ui/button";
+import { cardClasses } from "@/components/ui/card";
 import { Field, inputClass } from "@/components/ui/field";
 import { ROLES, ROLE_LABELS } from "@/lib/auth/roles";
 import { ApiError, apiFetch } from "@/lib/http/api-fetch";
@@ -17,7 +19,10 @@ type FormOutput = z.output<typeof staffCreateSchema>;
 export function AddStaffForm() {
   const router = useRouter();
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
-  const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(staffCreateSchema), defaultValues: { email: "", name: "", role: "viewer", password: "" } });
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(staffCreateSchema),
+    defaultValues: { email: "", name: "", role: "viewer", password: "" },
+  });
   const { errors, isSubmitting } = form.formState;
 
   async function onSubmit(values: FormOutput) {
@@ -37,10 +42,13 @@ export function AddStaffForm() {
     }
   }
 
-  const aria = (name: keyof FormInput) => ({ "aria-invalid": errors[name] ? true : undefined, "aria-describedby": errors[name] ? `staff-${name}-error` : undefined });
+  const aria = (name: keyof FormInput) => ({
+    "aria-invalid": errors[name] ? true : undefined,
+    "aria-describedby": errors[name] ? `staff-${name}-error` : undefined,
+  });
 
   return (
-    <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="grid gap-4 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2">
+    <form onSubmit={form.handleSubmit(onSubmit)} noValidate className={cardClasses("grid gap-4 p-4 sm:grid-cols-2")}>
       <h2 className="text-lg font-semibold sm:col-span-2">Add a staff member</h2>
       <Field id="staff-email" label="E-mail" error={errors.email?.message}>
         <input id="staff-email" type="email" autoComplete="off" className={inputClass} {...aria("email")} {...form.register("email")} />
@@ -61,9 +69,9 @@ export function AddStaffForm() {
         <input id="staff-password" type="password" autoComplete="new-password" className={inputClass} {...aria("password")} {...form.register("password")} />
       </Field>
       <div className="flex items-center gap-3 sm:col-span-2">
-        <button type="submit" disabled={isSubmitting} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-medium text-white hover:bg-brand-700 disabled:opacity-60">
+        <Button type="submit" disabled={isSubmitting}>
           {isSubmitting ? "Adding…" : "Add staff member"}
-        </button>
+        </Button>
         <p aria-live="polite" className={message?.kind === "error" ? "text-sm text-red-700" : "text-sm text-green-800"}>
           {message?.text}
         </p>

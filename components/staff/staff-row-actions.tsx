@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 
+import { Button } from "@/components/ui/button";
 import { ROLES, type Role } from "@/lib/auth/roles";
 import { ApiError, apiFetch } from "@/lib/http/api-fetch";
 
@@ -41,15 +42,14 @@ export function StaffRowActions({ id, email, role, disabled, self }: { id: strin
           </option>
         ))}
       </select>
-      <button
-        type="button"
+      <Button
+        variant="quiet"
         disabled={pending || self}
         onClick={() => patch({ disabled: !disabled })}
-        className="rounded-md px-2 py-1 text-sm ring-1 ring-slate-300 hover:bg-slate-50 disabled:opacity-50"
         aria-label={`${disabled ? "Enable" : "Disable"} ${email}`}
       >
         {disabled ? "Enable" : "Disable"}
-      </button>
+      </Button>
       {error ? (
         <p role="alert" className="w-full text-sm text-red-700">
           {error}

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import type { HTMLAttributes, ReactNode } from "react";
 
 /** What failed and what to do; never a stack trace. */
 export function ErrorPanel({ title, message, action }: { title: string; message: string; action?: ReactNode }) {
@@ -9,4 +9,10 @@ export function ErrorPanel({ title, message, action }: { title: string; message:
       {action ? <div className="mt-3">{action}</div> : null}
     </div>
   );
+}
+
+/** A short red note inside a form or panel (a refusal, a failure's reason); the caller chooses its role. */
+export function ErrorNote({ as: Tag = "p", className, ...rest }: HTMLAttributes<HTMLElement> & { as?: "p" | "div" }) {
+  const base = "rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900";
+  return <Tag className={className ? `${base} ${className}` : base} {...rest} />;
 }

@@ -1,10 +1,12 @@
 import type { ReactNode } from "react";
 
+const labelClass = "block text-sm font-medium text-slate-700";
+
 /** A labelled control with its error announced to screen readers and tied by aria-describedby. */
 export function Field({ id, label, error, hint, children }: { id: string; label: string; error?: string; hint?: string; children: ReactNode }) {
   return (
     <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+      <label htmlFor={id} className={labelClass}>
         {label}
       </label>
       <div className="mt-1">{children}</div>
@@ -18,6 +20,18 @@ export function Field({ id, label, error, hint, children }: { id: string; label:
           {error}
         </p>
       ) : null}
+    </div>
+  );
+}
+
+/** A label over a control, for filter bars: no hint or error line. */
+export function LabelledControl({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      {children}
     </div>
   );
 }

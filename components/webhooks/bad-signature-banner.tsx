@@ -2,11 +2,11 @@ import Link from "next/link";
 
 import type { BadSignatureSummary } from "@/lib/webhooks/log-queries";
 
-/** The banner shows from this many bad signatures in an hour (DESIGN §5.9). */
+/** The banner shows from this many bad signatures in an hour (docs/architecture.md). */
 export const BAD_SIGNATURE_BANNER_MIN = 3;
 
 /**
- * DESIGN §5.9: repeated bad signatures mean either the two sides hold different keys or someone is
+ * docs/architecture.md: repeated bad signatures mean either the two sides hold different keys or someone is
  * forging deliveries; naming the sources lets an admin tell which (the service's address or not).
  */
 export function BadSignatureBanner({ summary }: { summary: BadSignatureSummary }) {

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "@/lib/db/client";
 import { auditLog } from "@/lib/db/schema";
 import { findStaffByEmail, updateStaff } from "@/lib/staff/repo";
-import { dbTargets } from "@/tests/db-targets";
+import { dbTargets } from "@/tests/support/db-targets";
 
 import { bootstrapAdmins } from "./bootstrap";
 import { DEMO_ADMIN } from "./demo";

@@ -3,7 +3,7 @@ import "server-only";
 import type { AppConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { createAdminIfMissing, resetAdmin } from "@/lib/staff/repo";
-import { writeAudit } from "@/lib/audit";
+import { writeAudit } from "@/lib/audit/write";
 
 import { DEMO_ADMIN } from "./demo";
 

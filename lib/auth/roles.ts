@@ -1,7 +1,7 @@
 export const ROLES = ["admin", "operator", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Who may do what (DESIGN §4); handlers name these lists rather than raw role strings. */
+/** Who may do what (docs/architecture.md); handlers name these lists rather than raw role strings. */
 export const ANY_STAFF: readonly Role[] = ROLES;
 export const SENDERS: readonly Role[] = ["admin", "operator"];
 export const ADMINS: readonly Role[] = ["admin"];

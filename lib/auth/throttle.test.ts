@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Database } from "@/lib/db/client";
 import { signInAttempts } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/db-targets";
+import { dbTargets } from "@/tests/support/db-targets";
 
 import { beginAttempt, checkThrottle, clearFailures, MAX_FAILURES, recordFailure, WINDOW_MS } from "./throttle";
 

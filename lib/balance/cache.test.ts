@@ -1,8 +1,16 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+
+import { getDb } from "@/lib/db";
 
 import { ServiceError } from "@/lib/service/errors";
 import type { Sandbox } from "@/sandbox/server";
-import { BALANCE_CALL, sandboxControl, startTestSandbox, type SandboxControl } from "@/tests/sandbox-harness";
+import { startTestSandbox } from "@/tests/support/sandbox";
+import { BALANCE_CALL, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
 
 import { BALANCE_TTL_MS, getBalanceView, invalidateBalance, MIN_REFRESH_AGE_MS } from "./cache";
 
@@ -29,6 +37,8 @@ beforeAll(async () => {
   process.env.SERVICE_VERIFY_BASE_URL = sb.verifyUrl;
   process.env.SERVICE_API_KEY = sb.apiKey;
   process.env.AUTH_SECRET = "a".repeat(40);
+  // The shared cache and the service budget live in this embedded database.
+  process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "fundboard-balance-"));
   clearHolders();
 });
 
@@ -40,7 +50,9 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  invalidateBalance();
+  await invalidateBalance();
+  // Each test starts with the whole service budget.
+  await (await getDb()).execute(sql`delete from service_calls`);
   await control.reset();
   vi.restoreAllMocks();
 });
@@ -60,20 +72,20 @@ describe("balance cache", () => {
   it("serves repeat reads from the cache within the TTL, and calls again after it", async () => {
     const first = await getBalanceView();
     const second = await getBalanceView();
-    expect(second).toBe(first);
+    expect(second).toEqual(first);
     expect(await control.count(BALANCE_CALL)).toBe(1);
 
     const now = Date.now();
     vi.spyOn(Date, "now").mockReturnValue(now + BALANCE_TTL_MS + 1);
     const later = await getBalanceView();
     vi.restoreAllMocks();
-    expect(later).not.toBe(first);
+    expect(later.fetchedAt).not.toBe(first.fetchedAt);
     expect(await control.count(BALANCE_CALL)).toBe(2);
   });
 
   it("makes one service call for many concurrent readers", async () => {
     const views = await Promise.all(Array.from({ length: 25 }, () => getBalanceView()));
-    expect(new Set(views).size).toBe(1);
+    expect(new Set(views.map((v) => v.fetchedAt)).size).toBe(1);
     expect(await control.count(BALANCE_CALL)).toBe(1);
   });
 
@@ -81,10 +93,10 @@ describe("balance cache", () => {
     expect(MIN_REFRESH_AGE_MS).toBeGreaterThanOrEqual(5_000);
     const base = await getBalanceView();
     // A refresh right after a read, and one 4.9 s later, is served from the cache.
-    expect(await getBalanceView({ fresh: true })).toBe(base);
+    expect(await getBalanceView({ fresh: true })).toEqual(base);
     const readAt = Date.now();
     vi.spyOn(Date, "now").mockReturnValue(readAt + 4_900);
-    expect(await getBalanceView({ fresh: true })).toBe(base);
+    expect(await getBalanceView({ fresh: true })).toEqual(base);
     vi.restoreAllMocks();
     expect(await control.count(BALANCE_CALL)).toBe(1);
 
@@ -93,10 +105,10 @@ describe("balance cache", () => {
     vi.spyOn(Date, "now").mockReturnValue(now + MIN_REFRESH_AGE_MS + 1);
     const burst = await Promise.all([getBalanceView({ fresh: true }), getBalanceView({ fresh: true }), getBalanceView({ fresh: true })]);
     vi.restoreAllMocks();
-    expect(burst[0]).not.toBe(base);
-    expect(new Set(burst).size).toBe(1);
+    expect(burst[0]?.fetchedAt).not.toBe(base.fetchedAt);
+    expect(new Set(burst.map((v) => v.fetchedAt)).size).toBe(1);
     expect(await control.count(BALANCE_CALL)).toBe(2);
-    expect(await getBalanceView()).toBe(burst[0]);
+    expect(await getBalanceView()).toEqual(burst[0]);
     expect(await control.count(BALANCE_CALL)).toBe(2);
   });
 
@@ -104,9 +116,9 @@ describe("balance cache", () => {
     const before = await getBalanceView();
     const requestId = await control.createDirect({ amount: 1000, tag: "balance.payer", description: "Top up" });
     await control.accept(requestId);
-    expect(await getBalanceView()).toBe(before);
+    expect(await getBalanceView()).toEqual(before);
 
-    invalidateBalance();
+    await invalidateBalance();
     const after = await getBalanceView();
     const grown = (after.wallets[0]?.balanceMinor ?? 0) - (before.wallets[0]?.balanceMinor ?? 0);
     // ₦1,000 less the service's fee, in kobo.
@@ -119,12 +131,20 @@ describe("balance cache", () => {
     await getBalanceView({ fresh: true });
     const calls = await control.count(BALANCE_CALL);
     const inFlight = getBalanceView({ fresh: true });
-    invalidateBalance();
+    await invalidateBalance();
     await inFlight;
     const refreshed = await getBalanceView({ fresh: true });
     expect(await control.count(BALANCE_CALL)).toBeGreaterThan(calls);
     // The value cached now is the one fetched after the invalidation.
-    expect(await getBalanceView()).toBe(refreshed);
+    expect(await getBalanceView()).toEqual(refreshed);
+  });
+
+  it("shares the value across instances: another process's read is served from the database", async () => {
+    const first = await getBalanceView();
+    // A second instance: its own process state, the same database.
+    delete (globalThis as unknown as Record<symbol, unknown>)[Symbol.for("fundboard.balance-cache")];
+    expect(await getBalanceView()).toEqual(first);
+    expect(await control.count(BALANCE_CALL)).toBe(1);
   });
 
   it("retries a passing 500 and answers normally", async () => {

@@ -1,65 +1,117 @@
 import "server-only";
 
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+
+import { getDb } from "@/lib/db";
+import type { Db } from "@/lib/db/client";
+import { balanceCache } from "@/lib/db/schema";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { getService } from "@/lib/service/app-client";
 
 import { toBalanceView, type BalanceView } from "./view";
 
-// Any number of viewers cause at most one service call per TTL (DESIGN §4).
+// Any number of viewers on any number of instances cause at most one service call per TTL: the value
+// and the lease of the instance reading it live in the database (docs/architecture.md; docs/architecture.md).
 export const BALANCE_TTL_MS = 5_000;
 // The refresh button skips the cache only for a value older than this, so no viewer can spend the
-// service's rate limit by clicking: at most one call per 5 s per instance, as for plain reads.
+// service's rate limit by clicking: at most one call per 5 s for the deployment, as for plain reads.
 export const MIN_REFRESH_AGE_MS = 5_000;
-
-interface CacheState {
-  value: BalanceView | null;
-  fetchedAt: number;
-  expiresAt: number;
-  inFlight: Promise<BalanceView> | null;
-  /** Bumped by invalidateBalance: a call that started before it must not be cached as fresh. */
-  generation: number;
-}
+// How long an instance may hold the right to read the balance before another may take it over.
+const LEASE_MS = 15_000;
+// How long a reader waits for another instance's read before answering with the older value.
+const WAIT_FOR_OTHER_MS = 12_000;
+const ROW = 1;
 
 const KEY = Symbol.for("fundboard.balance-cache");
-type Holder = { [KEY]?: CacheState };
+type Holder = { [KEY]?: { inFlight: Promise<BalanceView> | null } };
 
-function state(): CacheState {
+function local(): { inFlight: Promise<BalanceView> | null } {
   const g = globalThis as Holder;
-  g[KEY] ??= { value: null, fetchedAt: 0, expiresAt: 0, inFlight: null, generation: 0 };
+  g[KEY] ??= { inFlight: null };
   return g[KEY];
 }
 
-/** The wallet balances, from the cache when fresh; concurrent misses share one service call. */
+interface Stored {
+  value: BalanceView | null;
+  fetchedAt: Date | null;
+}
+
+async function stored(db: Db): Promise<Stored> {
+  const [row] = await db.select({ value: balanceCache.value, fetchedAt: balanceCache.fetchedAt }).from(balanceCache).where(eq(balanceCache.id, ROW));
+  return { value: (row?.value as BalanceView | null | undefined) ?? null, fetchedAt: row?.fetchedAt ?? null };
+}
+
+/** The wallet balances, from the shared cache when fresh; concurrent misses share one service call. */
 export function getBalanceView(opts: { fresh?: boolean } = {}): Promise<BalanceView> {
-  const s = state();
-  const now = Date.now();
-  const usable = opts.fresh ? now - s.fetchedAt < MIN_REFRESH_AGE_MS : now < s.expiresAt;
-  if (s.value && usable) return Promise.resolve(s.value);
-  if (s.inFlight) return s.inFlight;
-  const generation = s.generation;
-  const call = getService()
-    .getBalance()
-    .then((balance) => {
-      const view = toBalanceView(balance, new Date());
-      if (generation === s.generation) {
-        s.value = view;
-        s.fetchedAt = Date.now();
-        s.expiresAt = s.fetchedAt + BALANCE_TTL_MS;
-      }
-      return view;
-    })
-    .finally(() => {
-      if (s.inFlight === call) s.inFlight = null;
-    });
-  s.inFlight = call;
+  const l = local();
+  // Readers in this process join one look at the shared cache rather than each asking the database.
+  if (l.inFlight) return l.inFlight;
+  const call = read(opts.fresh ?? false).finally(() => {
+    if (l.inFlight === call) l.inFlight = null;
+  });
+  l.inFlight = call;
   return call;
 }
 
-/** Forgets the cached value (a payment changed the balance). */
-export function invalidateBalance(): void {
-  const s = state();
-  s.expiresAt = 0;
-  s.fetchedAt = 0;
-  s.generation += 1;
-  // The next reader starts a new call instead of joining one that began before the change.
-  s.inFlight = null;
+async function read(fresh: boolean): Promise<BalanceView> {
+  const db = await getDb();
+  const maxAge = fresh ? MIN_REFRESH_AGE_MS : BALANCE_TTL_MS;
+  const current = await stored(db);
+  if (current.value && current.fetchedAt && Date.now() - current.fetchedAt.getTime() < maxAge) return current.value;
+
+  await db.insert(balanceCache).values({ id: ROW }).onConflictDoNothing({ target: balanceCache.id });
+  const leaseUntil = new Date(Date.now() + LEASE_MS);
+  const [won] = await db
+    .update(balanceCache)
+    .set({ refreshingUntil: leaseUntil })
+    .where(and(eq(balanceCache.id, ROW), or(isNull(balanceCache.refreshingUntil), lt(balanceCache.refreshingUntil, sql`now()`))))
+    .returning({ id: balanceCache.id });
+  if (won) return refresh(db, leaseUntil);
+  return waitForOther(db, current);
+}
+
+/** This instance holds the lease: one service call, stored for every instance unless invalidated meanwhile. */
+async function refresh(db: Db, leaseUntil: Date): Promise<BalanceView> {
+  const started = new Date();
+  try {
+    const view = toBalanceView(await getService().getBalance(), new Date());
+    // An invalidation during the call cleared the lease: the value is answered but not kept as fresh.
+    await db
+      .update(balanceCache)
+      .set({ value: view, fetchedAt: started, refreshingUntil: null })
+      .where(and(eq(balanceCache.id, ROW), eq(balanceCache.refreshingUntil, leaseUntil)));
+    return view;
+  } catch (error) {
+    await db
+      .update(balanceCache)
+      .set({ refreshingUntil: null })
+      .where(and(eq(balanceCache.id, ROW), eq(balanceCache.refreshingUntil, leaseUntil)))
+      .catch((e: unknown) => console.error(`[balance] could not release the lease: ${safeErrorSummary(e)}`));
+    throw error;
+  }
+}
+
+/** Another instance is reading: wait for its value (bounded), else answer with what is stored. */
+async function waitForOther(db: Db, before: Stored): Promise<BalanceView> {
+  const deadline = Date.now() + WAIT_FOR_OTHER_MS;
+  let pause = 50;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, 400);
+    const now = await stored(db);
+    if (now.value && now.fetchedAt && now.fetchedAt.getTime() !== before.fetchedAt?.getTime()) return now.value;
+    const [lease] = await db.select({ until: balanceCache.refreshingUntil }).from(balanceCache).where(eq(balanceCache.id, ROW));
+    // The other read ended without a value (it failed, or an invalidation cleared it): read ourselves.
+    if (!lease?.until) return read(false);
+  }
+  if (before.value) return before.value;
+  return read(false);
+}
+
+/** Forgets the shared value (a payment changed the balance): every instance's next read asks the service. */
+export async function invalidateBalance(): Promise<void> {
+  // A reader arriving now must not join a call that began before the change.
+  local().inFlight = null;
+  const db = await getDb();
+  await db.update(balanceCache).set({ fetchedAt: null, refreshingUntil: null }).where(eq(balanceCache.id, ROW));
 }

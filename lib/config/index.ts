@@ -26,6 +26,8 @@ export interface AppConfig {
   admin: { email: string; password: string; reset: boolean } | undefined;
   /** Proxies in front of us whose X-Forwarded-For entries are believed (0: none, the socket's address counts). */
   trustProxy: number;
+  /** Calls a minute to the API host for the whole deployment, every instance and job together. */
+  serviceRateLimitPerMin: number;
   /** DELIVERY_LOG_DAYS: delivery-log rows older than this many days are pruned. */
   deliveryLogDays: number;
   warnings: string[];
@@ -40,7 +42,7 @@ export class ConfigError extends Error {
 
 const TRIMMED = ["SERVICE_BASE_URL", "SERVICE_VERIFY_BASE_URL", "SERVICE_API_KEY", "APP_URL", "DATABASE_URL", "AUTH_SECRET", "ADMIN_EMAIL"] as const;
 
-/** Parses the environment (DESIGN §2). Pure: no files touched. Throws ConfigError naming each bad variable. */
+/** Parses the environment (the README's Configuration). Pure: no files touched. Throws ConfigError naming each bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): AppConfig {
   const warnings: string[] = [];
   const input: Record<string, string | undefined> = {};
@@ -74,7 +76,9 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     problems.push("APP_URL is required in production with a real service (the service must reach APP_URL/api/webhooks/peer-transfer)");
   }
   if ((e.ADMIN_EMAIL === undefined) !== (e.ADMIN_PASSWORD === undefined)) {
-    problems.push(`${e.ADMIN_EMAIL === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD"} must be set together with ${e.ADMIN_EMAIL === undefined ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"}`);
+    problems.push(
+      `${e.ADMIN_EMAIL === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD"} must be set together with ${e.ADMIN_EMAIL === undefined ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"}`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -101,6 +105,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     authSecret: e.AUTH_SECRET,
     admin: e.ADMIN_EMAIL && e.ADMIN_PASSWORD ? { email: e.ADMIN_EMAIL.toLowerCase(), password: e.ADMIN_PASSWORD, reset: e.ADMIN_RESET === "1" } : undefined,
     trustProxy: e.TRUST_PROXY,
+    serviceRateLimitPerMin: e.SERVICE_RATE_LIMIT_PER_MIN,
     deliveryLogDays: e.DELIVERY_LOG_DAYS,
     warnings,
   };

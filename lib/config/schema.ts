@@ -31,13 +31,19 @@ export const envSchema = z.object({
   ADMIN_EMAIL: z.string().email("must be an e-mail address").optional(),
   ADMIN_PASSWORD: z.string().min(10, "must be at least 10 characters").optional(),
   ADMIN_RESET: z.enum(["0", "1"], { message: 'must be "1" (reset the ADMIN_EMAIL account at this start) or "0"' }).default("0"),
+  SERVICE_RATE_LIMIT_PER_MIN: z.coerce
+    .number({ message: "must be the service's calls per minute for the API host, e.g. 90" })
+    .int("must be a whole number")
+    .min(3, "must be at least 3")
+    .max(100_000, "must be at most 100000")
+    .default(90),
   TRUST_PROXY: z.coerce
     .number({ message: "must be the number of proxies in front of the dashboard (0 when none)" })
     .int("must be a whole number")
     .min(0, "must be 0 or more")
     .max(10, "must be at most 10")
     .default(0),
-  // Days of webhook delivery-log rows kept; older ones are pruned in batches (DESIGN §5.10).
+  // Days of webhook delivery-log rows kept; older ones are pruned in batches (docs/architecture.md).
   DELIVERY_LOG_DAYS: z.coerce
     .number({ message: "must be a number of days" })
     .int("must be a whole number of days")

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_ADMIN } from "@/lib/auth/demo";
 import type { Database } from "@/lib/db/client";
 import { staff } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/db-targets";
+import { dbTargets } from "@/tests/support/db-targets";
 
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "./mode";
 

@@ -40,7 +40,7 @@ export function describeDatabase(database: AppConfig["database"]): string {
 }
 
 /**
- * DESIGN §2: a database remembers the mode that first used it. The primary key makes the first
+ * the README's Configuration: a database remembers the mode that first used it. The primary key makes the first
  * start's claim the only one; a database from before this check that holds the demo admin counts
  * as a sandbox one. Throws DatabaseModeError when `wanted` is not the recorded mode.
  */

@@ -3,7 +3,7 @@ import { bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, tex
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
-// Money: naira with two decimals, exact (DESIGN §3).
+// Money: naira with two decimals, exact (docs/architecture.md).
 const naira = (name: string) => numeric(name, { precision: 18, scale: 2 });
 
 export const staff = pgTable(
@@ -18,10 +18,7 @@ export const staff = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    check("staff_role_check", sql`${t.role} in ('admin', 'operator', 'viewer')`),
-    check("staff_email_lower", sql`${t.email} = lower(${t.email})`),
-  ],
+  (t) => [check("staff_role_check", sql`${t.role} in ('admin', 'operator', 'viewer')`), check("staff_email_lower", sql`${t.email} = lower(${t.email})`)],
 );
 
 export const fundRequests = pgTable(
@@ -78,7 +75,9 @@ export const payments = pgTable(
     customerPhone: text("customer_phone"),
     customerAvatar: text("customer_avatar"),
     peerTag: text("peer_tag"),
-    verification: text("verification", { enum: ["unverified", "verified", "failed"] }).notNull().default("unverified"),
+    verification: text("verification", { enum: ["unverified", "verified", "failed"] })
+      .notNull()
+      .default("unverified"),
     verificationError: text("verification_error"),
     verificationAttempts: integer("verification_attempts").notNull().default(0),
     verifiedAt: timestamp("verified_at", { withTimezone: true, mode: "date" }),
@@ -150,9 +149,30 @@ export const signInAttempts = pgTable(
   (t) => [index("sign_in_attempts_email_idx").on(t.email, t.at), index("sign_in_attempts_ip_idx").on(t.ip, t.at)],
 );
 
-// What this database was first started as (DESIGN §2: "sandbox" or "live"); written once, never changed.
+// What this database was first started as (the README's Configuration: "sandbox" or "live"); written once, never changed.
 export const appMeta = pgTable("app_meta", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
   createdAt: createdAt(),
+});
+
+// One service budget for the whole deployment (docs/architecture.md): each call to the API host is a row; the
+// rows of the last minute are the budget spent, counted under a lock so instances never overspend.
+export const serviceCalls = pgTable(
+  "service_calls",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    kind: text("kind", { enum: ["interactive", "background"] }).notNull(),
+  },
+  (t) => [index("service_calls_at_idx").on(t.at), check("service_calls_kind_check", sql`${t.kind} in ('interactive', 'background')`)],
+);
+
+// The wallet balances as last read from the service, shared by every instance: one read per cache
+// period for the deployment. `refreshingUntil` is the lease of the instance reading it now.
+export const balanceCache = pgTable("balance_cache", {
+  id: integer("id").primaryKey(),
+  value: jsonb("value"),
+  fetchedAt: timestamp("fetched_at", { withTimezone: true, mode: "date" }),
+  refreshingUntil: timestamp("refreshing_until", { withTimezone: true, mode: "date" }),
 });

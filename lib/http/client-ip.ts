@@ -11,7 +11,7 @@ function peerStampActive(): boolean {
 }
 
 /**
- * The caller's address (DESIGN §2, TRUST_PROXY): with 0 trusted proxies, the socket's; with n, the
+ * The caller's address (the README's Configuration, TRUST_PROXY): with 0 trusted proxies, the socket's; with n, the
  * address the outermost of those n proxies saw, counting from the right of X-Forwarded-For plus the
  * socket. Entries left of that were written by the client and are never believed.
  */

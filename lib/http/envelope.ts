@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 
-/** The service's envelope, used by every route of ours too (DESIGN §4). */
+/** The service's envelope, used by every route of ours too (docs/architecture.md). */
 export interface Envelope<T> {
   status: boolean;
   message: string;

@@ -1,4 +1,4 @@
-/** CSRF: a mutating request must come from a page of this dashboard (DESIGN §4). */
+/** CSRF: a mutating request must come from a page of this dashboard (docs/architecture.md). */
 export function isSameOrigin(request: Request, appUrl: string): boolean {
   const origin = request.headers.get("origin");
   if (!origin || origin === "null") return false;

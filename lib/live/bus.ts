@@ -55,7 +55,3 @@ export function subscribe(listener: (event: LiveEvent) => void): () => void {
   emitter.on("event", listener);
   return () => emitter.off("event", listener);
 }
-
-export function listenerCount(): number {
-  return state().emitter.listenerCount("event");
-}

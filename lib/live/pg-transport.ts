@@ -43,7 +43,7 @@ export interface PgTransport {
 
 /**
  * On Postgres every instance LISTENs, and publish() becomes NOTIFY, so a browser connected to
- * any instance hears events that happened on any other (DESIGN §6). The listener reconnects
+ * any instance hears events that happened on any other (docs/architecture.md). The listener reconnects
  * with backoff; while it is down, events still reach this instance's own browsers.
  */
 export function startPgTransport(pool: pg.Pool, connectionString: string, log: (line: string) => void = console.log): PgTransport {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Database } from "@/lib/db/client";
 import { payments, staff } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/db-targets";
+import { dbTargets } from "@/tests/support/db-targets";
 
 import { safeErrorSummary } from "./safe-error";
 
@@ -20,10 +20,13 @@ describe.each(dbTargets())("safeErrorSummary on $name", (target) => {
   it("keeps the code and what went wrong, not the staff row's e-mail or password hash", async () => {
     const row = { email: "secret.person@biz.test", name: "Secret Person", role: "viewer" as const, passwordHash: "$argon2id$v=19$m=19456$HASHVALUE" };
     await database.db.insert(staff).values(row);
-    const error = await database.db.insert(staff).values(row).then(
-      () => null,
-      (e: unknown) => e,
-    );
+    const error = await database.db
+      .insert(staff)
+      .values(row)
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).not.toBeNull();
     // The raw error does carry the values: that is what must not be logged.
     expect(String((error as Error).message)).toContain("secret.person@biz.test");

@@ -3,28 +3,42 @@ import "server-only";
 import { invalidateBalance } from "@/lib/balance/cache";
 import { publish } from "@/lib/live/bus";
 
+import { eq } from "drizzle-orm";
+
+import { payments } from "@/lib/db/schema";
+
 import type { PaymentDeps } from "./deps";
 import { linkPayment } from "./link";
 import { verifyPayment } from "./verify";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 
-/** At once after the commit: the browsers hear of the payment and the balance is read afresh (DESIGN §5.7). */
-export function announcePayment(uuid: string): void {
-  invalidateBalance();
+/** At once after the commit: the browsers hear of the payment and the balance is read afresh (docs/architecture.md). */
+export async function announcePayment(uuid: string): Promise<void> {
   publish({ type: "payment.recorded", uuid, requestId: null });
+  // The shared value is dropped before browsers are told to re-read it, so none gets the old one.
+  await invalidateBalance().catch((error: unknown) => console.error(`[balance] could not invalidate: ${safeErrorSummary(error)}`));
   publish({ type: "balance.changed" });
 }
 
-/** Queued after the answer: link to our request, then verify at the verify host (DESIGN §5.5–5.6). */
-export async function followUpPayment(deps: PaymentDeps, uuid: string): Promise<void> {
-  try {
-    await linkPayment(deps, uuid);
-  } catch (error) {
-    console.error(`[webhook] linking payment ${uuid} failed: ${safeErrorSummary(error)}`);
+/**
+ * The payment-follow-up job: link to our request, then verify at the verify host (docs/architecture.md.6).
+ * Idempotent: a step already done (linked or noted, verified) is skipped, so a retried or repeated
+ * job changes nothing the first did not.
+ */
+export async function followUpPayment(deps: PaymentDeps, rawUuid: string): Promise<void> {
+  const uuid = rawUuid.toLowerCase();
+  const [row] = await deps.db
+    .select({ fundRequestId: payments.fundRequestId, linkNote: payments.linkNote, verification: payments.verification })
+    .from(payments)
+    .where(eq(payments.uuid, uuid))
+    .limit(1);
+  if (!row) return;
+  if (!row.fundRequestId && row.linkNote === null) {
+    try {
+      await linkPayment(deps, uuid);
+    } catch (error) {
+      console.error(`[payments] linking payment ${uuid} failed: ${safeErrorSummary(error)}`);
+    }
   }
-  try {
-    await verifyPayment(deps, uuid);
-  } catch (error) {
-    console.error(`[webhook] verifying payment ${uuid} failed: ${safeErrorSummary(error)}`);
-  }
+  if (row.verification === "unverified") await verifyPayment(deps, uuid);
 }

@@ -11,7 +11,7 @@ const payment: PaymentView = {
   settledAmount: "1200.00",
   fees: "34.50",
   description: 'Rent, "March"\nsecond line',
-  customer: { name: "=HYPERLINK(\"http://evil\")", tag: "ada.obi", email: "a•••@example.com", phone: null, avatar: null },
+  customer: { name: '=HYPERLINK("http://evil")', tag: "ada.obi", email: "a•••@example.com", phone: null, avatar: null },
   verification: "failed",
   verificationError: "-1 mismatch",
   verifiedAt: null,

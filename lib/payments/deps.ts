@@ -1,9 +1,12 @@
 import "server-only";
 
+import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import type { AmountUnit } from "@/lib/money";
+import { getBackgroundService } from "@/lib/service/app-client";
 import type { ServiceClient } from "@/lib/service/client";
 
+/** What linking and verification need; tests pass their own (a sandbox client, short delays). */
 export interface PaymentDeps {
   db: Db;
   service: ServiceClient;
@@ -13,3 +16,8 @@ export interface PaymentDeps {
 }
 
 export const DEFAULT_VERIFY_DELAYS_MS = [1_000, 3_000, 9_000, 27_000] as const;
+
+/** The app's: the background service client (its share of the budget) and the configured unit. */
+export function paymentDeps(db: Db): PaymentDeps {
+  return { db, service: getBackgroundService(), amountUnit: getConfig().service.amountUnit, verifyDelaysMs: DEFAULT_VERIFY_DELAYS_MS };
+}

@@ -18,7 +18,7 @@ async function note(deps: PaymentDeps, uuid: string, text: string): Promise<Link
 
 /**
  * Links a payment to the dashboard's fund request when exactly one open request to that tag for
- * that amount exists, after the service confirms that request was accepted (DESIGN §5.6). The
+ * that amount exists, after the service confirms that request was accepted (docs/architecture.md). The
  * unique indexes on both sides make a double link impossible even under races.
  */
 export async function linkPayment(deps: PaymentDeps, rawUuid: string): Promise<LinkOutcome> {

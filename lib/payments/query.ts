@@ -4,6 +4,7 @@ import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle
 
 import type { Role } from "@/lib/auth/roles";
 import type { Db } from "@/lib/db/client";
+import { likeContains } from "@/lib/db/like";
 import { fundRequests, payments } from "@/lib/db/schema";
 
 import type { PaymentFilter } from "./filters";
@@ -12,16 +13,12 @@ import { toPaymentView, type PaymentView } from "./view";
 export const PAYMENT_PAGE_SIZE = 25;
 export const CSV_MAX_ROWS = 50_000;
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 function where(f: PaymentFilter): SQL | undefined {
   const parts: SQL[] = [];
   if (f.verified) parts.push(eq(payments.verification, f.verified));
   if (f.tag) parts.push(eq(payments.customerTag, f.tag));
   if (f.q) {
-    const like = `%${escapeLike(f.q)}%`;
+    const like = likeContains(f.q);
     const match = or(ilike(payments.customerName, like), ilike(payments.customerTag, like), ilike(payments.description, like), ilike(payments.uuid, like));
     if (match) parts.push(match);
   }
@@ -85,10 +82,6 @@ export async function getPayment(db: Db, uuid: string, role: Role): Promise<Paym
     .where(eq(payments.uuid, uuid.toLowerCase()))
     .limit(1);
   return row ? toPaymentView(row.payment, row.requestId, role) : null;
-}
-
-export async function paymentForRequest(db: Db, paymentUuid: string | null, role: Role): Promise<PaymentView | null> {
-  return paymentUuid ? getPayment(db, paymentUuid, role) : null;
 }
 
 /** Settled amount per UTC day for the last `days` days, zero-filled, oldest first. */

@@ -6,13 +6,16 @@ import { fundRequests, payments } from "@/lib/db/schema";
 import { createFundRequest } from "@/lib/requests/create";
 import { applyFetched } from "@/lib/requests/refresh";
 import { processDelivery } from "@/lib/webhooks/intake";
-import { dbTargets } from "@/tests/db-targets";
-import { FETCH_PATH, insertStaff, newKey, newTag, requestDeps, sandboxControl, startTestSandbox, waitFor, type SandboxControl } from "@/tests/sandbox-harness";
+import { dbTargets } from "@/tests/support/db-targets";
+import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
+import { startTestSandbox } from "@/tests/support/sandbox";
+import { FETCH_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
+import { waitFor } from "@/tests/support/wait-for";
 import type { Sandbox } from "@/sandbox/server";
 
 import type { PaymentDeps } from "./deps";
 import { linkPayment } from "./link";
-import { sweepOnce } from "./sweeper";
+import { sweepOnce } from "./sweep";
 import { verifyPayment } from "./verify";
 
 interface SandboxDelivery {
@@ -151,7 +154,10 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
   it("the sweeper finishes a payment whose follow-up work a restart interrupted", async () => {
     const tag = newTag("sweep");
     const { uuid, requestId } = await acceptedPayment(tag, "42.00");
-    await database.db.update(payments).set({ receivedAt: new Date(Date.now() - 10 * 60_000) }).where(eq(payments.uuid, uuid));
+    await database.db
+      .update(payments)
+      .set({ receivedAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(payments.uuid, uuid));
     expect(await sweepOnce(deps())).toBeGreaterThanOrEqual(1);
     const row = await paymentRow(uuid);
     expect(row?.verification).toBe("verified");
@@ -165,7 +171,10 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     await control.fault(FETCH_PATH, "500");
     expect(await linkPayment(deps(), uuid)).toEqual({ linked: false, note: expect.stringContaining("could not be confirmed") });
     await control.clearFaults();
-    await database.db.update(payments).set({ receivedAt: new Date(Date.now() - 10 * 60_000) }).where(eq(payments.uuid, uuid));
+    await database.db
+      .update(payments)
+      .set({ receivedAt: new Date(Date.now() - 10 * 60_000) })
+      .where(eq(payments.uuid, uuid));
     await sweepOnce(deps());
     expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: expect.any(String), linkNote: null });
     const [request] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
@@ -178,9 +187,18 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
       .insert(fundRequests)
       .values({ ...values, reference: `fb_${newKey("old")}`, idempotencyKey: newKey("old"), createdAt: new Date(Date.now() - 10 * 60_000) })
       .returning();
-    const [fresh] = await database.db.insert(fundRequests).values({ ...values, reference: `fb_${newKey("new")}`, idempotencyKey: newKey("new") }).returning();
+    const [fresh] = await database.db
+      .insert(fundRequests)
+      .values({ ...values, reference: `fb_${newKey("new")}`, idempotencyKey: newKey("new") })
+      .returning();
     await sweepOnce(deps());
-    const status = async (id: string | undefined) => (await database.db.select().from(fundRequests).where(eq(fundRequests.id, id ?? "")))[0];
+    const status = async (id: string | undefined) =>
+      (
+        await database.db
+          .select()
+          .from(fundRequests)
+          .where(eq(fundRequests.id, id ?? ""))
+      )[0];
     expect(await status(old?.id)).toMatchObject({ status: "failed", error: expect.stringContaining("whether the service received it is unknown") });
     expect(await status(fresh?.id)).toMatchObject({ status: "sending", error: null });
   });

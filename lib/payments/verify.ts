@@ -7,6 +7,7 @@ import { publish } from "@/lib/live/bus";
 import { formatMajor, serviceAmountToNaira } from "@/lib/money";
 import { ServiceError } from "@/lib/service/errors";
 import type { VerifiedTransaction } from "@/lib/service/schemas";
+import { sleep } from "@/lib/util/sleep";
 
 import type { PaymentDeps } from "./deps";
 
@@ -16,7 +17,8 @@ const RETRYABLE: ReadonlySet<ServiceError["kind"]> = new Set(["unreachable", "ti
 
 /** The verify host's word against what the webhook said: uuid, amounts and status must agree. */
 export function compare(row: PaymentRow, tx: VerifiedTransaction, deps: Pick<PaymentDeps, "amountUnit">): Verdict {
-  if (tx.uuid.toLowerCase() !== row.uuid.toLowerCase()) return { verification: "failed", reason: `The verify host answered for another transaction (${tx.uuid}).` };
+  if (tx.uuid.toLowerCase() !== row.uuid.toLowerCase())
+    return { verification: "failed", reason: `The verify host answered for another transaction (${tx.uuid}).` };
   if (tx.status && !/^(success|successful|completed|paid)$/i.test(tx.status)) {
     return { verification: "failed", reason: `The verify host reports the transaction as "${tx.status}", not successful.` };
   }
@@ -29,7 +31,10 @@ export function compare(row: PaymentRow, tx: VerifiedTransaction, deps: Pick<Pay
     if (reported === undefined) continue;
     const naira = serviceAmountToNaira(reported, deps.amountUnit);
     if (naira !== recorded) {
-      return { verification: "failed", reason: `The verify host reports ${label} ${formatMajor("NGN", naira)}, but the payment notice said ${formatMajor("NGN", recorded)}.` };
+      return {
+        verification: "failed",
+        reason: `The verify host reports ${label} ${formatMajor("NGN", naira)}, but the payment notice said ${formatMajor("NGN", recorded)}.`,
+      };
     }
   }
   if (tx.amount === undefined && tx.settled_amount === undefined) {
@@ -52,8 +57,6 @@ async function save(deps: PaymentDeps, uuid: string, verdict: Verdict, transient
     .returning({ uuid: payments.uuid });
   if (saved.length > 0) publish({ type: "payment.updated", uuid, verification: verdict.verification });
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Confirms a recorded payment at the verify host, retrying transient failures with backoff.

@@ -1,7 +1,7 @@
 import type { Role } from "@/lib/auth/roles";
 import type { PaymentRow } from "@/lib/db/schema";
 
-/** The Payment of DESIGN §4. */
+/** The Payment of docs/architecture.md. */
 export interface PaymentView {
   uuid: string;
   type: string;
@@ -32,7 +32,7 @@ export function maskPhone(phone: string | null): string | null {
   return digits.length <= 4 ? "••••" : `•••••••${digits.slice(-4)}`;
 }
 
-/** Viewers see e-mail and phone masked (DESIGN §5.4). */
+/** Viewers see e-mail and phone masked (docs/architecture.md). */
 export function toPaymentView(row: PaymentRow, requestId: string | null, role: Role): PaymentView {
   const masked = role === "viewer";
   return {

@@ -6,19 +6,10 @@ import { fundRequests } from "@/lib/db/schema";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
 import type { ServiceErrorKind } from "@/lib/service/errors";
 import type { Sandbox } from "@/sandbox/server";
-import { dbTargets } from "@/tests/db-targets";
-import {
-  CREATE_CALL,
-  CREATE_PATH,
-  insertStaff,
-  newKey,
-  newTag,
-  requestDeps,
-  sandboxControl,
-  startTestSandbox,
-  type FaultMode,
-  type SandboxControl,
-} from "@/tests/sandbox-harness";
+import { dbTargets } from "@/tests/support/db-targets";
+import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
+import { startTestSandbox } from "@/tests/support/sandbox";
+import { CREATE_CALL, CREATE_PATH, sandboxControl, type FaultMode, type SandboxControl } from "@/tests/support/sandbox-control";
 
 import { createFundRequest, type CreateOutcome } from "./create";
 import type { RequestDeps } from "./deps";
@@ -144,7 +135,11 @@ describe.each(dbTargets())("createFundRequest on $name", (target) => {
   it("a repeat that arrives while the first is at the service waits and answers the same final record", async () => {
     const req = input();
     await control.fault(CREATE_PATH, "slow", 1);
-    const outcomes = await Promise.all([createFundRequest(deps, req, operator), createFundRequest(deps, req, operator), createFundRequest(deps, req, operator)]);
+    const outcomes = await Promise.all([
+      createFundRequest(deps, req, operator),
+      createFundRequest(deps, req, operator),
+      createFundRequest(deps, req, operator),
+    ]);
     const [row] = await rowsForKey(req.idempotencyKey);
     expect(row?.error ?? null).toBeNull();
     expect(row?.status).toBe("pending");

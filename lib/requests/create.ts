@@ -132,9 +132,18 @@ async function send(deps: RequestDeps, row: FundRequestRow, input: NewRequest, r
     } catch (error) {
       // The unique service id is already ours for another request: record it honestly instead of "our side".
       console.error(`[requests] service request id ${requestId} is already recorded: ${safeErrorSummary(error)}`);
-      const failed = (await markFailed(db, row.id, `The service answered with request id ${requestId}, which is already recorded for another request. Check the service before sending again.`)) ?? row;
+      const failed =
+        (await markFailed(
+          db,
+          row.id,
+          `The service answered with request id ${requestId}, which is already recorded for another request. Check the service before sending again.`,
+        )) ?? row;
       publish({ type: "request.updated", id: failed.id, requestId: null, status: failed.status });
-      return { kind: "service_failed", request: toRequestView(failed, staff.name), error: new ServiceError({ kind: "bad_response", operation: "create", detail: "duplicate request id", outcomeUnknown: true }) };
+      return {
+        kind: "service_failed",
+        request: toRequestView(failed, staff.name),
+        error: new ServiceError({ kind: "bad_response", operation: "create", detail: "duplicate request id", outcomeUnknown: true }),
+      };
     }
     publish({ type: "request.updated", id: pending.id, requestId, status: pending.status });
     return { kind: "created", request: toRequestView(pending, staff.name) };

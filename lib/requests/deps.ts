@@ -1,10 +1,12 @@
 import "server-only";
 
-import type { AmountUnit } from "@/lib/money";
+import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import type { AmountUnit } from "@/lib/money";
+import { getService } from "@/lib/service/app-client";
 import type { ServiceClient } from "@/lib/service/client";
 
-import type { FetchGate } from "./fetch-gate";
+import { getFetchGate, type FetchGate } from "./fetch-gate";
 
 /** What the request logic needs, passed in so tests drive it with a real database and sandbox. */
 export interface RequestDeps {
@@ -14,4 +16,10 @@ export interface RequestDeps {
   webhookUrl: string;
   /** Paces and shares viewers' on-demand reads; absent, every read asks the service. */
   fetchGate?: FetchGate;
+}
+
+/** The app's: the interactive service client (people waiting on the answer) and the shared fetch gate. */
+export function requestDeps(db: Db): RequestDeps {
+  const config = getConfig();
+  return { db, service: getService(), amountUnit: config.service.amountUnit, webhookUrl: config.webhookUrl, fetchGate: getFetchGate() };
 }

@@ -5,23 +5,15 @@ import type { Database } from "@/lib/db/client";
 import { fundRequests, type FundRequestRow } from "@/lib/db/schema";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
 import type { Sandbox } from "@/sandbox/server";
-import { dbTargets } from "@/tests/db-targets";
-import {
-  FETCH_CALL,
-  FETCH_PATH,
-  insertStaff,
-  newKey,
-  newTag,
-  requestDeps,
-  sandboxControl,
-  startTestSandbox,
-  waitFor,
-  type SandboxControl,
-} from "@/tests/sandbox-harness";
+import { dbTargets } from "@/tests/support/db-targets";
+import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
+import { startTestSandbox } from "@/tests/support/sandbox";
+import { FETCH_CALL, FETCH_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
+import { waitFor } from "@/tests/support/wait-for";
 
 import { createFundRequest } from "./create";
 import type { RequestDeps } from "./deps";
-import { startReconciler, type Reconciler, type ReconcilerOptions } from "./reconciler";
+import { createReconciler, type Reconciler, type ReconcilerOptions } from "./reconciler";
 import { applyFetched } from "./refresh";
 import { duePending, findRequestByServiceId } from "./repo";
 import { newRequestSchema } from "./schemas";
@@ -59,13 +51,19 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
     await control.reset();
   });
 
-  /** Runs `body` with a reconciler and always stops it. */
-  async function withReconciler<T>(options: Partial<ReconcilerOptions>, body: (r: Reconciler) => Promise<T>): Promise<T> {
-    const reconciler = startReconciler(deps, options);
+  /** Runs `body` while passes run every `tickMs` (as the reconcile job chains them), and always stops them. */
+  async function withReconciler<T>(options: Partial<ReconcilerOptions> & { tickMs: number }, body: (r: Reconciler) => Promise<T>): Promise<T> {
+    const { tickMs, ...rest } = options;
+    const reconciler = createReconciler(deps, rest);
+    let last: Promise<number> = Promise.resolve(0);
+    const timer = setInterval(() => {
+      last = reconciler.runOnce().catch(() => 0);
+    }, tickMs);
     try {
       return await body(reconciler);
     } finally {
-      await reconciler.stop();
+      clearInterval(timer);
+      await last;
     }
   }
 
@@ -171,12 +169,11 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
     const unsubscribe = subscribe((e) => {
       if (e.type === "request.updated" && e.requestId === requestId) events.push(e);
     });
-    const reconciler = startReconciler(racing, { tickMs: 60_000, budgetPerMinute: 600, concurrency: 1 });
+    const reconciler = createReconciler(racing, { budgetPerMinute: 600, concurrency: 1 });
     try {
       expect(await reconciler.runOnce()).toBe(1);
       expect(reconciler.stats.applied).toBe(1);
     } finally {
-      await reconciler.stop();
       unsubscribe();
     }
     expect((await row(requestId)).status).toBe("accepted");
@@ -185,8 +182,16 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
 
   it("checks the least recently checked first and leaves recently checked young rows alone", async () => {
     const now = Date.now();
-    const recent = await insertRow({ status: "pending", requestId: await control.createDirect({ amount: 1, tag: newTag("rec.recent"), description: "r" }), lastCheckedAt: new Date(now - 1000) });
-    const old = await insertRow({ status: "pending", requestId: await control.createDirect({ amount: 1, tag: newTag("rec.old"), description: "o" }), lastCheckedAt: new Date(now - 5 * 60_000) });
+    const recent = await insertRow({
+      status: "pending",
+      requestId: await control.createDirect({ amount: 1, tag: newTag("rec.recent"), description: "r" }),
+      lastCheckedAt: new Date(now - 1000),
+    });
+    const old = await insertRow({
+      status: "pending",
+      requestId: await control.createDirect({ amount: 1, tag: newTag("rec.old"), description: "o" }),
+      lastCheckedAt: new Date(now - 5 * 60_000),
+    });
     const never = await insertRow({ status: "pending", requestId: await control.createDirect({ amount: 1, tag: newTag("rec.never"), description: "n" }) });
     const checked = async (r: FundRequestRow) => {
       const [after] = await database.db.select().from(fundRequests).where(eq(fundRequests.id, r.id));

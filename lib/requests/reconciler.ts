@@ -8,31 +8,28 @@ import { duePending, touchChecked } from "./repo";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 
 export interface ReconcilerOptions {
-  /** Service calls per minute at most; the service allows about 100. */
+  /** The reconciler's own pace within the shared background budget: calls per minute at most. */
   budgetPerMinute: number;
   concurrency: number;
-  tickMs: number;
   maxBackoffMs: number;
-  /** On Postgres, true only on the instance holding the advisory lock. */
-  isLeader?: () => Promise<boolean>;
   log?: (line: string) => void;
 }
 
-export const DEFAULT_RECONCILER: ReconcilerOptions = { budgetPerMinute: 30, concurrency: 3, tickMs: 1000, maxBackoffMs: 60_000 };
+export const DEFAULT_RECONCILER: ReconcilerOptions = { budgetPerMinute: 30, concurrency: 3, maxBackoffMs: 60_000 };
 
 export interface Reconciler {
-  stop(): Promise<void>;
-  /** Runs one pass now (tests); resolves when its calls are done. */
+  /** One pass; resolves when its calls are done, with how many it made. Passes never overlap. */
   runOnce(): Promise<number>;
   readonly stats: { calls: number; applied: number; backoffs: number; pausedUntil: number };
 }
 
 /**
  * Declines send no webhook, so pending requests are refreshed from the service: least recently
- * checked first, a few at a time, within a per-minute budget, pausing with growing backoff on
- * 429/5xx/unreachable. Status changes go through applyFetched, which only moves forward.
+ * checked first, a few at a time, within a per-minute pace, pausing with growing backoff on
+ * 429/5xx/unreachable. Status changes go through applyFetched, which only moves forward. The
+ * `reconcile` job runs the passes, one at a time across all instances (lib/jobs).
  */
-export function startReconciler(deps: RequestDeps, options: Partial<ReconcilerOptions> = {}): Reconciler {
+export function createReconciler(deps: RequestDeps, options: Partial<ReconcilerOptions> = {}): Reconciler {
   const opts = { ...DEFAULT_RECONCILER, ...options };
   const capacity = Math.max(opts.concurrency, 1);
   let tokens = capacity;
@@ -40,7 +37,6 @@ export function startReconciler(deps: RequestDeps, options: Partial<ReconcilerOp
   let backoffMs = 0;
   const stats = { calls: 0, applied: 0, backoffs: 0, pausedUntil: 0 };
   let running: Promise<number> | null = null;
-  let stopped = false;
 
   function refill(now: number) {
     tokens = Math.min(capacity, tokens + ((now - lastRefill) * opts.budgetPerMinute) / 60_000);
@@ -60,7 +56,6 @@ export function startReconciler(deps: RequestDeps, options: Partial<ReconcilerOp
   async function pass(): Promise<number> {
     const now = Date.now();
     if (now < stats.pausedUntil) return 0;
-    if (opts.isLeader && !(await opts.isLeader())) return 0;
     refill(now);
     const allowed = Math.floor(tokens);
     if (allowed < 1) return 0;
@@ -95,19 +90,5 @@ export function startReconciler(deps: RequestDeps, options: Partial<ReconcilerOp
     return running;
   }
 
-  const timer = setInterval(() => {
-    if (stopped || running) return;
-    runOnce().catch((error) => opts.log?.(`pass failed: ${safeErrorSummary(error)}`));
-  }, opts.tickMs);
-  timer.unref();
-
-  return {
-    stats,
-    runOnce,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  return { stats, runOnce };
 }

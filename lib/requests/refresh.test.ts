@@ -6,18 +6,10 @@ import { fundRequests } from "@/lib/db/schema";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
 import type { FundRequest } from "@/lib/service/schemas";
 import type { Sandbox } from "@/sandbox/server";
-import { dbTargets } from "@/tests/db-targets";
-import {
-  FETCH_CALL,
-  FETCH_PATH,
-  insertStaff,
-  newKey,
-  newTag,
-  requestDeps,
-  sandboxControl,
-  startTestSandbox,
-  type SandboxControl,
-} from "@/tests/sandbox-harness";
+import { dbTargets } from "@/tests/support/db-targets";
+import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
+import { startTestSandbox } from "@/tests/support/sandbox";
+import { FETCH_CALL, FETCH_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
 
 import { createFundRequest } from "./create";
 import type { RequestDeps } from "./deps";
@@ -323,7 +315,10 @@ describe.each(dbTargets())("request detail and forward-only status on $name", (t
       const snapshot = await deps.service.getFundRequest(strangerId);
       expect(await applyFetched(deps, snapshot)).toBeNull();
       expect(await findRequestByServiceId(database.db, strangerId)).toBeNull();
-      const [row] = await database.db.select().from(fundRequests).where(eq(fundRequests.reference, failed.request.reference ?? ""));
+      const [row] = await database.db
+        .select()
+        .from(fundRequests)
+        .where(eq(fundRequests.reference, failed.request.reference ?? ""));
       expect(row?.status).toBe("failed");
     });
 

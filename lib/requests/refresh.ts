@@ -59,9 +59,7 @@ export function viewFromService(fetched: FundRequest, deps: Pick<RequestDeps, "a
   };
 }
 
-export type DetailOutcome =
-  | { kind: "found"; request: FundRequestView; stale: string | null }
-  | { kind: "not_found" };
+export type DetailOutcome = { kind: "found"; request: FundRequestView; stale: string | null } | { kind: "not_found" };
 
 /**
  * One request by the service's id (or our `fb_` reference): the local record refreshed from the

@@ -3,17 +3,13 @@ import "server-only";
 import { and, asc, count, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 
 import type { Db } from "@/lib/db/client";
+import { likeContains } from "@/lib/db/like";
 import { fundRequests, staff, type FundRequestRow } from "@/lib/db/schema";
 
 import type { RequestListQuery } from "./schemas";
 import { toRequestView, type FundRequestView } from "./view";
 
 export const REQUEST_PAGE_SIZE = 25;
-
-export async function findRequestById(db: Db, id: string): Promise<FundRequestRow | null> {
-  const [row] = await db.select().from(fundRequests).where(eq(fundRequests.id, id)).limit(1);
-  return row ?? null;
-}
 
 export async function findRequestByServiceId(db: Db, requestId: string): Promise<FundRequestRow | null> {
   const [row] = await db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId)).limit(1);
@@ -136,7 +132,7 @@ export async function duePending(db: Db, limit: number, now: Date): Promise<Fund
 export async function listRequests(db: Db, query: RequestListQuery, pageSize = REQUEST_PAGE_SIZE): Promise<{ items: FundRequestView[]; total: number }> {
   const where: SQL[] = [];
   if (query.status) where.push(eq(fundRequests.status, query.status));
-  if (query.tag) where.push(ilike(fundRequests.tag, `%${query.tag.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+  if (query.tag) where.push(ilike(fundRequests.tag, likeContains(query.tag)));
   const condition = where.length ? and(...where) : undefined;
   const [rows, [totalRow]] = await Promise.all([
     db
@@ -150,16 +146,6 @@ export async function listRequests(db: Db, query: RequestListQuery, pageSize = R
     db.select({ n: count() }).from(fundRequests).where(condition),
   ]);
   return { items: rows.map((r) => toRequestView(r.request, r.createdByName)), total: totalRow?.n ?? 0 };
-}
-
-export async function requestViewById(db: Db, id: string): Promise<FundRequestView | null> {
-  const [row] = await db
-    .select({ request: fundRequests, createdByName: staff.name })
-    .from(fundRequests)
-    .leftJoin(staff, eq(staff.id, fundRequests.createdBy))
-    .where(eq(fundRequests.id, id))
-    .limit(1);
-  return row ? toRequestView(row.request, row.createdByName) : null;
 }
 
 export async function findRequestByReference(db: Db, reference: string): Promise<FundRequestRow | null> {

@@ -22,33 +22,31 @@ export const tagSchema = z
   );
 
 /** Naira as typed (string) or sent (number); out comes the two-decimal string, e.g. "1234.50". */
-export const nairaAmountSchema = z
-  .union([z.string(), z.number()], { error: "Enter an amount in naira" })
-  .transform((value, ctx) => {
-    const text = typeof value === "number" ? String(value) : value.trim().replace(/,/g, "");
-    if (text === "") {
-      ctx.addIssue({ code: "custom", message: "Enter an amount in naira" });
-      return z.NEVER;
-    }
-    if (!/^\d+(\.\d+)?$/.test(text) && typeof value === "string") {
-      ctx.addIssue({ code: "custom", message: "Enter an amount like 1500 or 1500.50" });
-      return z.NEVER;
-    }
-    const kobo = nairaToKobo(text);
-    if (kobo === null) {
-      ctx.addIssue({ code: "custom", message: "Use at most two decimal places (kobo)" });
-      return z.NEVER;
-    }
-    if (kobo <= 0n) {
-      ctx.addIssue({ code: "custom", message: "The amount must be more than ₦0" });
-      return z.NEVER;
-    }
-    if (kobo > MAX_AMOUNT_KOBO) {
-      ctx.addIssue({ code: "custom", message: "The amount can be at most ₦10,000,000" });
-      return z.NEVER;
-    }
-    return koboToNaira(kobo);
-  });
+export const nairaAmountSchema = z.union([z.string(), z.number()], { error: "Enter an amount in naira" }).transform((value, ctx) => {
+  const text = typeof value === "number" ? String(value) : value.trim().replace(/,/g, "");
+  if (text === "") {
+    ctx.addIssue({ code: "custom", message: "Enter an amount in naira" });
+    return z.NEVER;
+  }
+  if (!/^\d+(\.\d+)?$/.test(text) && typeof value === "string") {
+    ctx.addIssue({ code: "custom", message: "Enter an amount like 1500 or 1500.50" });
+    return z.NEVER;
+  }
+  const kobo = nairaToKobo(text);
+  if (kobo === null) {
+    ctx.addIssue({ code: "custom", message: "Use at most two decimal places (kobo)" });
+    return z.NEVER;
+  }
+  if (kobo <= 0n) {
+    ctx.addIssue({ code: "custom", message: "The amount must be more than ₦0" });
+    return z.NEVER;
+  }
+  if (kobo > MAX_AMOUNT_KOBO) {
+    ctx.addIssue({ code: "custom", message: "The amount can be at most ₦10,000,000" });
+    return z.NEVER;
+  }
+  return koboToNaira(kobo);
+});
 
 export const descriptionSchema = z
   .string({ error: "Enter a description the person will see" })
@@ -57,7 +55,9 @@ export const descriptionSchema = z
   .max(DESCRIPTION_MAX, `At most ${DESCRIPTION_MAX} characters`)
   .refine((d) => !/[\u0000-\u001f\u007f]/.test(d), "Remove line breaks and control characters");
 
-export const idempotencyKeySchema = z.string({ error: "Missing idempotencyKey" }).regex(/^[A-Za-z0-9_-]{8,64}$/, "idempotencyKey must be 8–64 letters, digits, - or _");
+export const idempotencyKeySchema = z
+  .string({ error: "Missing idempotencyKey" })
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, "idempotencyKey must be 8–64 letters, digits, - or _");
 
 export const newRequestSchema = z
   .object({
@@ -73,8 +73,6 @@ export type NewRequest = z.output<typeof newRequestSchema>;
 
 export const REQUEST_STATUSES = ["sending", "pending", "accepted", "declined", "failed"] as const;
 export type LocalRequestStatus = (typeof REQUEST_STATUSES)[number];
-
-export const REQUEST_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const requestListQuerySchema = z.object({
   status: z.enum(REQUEST_STATUSES).optional().catch(undefined),

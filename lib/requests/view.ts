@@ -1,6 +1,6 @@
 import type { FundRequestRow } from "@/lib/db/schema";
 
-/** The FundRequest of DESIGN §4: camelCase, money as naira strings, times ISO 8601 UTC. */
+/** The FundRequest of docs/architecture.md: camelCase, money as naira strings, times ISO 8601 UTC. */
 export interface FundRequestView {
   requestId: string | null;
   reference: string | null;

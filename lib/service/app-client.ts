@@ -2,7 +2,11 @@ import "server-only";
 
 import { getConfig } from "@/lib/config";
 
+import { getDb } from "@/lib/db";
+
+import { spendServiceCall, type CallKind } from "./budget";
 import { createServiceClient, type ServiceClient } from "./client";
+import { ServiceError, type ServiceOperation } from "./errors";
 
 export interface LastServiceCall {
   operation: string;
@@ -15,7 +19,7 @@ export interface LastServiceCall {
 
 interface ServiceState {
   client: ServiceClient;
-  /** For the reconciler, which paces and backs off itself: no retries inside a call. */
+  /** For jobs (the reconciler, payment follow-ups, campaign sends): no retries inside a call, the background share of the budget. */
   background: ServiceClient;
   last: LastServiceCall | null;
 }
@@ -24,7 +28,8 @@ const KEY = Symbol.for("fundboard.service");
 type Holder = { [KEY]?: ServiceState };
 
 function build(): ServiceState {
-  const { service } = getConfig();
+  const config = getConfig();
+  const service = { ...config.service, rateLimitPerMin: config.serviceRateLimitPerMin };
   let last: LastServiceCall | null = null;
   const common = {
     baseUrl: service.baseUrl,
@@ -34,14 +39,22 @@ function build(): ServiceState {
       last = { operation: r.operation, ok: r.ok, kind: r.kind, httpStatus: r.httpStatus, durationMs: r.durationMs, at: r.at.toISOString() };
     },
   };
-  const client = createServiceClient(common);
-  const background = createServiceClient({ ...common, getRetries: 0 });
+  const client = createServiceClient({ ...common, beforeApiCall: budgetGate("interactive", service.rateLimitPerMin) });
+  const background = createServiceClient({ ...common, getRetries: 0, beforeApiCall: budgetGate("background", service.rateLimitPerMin) });
   return {
     client,
     background,
     get last() {
       return last;
     },
+  };
+}
+
+/** Refuses a call the deployment's shared budget has no room for, with when to try again. */
+function budgetGate(kind: CallKind, limitPerMinute: number): (operation: ServiceOperation) => Promise<void> {
+  return async (operation) => {
+    const verdict = await spendServiceCall(await getDb(), kind, limitPerMinute);
+    if (!verdict.ok) throw new ServiceError({ kind: "rate_limited", operation, retryAfterMs: verdict.retryAfterMs, detail: `shared ${kind} budget spent` });
   };
 }
 

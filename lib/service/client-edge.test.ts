@@ -2,7 +2,7 @@ import "server-only";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceClient, type ServiceClientOptions } from "./client";
 import { ServiceError } from "./errors";
-import { sendJson, startTestServer, type TestServer } from "./test-http";
+import { sendJson, startTestServer, type TestServer } from "@/tests/support/test-http";
 
 // Answers the sandbox cannot give, from a local real HTTP server.
 
@@ -153,7 +153,11 @@ describe("size cap", () => {
 describe("bodies that do not fit", () => {
   it("a wrong-shaped JSON 200 is a bad_response naming the paths, not retried", async () => {
     server.handle((_req, res) =>
-      sendJson(res, 200, { status: true, message: "ok", data: { total_balance: 1, wallets: [{ name: "Main", main_wallet: true, balance: "12", formatted_balance: "NGN 0.12" }] } }),
+      sendJson(res, 200, {
+        status: true,
+        message: "ok",
+        data: { total_balance: 1, wallets: [{ name: "Main", main_wallet: true, balance: "12", formatted_balance: "NGN 0.12" }] },
+      }),
     );
     const error = await failure(client().getBalance());
     expect(error.kind).toBe("bad_response");

@@ -5,7 +5,7 @@ import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { createServiceClient, type ServiceCallRecord, type ServiceClientOptions } from "./client";
 import { InvalidIdentifierError, ServiceError } from "./errors";
 import { peerTransferPayloadSchema } from "./schemas";
-import { closedPortUrl } from "./test-http";
+import { closedPortUrl } from "@/tests/support/test-http";
 
 // Against the sandbox over real HTTP: the service's behaviour, its faults and its call counts.
 

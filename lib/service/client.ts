@@ -40,6 +40,8 @@ export interface ServiceClientOptions {
   /** Once per logical call, with its final result; not called for identifiers refused before any call. */
   onCall?: (record: ServiceCallRecord) => void;
   fetchImpl?: typeof fetch;
+  /** Before each HTTP attempt at the API host (not the verify host): throws to refuse it (the shared budget). */
+  beforeApiCall?: (operation: ServiceOperation) => Promise<void>;
 }
 
 export interface CreateFundRequestInput {
@@ -70,7 +72,8 @@ export function createServiceClient(opts: ServiceClientOptions): ServiceClient {
   const maxRetryAfterMs = opts.maxRetryAfterMs ?? 5000;
   const fetchImpl = opts.fetchImpl ?? fetch;
 
-  function once(operation: ServiceOperation, method: "GET" | "POST", url: string, body?: unknown) {
+  async function once(operation: ServiceOperation, method: "GET" | "POST", url: string, body?: unknown) {
+    if (opts.beforeApiCall && url.startsWith(`${baseUrl}/`)) await opts.beforeApiCall(operation);
     const headers: Record<string, string> = { Authorization: authorization, Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const payload = body === undefined ? undefined : JSON.stringify(body);

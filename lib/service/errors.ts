@@ -1,14 +1,6 @@
 import "server-only";
 
-export type ServiceErrorKind =
-  | "unreachable"
-  | "timeout"
-  | "unauthorized"
-  | "not_found"
-  | "rate_limited"
-  | "bad_response"
-  | "rejected"
-  | "server_error";
+export type ServiceErrorKind = "unreachable" | "timeout" | "unauthorized" | "not_found" | "rate_limited" | "bad_response" | "rejected" | "server_error";
 
 export type ServiceOperation = "create" | "fetch" | "balance" | "verify";
 
@@ -30,7 +22,10 @@ const SERVICE_MESSAGE_MAX = 300;
 /** The service's own text, made safe to show: no control characters, bounded length. */
 export function cleanServiceMessage(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  const text = raw.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
+  const text = raw
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   if (text === "") return undefined;
   return text.length > SERVICE_MESSAGE_MAX ? `${text.slice(0, SERVICE_MESSAGE_MAX - 1)}…` : text;
 }
@@ -86,9 +81,7 @@ export class ServiceError extends Error {
   /** A sentence a finance user can act on: what happened and what to do. */
   get userMessage(): string {
     const text = this.whatHappened();
-    return this.outcomeUnknown
-      ? `${text} The fund request may still have reached the service: check its status before sending it again.`
-      : text;
+    return this.outcomeUnknown ? `${text} The fund request may still have reached the service: check its status before sending it again.` : text;
   }
 
   private whatHappened(): string {
@@ -154,6 +147,10 @@ export class InvalidIdentifierError extends ServiceError {
   }
 }
 
+/**
+ * True for a ServiceError (or subclass) made by any bundle's copy of this module: it checks the
+ * brand, as `instanceof ServiceError` does. lib/http/api-error.ts (errorResponse) relies on it.
+ */
 export function isServiceError(error: unknown): error is ServiceError {
-  return error instanceof ServiceError;
+  return brandsOf(error).includes(ServiceError.brand);
 }

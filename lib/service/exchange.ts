@@ -1,6 +1,6 @@
 import "server-only";
+import { BodyTooLargeError, readCappedText } from "@/lib/http/read-capped";
 import { ServiceError, type ServiceErrorInit, type ServiceOperation } from "./errors";
-import { BodyTooLargeError, readCappedText } from "./read-body";
 import { parseRetryAfter } from "./retry";
 import { envelopeHeadSchema } from "./schemas";
 
@@ -89,7 +89,13 @@ type Fail = (init: Omit<ServiceErrorInit, "operation">) => ServiceError;
 
 function bodyError(error: unknown, httpStatus: number, fail: Fail, isCreate: boolean, limit: number): ServiceError {
   if (error instanceof BodyTooLargeError) {
-    return fail({ kind: "bad_response", httpStatus, outcomeUnknown: isCreate, detail: "response too large", issues: [`(body): response too large (over ${limit} bytes)`] });
+    return fail({
+      kind: "bad_response",
+      httpStatus,
+      outcomeUnknown: isCreate,
+      detail: "response too large",
+      issues: [`(body): response too large (over ${limit} bytes)`],
+    });
   }
   if (error instanceof TypeError && /decode|encoded/i.test(error.message)) {
     return fail({ kind: "bad_response", httpStatus, outcomeUnknown: isCreate, detail: "body is not UTF-8", issues: ["(body): not valid UTF-8"] });

@@ -20,6 +20,5 @@ export function fullJitterDelay(baseMs: number, attempt: number, random: () => n
   return Math.floor(random() * ceiling);
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+// lib/util/sleep.ts is the one implementation; re-exported for client.ts, which imports it from here.
+export { sleep } from "@/lib/util/sleep";

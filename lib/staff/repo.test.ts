@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Database } from "@/lib/db/client";
 import { staff } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/db-targets";
+import { dbTargets } from "@/tests/support/db-targets";
 
 import { updateStaffKeepingAnAdmin } from "./repo";
 

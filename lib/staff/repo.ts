@@ -60,7 +60,11 @@ export async function createStaff(db: Db, input: { email: string; name: string; 
 export async function createAdminIfMissing(db: Db, email: string, password: string, name = "Administrator"): Promise<"created" | "exists"> {
   const passwordHash = await hashPassword(password);
   // The unique e-mail decides "already there?": a second start inserts nothing.
-  const inserted = await db.insert(staff).values({ email: email.toLowerCase(), name, role: "admin", passwordHash }).onConflictDoNothing({ target: staff.email }).returning({ id: staff.id });
+  const inserted = await db
+    .insert(staff)
+    .values({ email: email.toLowerCase(), name, role: "admin", passwordHash })
+    .onConflictDoNothing({ target: staff.email })
+    .returning({ id: staff.id });
   return inserted.length > 0 ? "created" : "exists";
 }
 

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { queryRows, type Database } from "@/lib/db/client";
 import { payments, webhookDeliveries } from "@/lib/db/schema";
-import { BVN, payload } from "@/tests/payloads";
-import { dbTargets } from "@/tests/db-targets";
+import { BVN, payload } from "@/tests/support/payloads";
+import { dbTargets } from "@/tests/support/db-targets";
 
 import { MAX_WEBHOOK_BYTES, processDelivery, type Delivery, type IntakeDeps } from "./intake";
 import { readCapped } from "@/lib/http/read-capped";
@@ -126,17 +126,49 @@ describe.each(dbTargets())("processDelivery on $name", (target) => {
 
   const UNAUTHENTICATED = new Set(["bad_signature", "too_large"]);
   const rejectionCases: [string, () => Delivery, number, string][] = [
-    ["wrong key", () => { const b = JSON.stringify(payload()); return delivery(b, sign(b, "wrong-key")); }, 401, "bad_signature"],
+    [
+      "wrong key",
+      () => {
+        const b = JSON.stringify(payload());
+        return delivery(b, sign(b, "wrong-key"));
+      },
+      401,
+      "bad_signature",
+    ],
     ["signature of another body", () => delivery(JSON.stringify(payload()), sign(JSON.stringify(payload()))), 401, "bad_signature"],
     ["missing header", () => delivery(JSON.stringify(payload()), null), 401, "bad_signature"],
     ["empty signature", () => delivery(JSON.stringify(payload()), ""), 401, "bad_signature"],
-    ["truncated signature", () => { const b = JSON.stringify(payload()); return delivery(b, sign(b).slice(0, 100)); }, 401, "bad_signature"],
+    [
+      "truncated signature",
+      () => {
+        const b = JSON.stringify(payload());
+        return delivery(b, sign(b).slice(0, 100));
+      },
+      401,
+      "bad_signature",
+    ],
     ["malformed JSON, validly signed", () => delivery('{"type": "peer-transfer.success", "uuid": '), 400, "bad_payload"],
     ["a JSON array", () => delivery(JSON.stringify([payload()])), 400, "bad_payload"],
-    ["a missing field", () => { const { uuid: _u, ...rest } = payload(); return delivery(JSON.stringify(rest)); }, 400, "bad_payload"],
+    [
+      "a missing field",
+      () => {
+        const { uuid: _u, ...rest } = payload();
+        return delivery(JSON.stringify(rest));
+      },
+      400,
+      "bad_payload",
+    ],
     ["a wrong-typed field", () => delivery(JSON.stringify(payload({ amount: "1500" }))), 400, "bad_payload"],
     ["a negative amount", () => delivery(JSON.stringify(payload({ settled_amount: -5 }))), 400, "bad_payload"],
-    ["a wrong content type", () => { const b = JSON.stringify(payload()); return delivery(b, sign(b), "text/plain"); }, 415, "bad_content_type"],
+    [
+      "a wrong content type",
+      () => {
+        const b = JSON.stringify(payload());
+        return delivery(b, sign(b), "text/plain");
+      },
+      415,
+      "bad_content_type",
+    ],
     ["a 65 KiB body", () => ({ raw: null, signature: null, contentType: "application/json", remoteAddr: null }), 413, "too_large"],
   ];
 
@@ -169,7 +201,12 @@ describe.each(dbTargets())("processDelivery on $name", (target) => {
     let started = 0;
     const junk = { db: untouchable, apiKey: KEY, amountUnit: "major" as const, rejections: stub, onAuthentic: () => (started += 1) };
     const body = JSON.stringify(payload());
-    const forged = await processDelivery(junk, { raw: Buffer.from(body), signature: sign(body, "forger"), contentType: "application/json", remoteAddr: "203.0.113.5" });
+    const forged = await processDelivery(junk, {
+      raw: Buffer.from(body),
+      signature: sign(body, "forger"),
+      contentType: "application/json",
+      remoteAddr: "203.0.113.5",
+    });
     const huge = await processDelivery(junk, { raw: null, signature: null, contentType: "application/json", remoteAddr: "203.0.113.6" });
     expect([forged.status, huge.status]).toEqual([401, 413]);
     expect(started).toBe(0);
@@ -222,7 +259,6 @@ describe.each(dbTargets())("processDelivery on $name", (target) => {
       expect(hits[0]?.n, `${table_name}.${column_name}`).toBe(0);
     }
   });
-
 });
 
 describe("readCapped", () => {

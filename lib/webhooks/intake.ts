@@ -35,15 +35,17 @@ export interface IntakeResult {
   message: string;
   /** Set when a new payment was recorded: verify and link it after answering. */
   recordedUuid: string | null;
+  /** Set when the payment was already recorded: its follow-up is queued again (a no-op when it exists). */
+  duplicateUuid?: string;
 }
 
 const MAX_AMOUNT = 1e13;
 
 /**
- * DESIGN §5 steps 1–4: size, signature, content type, shape, then the payment and its log row in
+ * docs/architecture.md steps 1–4: size, signature, content type, shape, then the payment and its log row in
  * one transaction. Every outcome is logged; only a valid peer-transfer.success records a payment.
  * Nothing containing the bvn is written. Unauthenticated rejections (too large, bad signature) are
- * handed to the rejection log and answered without waiting on the database (DESIGN §5.10).
+ * handed to the rejection log and answered without waiting on the database (docs/architecture.md).
  */
 export async function processDelivery(deps: IntakeDeps, d: Delivery): Promise<IntakeResult> {
   const { db } = deps;
@@ -102,15 +104,25 @@ export async function processDelivery(deps: IntakeDeps, d: Delivery): Promise<In
   }
 
   try {
-    const outcome = await recordPayment(db, parsed.data, deps.amountUnit, { ...base, body, detail: verdict === "valid_reserialised" ? "signature over re-serialised JSON" : null });
+    const outcome = await recordPayment(db, parsed.data, deps.amountUnit, {
+      ...base,
+      body,
+      detail: verdict === "valid_reserialised" ? "signature over re-serialised JSON" : null,
+    });
     return outcome === "recorded"
       ? { status: 200, message: "Payment recorded.", recordedUuid: parsed.data.uuid.toLowerCase() }
-      : { status: 200, message: "Already recorded; nothing changed.", recordedUuid: null };
+      : { status: 200, message: "Already recorded; nothing changed.", recordedUuid: null, duplicateUuid: parsed.data.uuid.toLowerCase() };
   } catch (error) {
     console.error(`[webhook] could not record the payment: ${safeErrorSummary(error)}`);
-    await logDelivery(db, { ...base, outcome: "error", httpStatus: 500, uuid: parsed.data.uuid, eventType: parsed.data.type, body, detail: "database write failed" }).catch(
-      (logError: unknown) => console.error(`[webhook] could not log the failed delivery: ${safeErrorSummary(logError)}`),
-    );
+    await logDelivery(db, {
+      ...base,
+      outcome: "error",
+      httpStatus: 500,
+      uuid: parsed.data.uuid,
+      eventType: parsed.data.type,
+      body,
+      detail: "database write failed",
+    }).catch((logError: unknown) => console.error(`[webhook] could not log the failed delivery: ${safeErrorSummary(logError)}`));
     return { status: 500, message: "The payment could not be recorded; please retry.", recordedUuid: null };
   }
 }

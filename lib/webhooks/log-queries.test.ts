@@ -3,12 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { Database } from "@/lib/db/client";
 import { webhookDeliveries } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/db-targets";
+import { dbTargets } from "@/tests/support/db-targets";
 
 import { DELIVERY_COUNT_CAP, DELIVERY_MAX_PAGE, DELIVERY_PAGE_SIZE, listDeliveries, recentBadSignatures } from "./log-queries";
 import { createRejectionLog } from "./rejection-log";
 
-// DESIGN §5.9–10: the banner's summary counts folded rows, and the log's page and count stay bounded.
+// docs/architecture.md: the banner's summary counts folded rows, and the log's page and count stay bounded.
 
 const NOW = new Date(Date.UTC(2030, 5, 1, 12, 30));
 const minutesAgo = (m: number) => new Date(NOW.getTime() - m * 60_000);
@@ -83,9 +83,14 @@ describe.each(dbTargets())("delivery-log queries on $name", (target) => {
   describe("listDeliveries", () => {
     it("pages newest first and returns each row's count", async () => {
       await fill(120);
-      await database.db
-        .insert(webhookDeliveries)
-        .values({ outcome: "bad_signature", httpStatus: 401, remoteAddr: "203.0.113.9", count: 532, foldKey: "k", receivedAt: new Date(NOW.getTime() + 1_000) });
+      await database.db.insert(webhookDeliveries).values({
+        outcome: "bad_signature",
+        httpStatus: 401,
+        remoteAddr: "203.0.113.9",
+        count: 532,
+        foldKey: "k",
+        receivedAt: new Date(NOW.getTime() + 1_000),
+      });
       const first = await listDeliveries(database.db, 1);
       expect(first).toMatchObject({ page: 1, total: 121, totalCapped: false });
       expect(first.items).toHaveLength(DELIVERY_PAGE_SIZE);

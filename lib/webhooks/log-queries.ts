@@ -5,7 +5,7 @@ import { desc, sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import { webhookDeliveries } from "@/lib/db/schema";
 
-// DESIGN §5.10: no page's time grows with the delivery log, so every read here is bounded (an
+// docs/architecture.md: no page's time grows with the delivery log, so every read here is bounded (an
 // indexed LIMIT/OFFSET with a capped page, a capped count, one hour of rows for the banner).
 
 export const DELIVERY_PAGE_SIZE = 50;
@@ -58,10 +58,7 @@ export async function listDeliveries(db: Db, requestedPage: number): Promise<Del
       .orderBy(desc(webhookDeliveries.receivedAt), desc(webhookDeliveries.id))
       .limit(DELIVERY_PAGE_SIZE)
       .offset((page - 1) * DELIVERY_PAGE_SIZE),
-    queryRows<{ n: number }>(
-      db,
-      sql`select count(*)::int as n from (select 1 from ${webhookDeliveries} limit ${DELIVERY_COUNT_CAP + 1}) as capped`,
-    ),
+    queryRows<{ n: number }>(db, sql`select count(*)::int as n from (select 1 from ${webhookDeliveries} limit ${DELIVERY_COUNT_CAP + 1}) as capped`),
   ]);
   const n = counted[0]?.n ?? 0;
   return {
@@ -82,7 +79,7 @@ export interface BadSignatureSummary {
 }
 
 /**
- * Bad signatures in the last hour and where they came from (DESIGN §5.9): three or more mean a wrong
+ * Bad signatures in the last hour and where they came from (docs/architecture.md): three or more mean a wrong
  * SERVICE_API_KEY or forged deliveries, and the sources tell the two apart.
  */
 export async function recentBadSignatures(db: Db, now = new Date()): Promise<BadSignatureSummary> {

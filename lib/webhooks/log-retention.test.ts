@@ -2,11 +2,11 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { queryRows, type Database, type Db } from "@/lib/db/client";
-import { dbTargets } from "@/tests/db-targets";
+import { dbTargets } from "@/tests/support/db-targets";
 
 import { pruneDeliveryLog } from "./log-retention";
 
-// DESIGN §5.10: DELIVERY_LOG_DAYS of rows are kept; older ones go in short batches.
+// docs/architecture.md: DELIVERY_LOG_DAYS of rows are kept; older ones go in short batches.
 
 const NOW = new Date(Date.UTC(2030, 5, 1, 12, 0));
 const DAY = 86_400_000;

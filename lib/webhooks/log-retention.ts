@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import { webhookDeliveries } from "@/lib/db/schema";
 
-// DESIGN §5.10: the delivery log keeps DELIVERY_LOG_DAYS of rows. Deleting in small batches keeps each
+// docs/architecture.md: the delivery log keeps DELIVERY_LOG_DAYS of rows. Deleting in small batches keeps each
 // statement short, so deliveries and pages never wait long on the prune's locks.
 
 export const PRUNE_BATCH_ROWS = 5_000;

@@ -2,11 +2,11 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { queryRows, type Database, type Db } from "@/lib/db/client";
-import { dbTargets } from "@/tests/db-targets";
+import { dbTargets } from "@/tests/support/db-targets";
 
 import { createRejectionLog, foldKey, type Rejection } from "./rejection-log";
 
-// DESIGN §5.10 on a real database: a flood of forged deliveries leaves a few dozen rows and a count.
+// docs/architecture.md on a real database: a flood of forged deliveries leaves a few dozen rows and a count.
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2030, 0, 1, 10, 5);
@@ -27,7 +27,8 @@ describe.each(dbTargets())("rejection log on $name", (target) => {
   let dispose: () => Promise<void>;
   let now = T0;
   const lines: string[] = [];
-  const make = (options: Parameters<typeof createRejectionLog>[1] = {}) => createRejectionLog(database.db, { now: () => now, log: (l) => lines.push(l), flushMs: 60_000, ...options });
+  const make = (options: Parameters<typeof createRejectionLog>[1] = {}) =>
+    createRejectionLog(database.db, { now: () => now, log: (l) => lines.push(l), flushMs: 60_000, ...options });
 
   beforeAll(async () => {
     const t = await target.create();
@@ -41,7 +42,11 @@ describe.each(dbTargets())("rejection log on $name", (target) => {
     lines.length = 0;
   });
 
-  const rows = () => queryRows<Row>(database.db, sql`select outcome, remote_addr, body, count, fold_key, detail, (extract(epoch from received_at) * 1000)::float8 as received_ms from webhook_deliveries order by id`);
+  const rows = () =>
+    queryRows<Row>(
+      database.db,
+      sql`select outcome, remote_addr, body, count, fold_key, detail, (extract(epoch from received_at) * 1000)::float8 as received_ms from webhook_deliveries order by id`,
+    );
   const sum = (rs: Row[]) => rs.reduce((n, r) => n + r.count, 0);
 
   it("keeps 500 forged deliveries from one address as 30 rows and one folded row, counts summing to 500, no body", async () => {
@@ -58,7 +63,11 @@ describe.each(dbTargets())("rejection log on $name", (target) => {
     expect(all.every((r) => r.body === null && r.outcome === "bad_signature" && r.remote_addr === "203.0.113.9")).toBe(true);
     const folded = all.filter((r) => r.fold_key !== null);
     expect(folded).toHaveLength(1);
-    expect(folded[0]).toMatchObject({ count: 470, fold_key: "bad_signature|203.0.113.9|2030-01-01T10:00:00.000Z", detail: "470 more from this source this hour (folded)" });
+    expect(folded[0]).toMatchObject({
+      count: 470,
+      fold_key: "bad_signature|203.0.113.9|2030-01-01T10:00:00.000Z",
+      detail: "470 more from this source this hour (folded)",
+    });
     expect(folded[0]?.received_ms).toBe(T0 + 499_000);
     expect(lines).toEqual([]);
   });
@@ -149,7 +158,15 @@ describe("rejection log without a working database", () => {
     };
     const builder = { values: () => Object.assign(fail(), { onConflictDoUpdate: fail }) };
     // Swallow the rejection of the unused promise made for the chained call.
-    return { insert: () => ({ values: () => { const p = builder.values(); p.catch(() => undefined); return p; } }) } as unknown as Db;
+    return {
+      insert: () => ({
+        values: () => {
+          const p = builder.values();
+          p.catch(() => undefined);
+          return p;
+        },
+      }),
+    } as unknown as Db;
   }
 
   it("never throws or waits, and logs one safe line per failed write", async () => {

@@ -6,7 +6,7 @@ import type { Db } from "@/lib/db/client";
 import { webhookDeliveries } from "@/lib/db/schema";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 
-// DESIGN §5.10: unauthenticated junk must cost almost nothing, so the answer never waits on the
+// docs/architecture.md: unauthenticated junk must cost almost nothing, so the answer never waits on the
 // database, a source's first few dozen an hour become ordinary rows and the rest one counted row.
 
 /** The outcomes of deliveries that never proved they came from the service. */

@@ -1,7 +1,4 @@
 // Plain constants, shared by the global setup (main process) and the test files.
-import path from "node:path";
-
-export const ROOT = path.resolve(import.meta.dirname, "..", "..");
 /** Its own build folder, so the suite never races `npm run build` or another suite's build. */
 export const DIST_DIR = ".next-hardening";
 /** Distinctive, so a leak into the bundle or a response is unmistakable (set at build time too). */

@@ -11,8 +11,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase, queryRows } from "@/lib/db/client";
 import { LOCK_FILE } from "@/lib/db/lock";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { createTempPostgres } from "@/tests/db-targets";
-import { payload } from "@/tests/payloads";
+import { createTempPostgres } from "@/tests/support/db-targets";
+import { payload } from "@/tests/support/payloads";
+import { signedHeaders } from "@/tests/support/sign-delivery";
+import { signIn } from "@/tests/support/sign-in";
 
 import {
   DEMO,
@@ -20,8 +22,6 @@ import {
   PORTS,
   postgresBaseUrl,
   sandboxModeEnv,
-  signIn,
-  signedHeaders,
   startDashboard,
   freshDataDir,
   tempDir,
@@ -54,7 +54,12 @@ function makeDeliveries(): Delivery[] {
 
 async function deliver(url: string, d: Delivery): Promise<Outcome & { message: string }> {
   try {
-    const res = await fetch(`${url}/api/webhooks/peer-transfer`, { method: "POST", body: d.body, headers: signedHeaders(d.body), signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(`${url}/api/webhooks/peer-transfer`, {
+      method: "POST",
+      body: d.body,
+      headers: signedHeaders(d.body, HARDENING_KEY),
+      signal: AbortSignal.timeout(30_000),
+    });
     const text = await res.text();
     let message = "";
     try {
@@ -69,7 +74,13 @@ async function deliver(url: string, d: Delivery): Promise<Outcome & { message: s
 }
 
 /** Sends every delivery at the given concurrency; `onAnswer` runs after each, and `stop()` ends the sending early. */
-async function sendAll(url: string, deliveries: Delivery[], concurrency: number, onAnswer: (answered: number) => void, stopped: () => boolean): Promise<Map<string, Outcome>> {
+async function sendAll(
+  url: string,
+  deliveries: Delivery[],
+  concurrency: number,
+  onAnswer: (answered: number) => void,
+  stopped: () => boolean,
+): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   let next = 0;
   let answered = 0;
@@ -149,7 +160,9 @@ async function crashAndRestart(target: Target, ports: { app: number; sandbox: nu
       return s !== undefined && s !== null && s >= 200 && s < 300;
     });
     const summary = summarise(outcomes);
-    console.log(`[hardening] crash ${target.name}: ${outcomes.size} sent in ${sendMs} ms, killed after ${killedAt} answers; outcomes ${JSON.stringify(summary)}`);
+    console.log(
+      `[hardening] crash ${target.name}: ${outcomes.size} sent in ${sendMs} ms, killed after ${killedAt} answers; outcomes ${JSON.stringify(summary)}`,
+    );
     // The kill really was midway: a good share answered, and some deliveries did not get through.
     expect(acked.length).toBeGreaterThanOrEqual(KILL_AFTER - CONCURRENCY);
     expect(acked.length).toBeLessThan(TOTAL);
@@ -174,7 +187,9 @@ async function crashAndRestart(target: Target, ports: { app: number; sandbox: nu
     const listedSet = new Set(listed);
     expect(acked.filter((d) => !listedSet.has(d.uuid)).map((d) => d.uuid)).toEqual([]);
     const committedUnanswered = listed.length - acked.length;
-    console.log(`[hardening] crash ${target.name}: ${acked.length} answered 2xx, ${listed.length} recorded (${committedUnanswered} committed whose answer was lost)`);
+    console.log(
+      `[hardening] crash ${target.name}: ${acked.length} answered 2xx, ${listed.length} recorded (${committedUnanswered} committed whose answer was lost)`,
+    );
 
     // The service retries what it did not see acknowledged (and sometimes what it did): each ends recorded once.
     const inFlight = deliveries.filter((d) => outcomes.get(d.uuid)?.status === null);

@@ -11,28 +11,23 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 
+import { isListening } from "@/tests/support/ports";
+import { BALANCE_PATH, FETCH_CALL, FETCH_PATH, sandboxControl as control, type FaultMode } from "@/tests/support/sandbox-control";
+import { signIn, type Session } from "@/tests/support/sign-in";
+import { sleep, waitFor } from "@/tests/support/wait-for";
+
 import {
-  BALANCE_PATH,
   DEMO,
-  FETCH_CALL,
-  FETCH_PATH,
   HARDENING_KEY,
   PORTS,
-  control,
   createRequest,
   freshDataDir,
   isEnvelope,
-  isListening,
   sandboxModeEnv,
-  signIn,
-  sleep,
   startDashboard,
-  waitFor,
   type Dashboard,
   type Envelope,
-  type FaultMode,
   type FundRequestView,
-  type Session,
 } from "./support";
 
 /** Forwards to the sandbox unless told to answer a path prefix itself, or to be down. */
@@ -197,7 +192,12 @@ describe("5. service faults", () => {
       { what: "500", arm: sandboxFault(p, "500"), status: 502, message: /internal error/i },
       { what: "429 storm", arm: sandboxFault(p, "429"), status: 503, message: /payment service is rate-limiting/i, names: false },
       { what: "malformed JSON", arm: sandboxFault(p, "malformed"), status: 502, message: /could not read/i },
-      { what: "wrong shape", arm: wrongShape(p, JSON.stringify({ status: true, message: "OK", data: { wallets: "none", request_status: 7 } })), status: 502, message: /could not read/i },
+      {
+        what: "wrong shape",
+        arm: wrongShape(p, JSON.stringify({ status: true, message: "OK", data: { wallets: "none", request_status: 7 } })),
+        status: 502,
+        message: /could not read/i,
+      },
       { what: "an array", arm: wrongShape(p, "[1,2,3]"), status: 502, message: /could not read/i },
       { what: "HTML", arm: wrongShape(p, "<html><body>Bad gateway</body></html>", "text/html"), status: 502, message: /could not read/i },
       { what: "down", arm: down, status: 502, message: /could not be reached/i },

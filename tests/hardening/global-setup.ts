@@ -10,15 +10,16 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 
 import { openDatabase } from "@/lib/db/client";
+import { bin, ROOT } from "@/tests/support/paths";
 
-import { DIST_DIR, HARDENING_KEY, ROOT } from "./constants";
+import { DIST_DIR, HARDENING_KEY } from "./constants";
 
 /** `next build` may add its dist folder's types to tsconfig.json; the committed file must stay as it is. */
 const KEPT_FILES = ["tsconfig.json"].map((f) => path.join(ROOT, f));
 
 function runBuild(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(ROOT, "node_modules", ".bin", "next"), ["build"], {
+    const child = spawn(bin("next"), ["build"], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? "",

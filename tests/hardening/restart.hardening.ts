@@ -4,23 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 
+import { FETCH_CALL, sandboxControl as control } from "@/tests/support/sandbox-control";
+import { signIn, type Session } from "@/tests/support/sign-in";
+import { waitFor } from "@/tests/support/wait-for";
+
 import {
   DEMO,
-  FETCH_CALL,
   HARDENING_KEY,
   PORTS,
-  control,
   createRequest,
   freshDataDir,
   sandboxModeEnv,
-  signIn,
   startDashboard,
-  waitFor,
   type Dashboard,
   type Envelope,
   type FundRequestView,
   type ListData,
-  type Session,
 } from "./support";
 
 describe("3. restart with pending requests", () => {
@@ -97,6 +96,8 @@ describe("3. restart with pending requests", () => {
     // It was the reconciler's own service calls that learned it.
     const fetches = (await sb.calls())[FETCH_CALL] ?? 0;
     expect(fetches).toBeGreaterThanOrEqual(4);
-    console.log(`[hardening] restart: decisions recorded ${tookMs} ms after the restart (${fetches} fetch calls by the reconciler); restart healthy in ${app.readyMs} ms`);
+    console.log(
+      `[hardening] restart: decisions recorded ${tookMs} ms after the restart (${fetches} fetch calls by the reconciler); restart healthy in ${app.readyMs} ms`,
+    );
   });
 });

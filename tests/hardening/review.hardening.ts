@@ -4,25 +4,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { payload } from "@/tests/payloads";
+import { payload } from "@/tests/support/payloads";
+import { sandboxControl as control } from "@/tests/support/sandbox-control";
+import { signedHeaders } from "@/tests/support/sign-delivery";
+import { signIn, trySignIn, type Session } from "@/tests/support/sign-in";
+import { waitFor } from "@/tests/support/wait-for";
 
 import {
   DEMO,
   PORTS,
   HARDENING_KEY,
-  control,
   freshDataDir,
   sandboxModeEnv,
-  signIn,
-  signedHeaders,
   startDashboard,
-  trySignIn,
-  waitFor,
   type Dashboard,
   type Envelope,
   type FundRequestView,
   type ListData,
-  type Session,
 } from "./support";
 
 const LOOPBACK = /^(::1|::ffff:127\.0\.0\.1|127\.0\.0\.1)$/;
@@ -34,7 +32,14 @@ const data = freshDataDir("review");
 
 beforeAll(async () => {
   // "slow" holds a create for 1.5 s: long enough for a second submit to arrive while the first is out.
-  sandbox = await startSandbox({ port: PORTS.review.sandbox, apiKey: HARDENING_KEY, autoDelayMs: 200, webhookRetryDelaysMs: [], slowDelayMs: 1_500, log: () => {} });
+  sandbox = await startSandbox({
+    port: PORTS.review.sandbox,
+    apiKey: HARDENING_KEY,
+    autoDelayMs: 200,
+    webhookRetryDelaysMs: [],
+    slowDelayMs: 1_500,
+    log: () => {},
+  });
   app = await startDashboard({ port: PORTS.review.app, dataDir: data.dir, env: sandboxModeEnv(PORTS.review.sandbox) });
   admin = await signIn(app.url, DEMO.email, DEMO.password);
 });
@@ -96,7 +101,13 @@ describe("client addresses with TRUST_PROXY=0", () => {
     const res = await fetch(`${app.url}/api/webhooks/peer-transfer`, {
       method: "POST",
       body,
-      headers: { ...signedHeaders(body), "content-type": "text/plain", "x-forwarded-for": "6.6.6.6", "x-real-ip": "6.6.6.7", "x-fundboard-peer": "6.6.6.8" },
+      headers: {
+        ...signedHeaders(body, HARDENING_KEY),
+        "content-type": "text/plain",
+        "x-forwarded-for": "6.6.6.6",
+        "x-real-ip": "6.6.6.7",
+        "x-fundboard-peer": "6.6.6.8",
+      },
     });
     expect(res.status).toBe(415);
     const row = await waitFor(
@@ -106,6 +117,7 @@ describe("client addresses with TRUST_PROXY=0", () => {
         return log.body.data.items.find((d) => d.outcome === "bad_content_type");
       },
       10_000,
+      100,
     );
     expect(row.remoteAddr).toMatch(LOOPBACK);
   });
@@ -116,7 +128,9 @@ describe("client addresses with TRUST_PROXY=0", () => {
     for (let i = 0; i < 8; i++) {
       // A different e-mail and a different forged address each time: only the socket is the same.
       const attempt = await trySignIn(app.url, `nobody${i}@review.test`, "wrong-password-123");
-      outcomes.push(/code=throttled/.test(attempt.location) ? "throttled" : /error=/.test(attempt.location) ? "refused" : `other ${attempt.status} ${attempt.location}`);
+      outcomes.push(
+        /code=throttled/.test(attempt.location) ? "throttled" : /error=/.test(attempt.location) ? "refused" : `other ${attempt.status} ${attempt.location}`,
+      );
     }
     expect(outcomes).toEqual([...Array<string>(5).fill("refused"), ...Array<string>(3).fill("throttled")]);
     // The right password from the locked address is refused too, until the window passes.

@@ -9,28 +9,27 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ROUTE_TABLE } from "@/e2e/route-table";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { payload } from "@/tests/payloads";
+import { payload } from "@/tests/support/payloads";
+import { ROOT } from "@/tests/support/paths";
+import { sandboxControl as control } from "@/tests/support/sandbox-control";
+import { signedHeaders } from "@/tests/support/sign-delivery";
+import { signIn, type Session } from "@/tests/support/sign-in";
+import { waitFor } from "@/tests/support/wait-for";
 
 import {
   DEMO,
   DIST_DIR,
   HARDENING_KEY,
   PORTS,
-  ROOT,
-  control,
   createRequest,
   isEnvelope,
   keyNeedles,
   sandboxModeEnv,
-  signIn,
-  signedHeaders,
   startDashboard,
-  waitFor,
   freshDataDir,
   type Dashboard,
   type Envelope,
   type ListData,
-  type Session,
 } from "./support";
 
 const PAGES = ["/", "/requests", "/requests/new", "/payments", "/staff", "/audit", "/webhooks", "/sign-in"] as const;
@@ -67,7 +66,7 @@ beforeAll(async () => {
   const created = await createRequest(admin, { tag: "surface.seed", amount: "1500.00", description: "Seeded request" });
   seed.requestId = created.requestId ?? "";
   const body = JSON.stringify(payload({ uuid: seed.paymentUuid }));
-  const res = await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body) });
+  const res = await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body, HARDENING_KEY) });
   expect(res.status, "seed payment").toBe(200);
   const staff = await admin.json<Envelope<{ id: string }>>("/api/staff", {
     method: "POST",
@@ -131,11 +130,7 @@ describe("1. the service key never leaves the server", () => {
 
   it("is in no API response: every route of the route table, good answers and bad", async () => {
     const concrete = (pattern: string) =>
-      pattern
-        .replace("[requestId]", seed.requestId)
-        .replace("[uuid]", seed.paymentUuid)
-        .replace("[id]", seed.staffId)
-        .replace("[...nextauth]", "session");
+      pattern.replace("[requestId]", seed.requestId).replace("[uuid]", seed.paymentUuid).replace("[id]", seed.staffId).replace("[...nextauth]", "session");
     const answers: { what: string; status: number; text: string }[] = [];
     const record = async (what: string, res: Response) => {
       answers.push({ what, status: res.status, text: `${JSON.stringify([...res.headers])}\n${await res.text()}` });
@@ -156,7 +151,10 @@ describe("1. the service key never leaves the server", () => {
         await record(`GET ${url} (admin)`, await admin.fetch(url));
         await record(`GET ${url} (anonymous)`, await fetch(`${app.url}${url}`, { redirect: "manual" }));
       } else {
-        await record(`${route.method} ${url} (anonymous)`, await fetch(`${app.url}${url}`, { method: route.method, redirect: "manual", headers: JSON_TYPE, body: "{}" }));
+        await record(
+          `${route.method} ${url} (anonymous)`,
+          await fetch(`${app.url}${url}`, { method: route.method, redirect: "manual", headers: JSON_TYPE, body: "{}" }),
+        );
       }
     }
     await record("GET /api/balance?refresh=1", await admin.fetch("/api/balance?refresh=1"));
@@ -175,8 +173,14 @@ describe("1. the service key never leaves the server", () => {
     await record(`POST /api/payments/${seed.paymentUuid}/verify`, await admin.fetch(`/api/payments/${seed.paymentUuid}/verify`, { method: "POST" }));
     await record(`GET /api/requests/999999999 (not found)`, await admin.fetch("/api/requests/999999999"));
     const body = JSON.stringify(payload());
-    await record("webhook, bad signature", await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body, "not-the-key") }));
-    await record("webhook, signed", await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body) }));
+    await record(
+      "webhook, bad signature",
+      await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body, "not-the-key") }),
+    );
+    await record(
+      "webhook, signed",
+      await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body, HARDENING_KEY) }),
+    );
     await record("GET /api/webhook-events (after deliveries)", await admin.fetch("/api/webhook-events"));
 
     const statuses = answers.map((a) => `${a.status} ${a.what}`);
@@ -235,7 +239,11 @@ describe("7. security headers on every page", () => {
     if (headers.has("strict-transport-security")) problems.push(`${what}: HSTS sent although APP_URL is http`);
     if (headers.get("x-content-type-options") !== "nosniff") problems.push(`${what}: X-Content-Type-Options is ${headers.get("x-content-type-options")}`);
     // With several policies the last one the browser understands wins.
-    const referrer = (headers.get("referrer-policy") ?? "").split(",").map((p) => p.trim().toLowerCase()).at(-1) ?? "";
+    const referrer =
+      (headers.get("referrer-policy") ?? "")
+        .split(",")
+        .map((p) => p.trim().toLowerCase())
+        .at(-1) ?? "";
     if (!STRICT_REFERRER.includes(referrer)) problems.push(`${what}: Referrer-Policy is "${referrer}"`);
     return problems;
   }
@@ -282,8 +290,14 @@ describe("7. security headers on every page", () => {
     expect(nonce, "a nonce in script-src").toMatch(/^[A-Za-z0-9+/]{16,}={0,2}$/);
     const html = await res.text();
     // Both the framework's inline payload and its chunk files are there, and each carries the nonce.
-    expect(scriptTags(html).some((tag) => /\ssrc=/i.test(tag)), "an external script").toBe(true);
-    expect(scriptTags(html).some((tag) => !/\ssrc=/i.test(tag)), "an inline script").toBe(true);
+    expect(
+      scriptTags(html).some((tag) => /\ssrc=/i.test(tag)),
+      "an external script",
+    ).toBe(true);
+    expect(
+      scriptTags(html).some((tag) => !/\ssrc=/i.test(tag)),
+      "an inline script",
+    ).toBe(true);
     expect(scriptNonceProblems("/sign-in", html, nonce)).toEqual([]);
   });
 
@@ -433,27 +447,88 @@ describe("4. bad input on every route", () => {
       // POST /api/requests
       { what: "requests: malformed JSON", method: "POST", path: "/api/requests", body: '{"tag": "ab.cd", "amount": ', expected: 400 },
       { what: "requests: oversized", method: "POST", path: "/api/requests", body: big, expected: 413 },
-      { what: "requests: wrong types", method: "POST", path: "/api/requests", body: JSON.stringify({ tag: 5, amount: [], description: {}, idempotencyKey: null }), expected: 422 },
+      {
+        what: "requests: wrong types",
+        method: "POST",
+        path: "/api/requests",
+        body: JSON.stringify({ tag: 5, amount: [], description: {}, idempotencyKey: null }),
+        expected: 422,
+      },
       { what: "requests: unknown field", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, status: "accepted" }), expected: 422 },
       { what: "requests: array body", method: "POST", path: "/api/requests", body: "[]", expected: 422 },
       { what: "requests: null body", method: "POST", path: "/api/requests", body: "null", expected: 422 },
       { what: "requests: empty body", method: "POST", path: "/api/requests", body: "", expected: 400 },
-      { what: "requests: text/plain", method: "POST", path: "/api/requests", body: JSON.stringify(validRequest), headers: { "content-type": "text/plain" }, expected: 415 },
+      {
+        what: "requests: text/plain",
+        method: "POST",
+        path: "/api/requests",
+        body: JSON.stringify(validRequest),
+        headers: { "content-type": "text/plain" },
+        expected: 415,
+      },
       { what: "requests: SQL in tag", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, tag: SQL }), expected: 422 },
       { what: "requests: script in tag", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, tag: SCRIPT }), expected: 422 },
       { what: "requests: SQL in amount", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, amount: `10${SQL}` }), expected: 422 },
       { what: "requests: negative amount", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, amount: -5 }), expected: 422 },
       { what: "requests: huge amount", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, amount: 1e300 }), expected: 422 },
-      { what: "requests: description too long", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, description: SCRIPT.repeat(10) }), expected: 422 },
-      { what: "requests: control characters", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, description: `a\u0000b${SCRIPT}` }), expected: 422 },
-      { what: "requests: SQL in idempotency key", method: "POST", path: "/api/requests", body: JSON.stringify({ ...validRequest, idempotencyKey: SQL }), expected: 422 },
+      {
+        what: "requests: description too long",
+        method: "POST",
+        path: "/api/requests",
+        body: JSON.stringify({ ...validRequest, description: SCRIPT.repeat(10) }),
+        expected: 422,
+      },
+      {
+        what: "requests: control characters",
+        method: "POST",
+        path: "/api/requests",
+        body: JSON.stringify({ ...validRequest, description: `a\u0000b${SCRIPT}` }),
+        expected: 422,
+      },
+      {
+        what: "requests: SQL in idempotency key",
+        method: "POST",
+        path: "/api/requests",
+        body: JSON.stringify({ ...validRequest, idempotencyKey: SQL }),
+        expected: 422,
+      },
       // POST /api/staff
       { what: "staff: malformed JSON", method: "POST", path: "/api/staff", body: "{email:", expected: 400 },
-      { what: "staff: oversized", method: "POST", path: "/api/staff", body: JSON.stringify({ email: "a@b.co", name: "x".repeat(20_000), role: "viewer", password: "long-enough-pw" }), expected: 413 },
-      { what: "staff: wrong types", method: "POST", path: "/api/staff", body: JSON.stringify({ email: 1, name: [], role: "root", password: 5 }), expected: 422 },
-      { what: "staff: unknown field", method: "POST", path: "/api/staff", body: JSON.stringify({ email: "x@hardening.test", name: "X", role: "viewer", password: "long-enough-pw", disabled: false }), expected: 422 },
-      { what: "staff: SQL in e-mail", method: "POST", path: "/api/staff", body: JSON.stringify({ email: `${SQL}@x.test`, name: "X", role: "viewer", password: "long-enough-pw" }), expected: 422 },
-      { what: "staff: script as role", method: "POST", path: "/api/staff", body: JSON.stringify({ email: "y@hardening.test", name: "Y", role: SCRIPT, password: "long-enough-pw" }), expected: 422 },
+      {
+        what: "staff: oversized",
+        method: "POST",
+        path: "/api/staff",
+        body: JSON.stringify({ email: "a@b.co", name: "x".repeat(20_000), role: "viewer", password: "long-enough-pw" }),
+        expected: 413,
+      },
+      {
+        what: "staff: wrong types",
+        method: "POST",
+        path: "/api/staff",
+        body: JSON.stringify({ email: 1, name: [], role: "root", password: 5 }),
+        expected: 422,
+      },
+      {
+        what: "staff: unknown field",
+        method: "POST",
+        path: "/api/staff",
+        body: JSON.stringify({ email: "x@hardening.test", name: "X", role: "viewer", password: "long-enough-pw", disabled: false }),
+        expected: 422,
+      },
+      {
+        what: "staff: SQL in e-mail",
+        method: "POST",
+        path: "/api/staff",
+        body: JSON.stringify({ email: `${SQL}@x.test`, name: "X", role: "viewer", password: "long-enough-pw" }),
+        expected: 422,
+      },
+      {
+        what: "staff: script as role",
+        method: "POST",
+        path: "/api/staff",
+        body: JSON.stringify({ email: "y@hardening.test", name: "Y", role: SCRIPT, password: "long-enough-pw" }),
+        expected: 422,
+      },
       // PATCH /api/staff/[id]
       { what: "staff patch: malformed JSON", method: "PATCH", path: staffPath, body: '{"role":', expected: 400 },
       { what: "staff patch: oversized", method: "PATCH", path: staffPath, body: JSON.stringify({ role: "viewer", pad: "x".repeat(20_000) }), expected: 413 },
@@ -461,7 +536,13 @@ describe("4. bad input on every route", () => {
       { what: "staff patch: unknown field", method: "PATCH", path: staffPath, body: JSON.stringify({ role: "viewer", passwordHash: "x" }), expected: 422 },
       { what: "staff patch: empty object", method: "PATCH", path: staffPath, body: "{}", expected: 422 },
       { what: "staff patch: SQL as role", method: "PATCH", path: staffPath, body: JSON.stringify({ role: SQL }), expected: 422 },
-      { what: "staff patch: SQL as id", method: "PATCH", path: `/api/staff/${encodeURIComponent(SQL)}`, body: JSON.stringify({ role: "viewer" }), expected: [400, 404] },
+      {
+        what: "staff patch: SQL as id",
+        method: "PATCH",
+        path: `/api/staff/${encodeURIComponent(SQL)}`,
+        body: JSON.stringify({ role: "viewer" }),
+        expected: [400, 404],
+      },
     ];
     const problems: string[] = [];
     for (const c of cases) {
@@ -480,18 +561,19 @@ describe("4. bad input on every route", () => {
   it("the webhook refuses unsigned, malformed, oversized and ill-typed deliveries; each is only logged", async () => {
     const before = await counts();
     const good = JSON.stringify(payload());
-    const signedPost = (body: string, headers: Record<string, string> = signedHeaders(body)) => call("POST", "/api/webhooks/peer-transfer", { headers, body, anonymous: true });
+    const signedPost = (body: string, headers: Record<string, string> = signedHeaders(body, HARDENING_KEY)) =>
+      call("POST", "/api/webhooks/peer-transfer", { headers, body, anonymous: true });
     const oversized = JSON.stringify(payload({ description: "x".repeat(70 * 1024) }));
     const cases: [string, Promise<Answer>, number][] = [
       ["unsigned", call("POST", "/api/webhooks/peer-transfer", { headers: JSON_TYPE, body: good, anonymous: true }), 401],
       ["wrong key", signedPost(good, signedHeaders(good, "another-environments-key")), 401],
-      ["signature of another body", signedPost(good, signedHeaders(JSON.stringify(payload()))), 401],
+      ["signature of another body", signedPost(good, signedHeaders(JSON.stringify(payload()), HARDENING_KEY)), 401],
       ["malformed JSON, signed", signedPost('{"type":"peer-transfer.success",'), 400],
       ["wrong types, signed", signedPost(JSON.stringify(payload({ amount: "lots", uuid: 5, customer: SQL }))), 400],
       ["SQL as uuid, signed", signedPost(JSON.stringify(payload({ uuid: SQL }))), 400],
       ["negative amount, signed", signedPost(JSON.stringify(payload({ amount: -1500 }))), 400],
       ["oversized, signed", signedPost(oversized), 413],
-      ["text/plain, signed", signedPost(good, { ...signedHeaders(good), "content-type": "text/plain" }), 415],
+      ["text/plain, signed", signedPost(good, { ...signedHeaders(good, HARDENING_KEY), "content-type": "text/plain" }), 415],
     ];
     const problems: string[] = [];
     for (const [what, answer, expected] of cases) {
@@ -499,10 +581,10 @@ describe("4. bad input on every route", () => {
       if (problem) problems.push(problem);
     }
     expect(problems).toEqual([]);
-    // Every delivery is in the delivery log (DESIGN §5: "logged as a rejected delivery"); nothing else is written.
+    // Every delivery is in the delivery log (docs/architecture.md: "logged as a rejected delivery"); nothing else is written.
     // Rejections are written after the answer (nothing waits on them), so the count is awaited.
     const expected = { ...before, deliveries: before.deliveries + cases.length };
-    await waitFor("every delivery in the log", async () => ((await counts()).deliveries >= expected.deliveries ? true : undefined), 10_000);
+    await waitFor("every delivery in the log", async () => ((await counts()).deliveries >= expected.deliveries ? true : undefined), 10_000, 100);
     expect(await counts()).toEqual(expected);
   });
 
@@ -572,7 +654,7 @@ describe("4. bad input on every route", () => {
       meta: { peer_tag: "hostile.payer", name: HOSTILE },
     });
     const body = JSON.stringify(delivered);
-    const res = await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body) });
+    const res = await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body, HARDENING_KEY) });
     expect(res.status).toBe(200);
     const stored = await admin.json<Envelope<{ description: string; customer: { name: string } }>>(`/api/payments/${delivered.uuid}`);
     expect(stored.body.data.description).toBe(HOSTILE);

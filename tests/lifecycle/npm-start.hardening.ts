@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 
 import { DEMO_ADMIN } from "@/lib/auth/demo";
 import { DEV_API_KEY } from "@/sandbox/dev-key";
+import { isListening } from "@/tests/support/ports";
 
-import { listening, npmStart } from "./npm-start";
+import { npmStart } from "./npm-start";
 
 const PORT = 3296;
 const SANDBOX_PORT = 4296;
@@ -24,14 +25,14 @@ describe("npm start", () => {
       expect(out).toContain(`http://127.0.0.1:${SANDBOX_PORT}`);
       expect(out).toContain(`API key in use:   ${DEV_API_KEY}`);
       expect(out).toContain(`${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`);
-      expect(await listening(PORT)).toBe(true);
-      expect(await listening(SANDBOX_PORT)).toBe(true);
+      expect(await isListening(PORT)).toBe(true);
+      expect(await isListening(SANDBOX_PORT)).toBe(true);
 
       run.interrupt();
       // npm itself ends by the signal (as in a terminal); what matters is that nothing is left running.
       expect(["code 0", "SIGINT"]).toContain(await run.exited);
-      expect(await listening(PORT)).toBe(false);
-      expect(await listening(SANDBOX_PORT)).toBe(false);
+      expect(await isListening(PORT)).toBe(false);
+      expect(await isListening(SANDBOX_PORT)).toBe(false);
     } finally {
       run.kill();
       rmSync(dataDir, { recursive: true, force: true });

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { DEMO_ADMIN } from "@/lib/auth/demo";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { signIn } from "@/tests/scaleout/instances";
+import { isListening } from "@/tests/support/ports";
+import { signIn } from "@/tests/support/sign-in";
 
-import { listening, npmStart } from "./npm-start";
+import { npmStart } from "./npm-start";
 
 const PORT = 3295;
 const SERVICE_PORT = 4293;
@@ -52,8 +53,8 @@ describe("production with a real service configured", () => {
       expect(ended, out.slice(-2000)).not.toBe("code 0");
       expect(out).toMatch(/AUTH_SECRET is required/);
       expect(out).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
-      expect(await listening(PORT)).toBe(false);
-      expect(await listening(SANDBOX_PORT)).toBe(false);
+      expect(await isListening(PORT)).toBe(false);
+      expect(await isListening(SANDBOX_PORT)).toBe(false);
     } finally {
       run.kill();
     }
@@ -68,14 +69,14 @@ describe("production with a real service configured", () => {
       expect(out).toContain(`Service:          ${service.apiUrl}`);
       expect(out).not.toContain(DEMO_ADMIN.email);
       expect(out).not.toContain(KEY); // only its last four characters
-      expect(await listening(SANDBOX_PORT)).toBe(false);
-      expect(await listening(SANDBOX_PORT + 1)).toBe(false);
+      expect(await isListening(SANDBOX_PORT)).toBe(false);
+      expect(await isListening(SANDBOX_PORT + 1)).toBe(false);
       const health = await fetch(`http://localhost:${PORT}/api/health`);
       expect(health.status).toBe(200);
       await expect(signIn(`http://localhost:${PORT}`, DEMO_ADMIN.email, DEMO_ADMIN.password)).rejects.toThrow(/sign-in .* failed/);
       run.interrupt();
       expect(["code 0", "SIGINT"]).toContain(await run.exited);
-      expect(await listening(PORT)).toBe(false);
+      expect(await isListening(PORT)).toBe(false);
     } finally {
       run.kill();
     }
@@ -88,7 +89,7 @@ describe("production with a real service configured", () => {
       const ended = await run.exited;
       expect(ended, run.output().slice(-2000)).not.toBe("code 0");
       expect(run.output()).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
-      expect(await listening(PORT)).toBe(false);
+      expect(await isListening(PORT)).toBe(false);
       return run.output();
     };
 
@@ -127,7 +128,7 @@ describe("production with a real service configured", () => {
     try {
       const out = await ends(asSandbox);
       expect(out).toContain("was first used with a live service");
-      expect(await listening(SANDBOX_PORT)).toBe(false);
+      expect(await isListening(SANDBOX_PORT)).toBe(false);
     } finally {
       asSandbox.kill();
     }

@@ -1,13 +1,18 @@
-import { createHmac } from "node:crypto";
+import { performance } from "node:perf_hooks";
 
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { createTempPostgres } from "@/tests/db-targets";
-import { payload } from "@/tests/payloads";
+import { createTempPostgres } from "@/tests/support/db-targets";
+import { payload } from "@/tests/support/payloads";
+import { BALANCE_CALL, sandboxControl } from "@/tests/support/sandbox-control";
+import { signedHeaders } from "@/tests/support/sign-delivery";
+import { signIn } from "@/tests/support/sign-in";
+import { eventWith, SseClient } from "@/tests/support/sse-client";
+import { sleep, waitFor } from "@/tests/support/wait-for";
 
-import { openLive, requireBuild, signIn, startInstance, waitUntil, type Instance } from "./instances";
+import { requireBuild, startInstance, type Instance } from "./instances";
 
 const KEY = "sk_scaleout_test_key_0123456789";
 const SECRET = "scale-out-shared-auth-secret-0123456789abcdef";
@@ -35,7 +40,7 @@ describe.runIf(base)("two instances on one Postgres", () => {
     await client.connect();
     a = await startInstance(3290, env());
     // A starts first and takes the reconciler lock before B exists.
-    await waitUntil("A to take the reconciler lock", async () => ((await advisoryHolders()) === 1 ? true : undefined), 20_000);
+    await waitFor("A to take the reconciler lock", async () => ((await advisoryHolders()) === 1 ? true : undefined), 20_000, 100);
     b = await startInstance(3291, env());
   }, 180_000);
 
@@ -47,20 +52,17 @@ describe.runIf(base)("two instances on one Postgres", () => {
     await db?.drop();
   });
 
-  function signed(body: string): Record<string, string> {
-    return { "content-type": "application/json", "x-service-signature": createHmac("sha512", KEY).update(body).digest("hex") };
-  }
+  const signed = (body: string) => signedHeaders(body, KEY);
 
   it("an SSE client on B hears, within a second, the payment whose webhook reached A", async () => {
-    const cookie = await signIn(b.url, "admin@fundboard.test", "fundboard-demo");
-    const live = openLive(b.url, cookie);
-    await live.ready;
+    const live = await SseClient.open(await signIn(b.url, "admin@fundboard.test", "fundboard-demo"));
     const p = payload();
-    const sent = Date.now();
+    const sent = performance.now();
     const res = await fetch(`${a.url}/api/webhooks/peer-transfer`, { method: "POST", body: JSON.stringify(p), headers: signed(JSON.stringify(p)) });
     expect(res.status).toBe(200);
-    const event = await waitUntil("payment.recorded on B", async () => live.events.find((e) => e.type === "payment.recorded" && e.data.uuid === p.uuid), 5_000, 20);
-    expect(event.at - sent).toBeLessThan(1_000);
+    const event = await live.waitFor(eventWith("payment.recorded", { uuid: p.uuid }), 5_000, sent);
+    expect(event, "payment.recorded on B within 5 s").not.toBeNull();
+    expect((event?.at ?? Infinity) - sent).toBeLessThan(1_000);
     await live.close();
   });
 
@@ -84,20 +86,24 @@ describe.runIf(base)("two instances on one Postgres", () => {
   });
 
   it("bounds each instance's balance cache: many concurrent readers, at most one service call per instance", async () => {
-    const cookies = [await signIn(a.url, "admin@fundboard.test", "fundboard-demo"), await signIn(b.url, "admin@fundboard.test", "fundboard-demo")];
+    const cookies = [
+      (await signIn(a.url, "admin@fundboard.test", "fundboard-demo")).cookie(),
+      (await signIn(b.url, "admin@fundboard.test", "fundboard-demo")).cookie(),
+    ];
     // Let any cached value expire, then a burst on both.
-    await new Promise((r) => setTimeout(r, 5_200));
-    await fetch(`${sandbox.apiUrl}/sandbox/stats/reset`, { method: "POST" });
-    const burst = [a, b].flatMap((instance, i) => Array.from({ length: 25 }, () => fetch(`${instance.url}/api/balance`, { headers: { cookie: cookies[i] ?? "" } })));
+    await sleep(5_200);
+    await sandboxControl(sandbox).resetStats();
+    const burst = [a, b].flatMap((instance, i) =>
+      Array.from({ length: 25 }, () => fetch(`${instance.url}/api/balance`, { headers: { cookie: cookies[i] ?? "" } })),
+    );
     const statuses = (await Promise.all(burst)).map((r) => r.status);
     expect(statuses.every((s) => s === 200)).toBe(true);
-    const stats = (await (await fetch(`${sandbox.apiUrl}/sandbox/stats`)).json()) as { calls: Record<string, number> };
-    expect(stats.calls["GET /api/v1/business/balance"]).toBeLessThanOrEqual(2);
+    expect(await sandboxControl(sandbox).count(BALANCE_CALL)).toBeLessThanOrEqual(2);
   });
 
   it("lets one instance reconcile at a time; kill it and the other takes over within a period", async () => {
     expect(await advisoryHolders()).toBe(1);
-    const cookie = await signIn(b.url, "admin@fundboard.test", "fundboard-demo");
+    const cookie = (await signIn(b.url, "admin@fundboard.test", "fundboard-demo")).cookie();
     const create = async (tag: string) => {
       const res = await fetch(`${b.url}/api/requests`, {
         method: "POST",
@@ -108,19 +114,21 @@ describe.runIf(base)("two instances on one Postgres", () => {
       return ((await res.json()) as { data: { requestId: string } }).data.requestId;
     };
     const statusOf = async (requestId: string) => {
-      const list = (await (await fetch(`${b.url}/api/requests?status=declined`, { headers: { cookie } })).json()) as { data: { items: { requestId: string }[] } };
+      const list = (await (await fetch(`${b.url}/api/requests?status=declined`, { headers: { cookie } })).json()) as {
+        data: { items: { requestId: string }[] };
+      };
       return list.data.items.some((r) => r.requestId === requestId) ? "declined" : undefined;
     };
 
     const first = await create(`scale.one${Date.now()}`);
-    await fetch(`${sandbox.apiUrl}/sandbox/requests/${first}/decline`, { method: "POST" });
-    await waitUntil("the leader (A) to reconcile the decline", () => statusOf(first), 15_000);
+    await sandboxControl(sandbox).decline(first);
+    await waitFor("the leader (A) to reconcile the decline", () => statusOf(first), 15_000, 100);
 
     await a.stop("SIGKILL");
     const second = await create(`scale.two${Date.now()}`);
-    await fetch(`${sandbox.apiUrl}/sandbox/requests/${second}/decline`, { method: "POST" });
+    await sandboxControl(sandbox).decline(second);
     const started = Date.now();
-    await waitUntil("B to take over and reconcile", () => statusOf(second), 15_000);
+    await waitFor("B to take over and reconcile", () => statusOf(second), 15_000, 100);
     // One reconciler period is a couple of seconds; the lock moves as soon as A's connection drops.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await advisoryHolders()).toBe(1);

@@ -7,8 +7,8 @@ import { ANY_STAFF } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { paymentFilterFromSearch } from "@/lib/payments/filters";
 import { PAYMENT_PAGE_SIZE, listPayments, settledPerDay } from "@/lib/payments/query";
-import { keys } from "@/lib/queries";
-import { getServerQueryClient } from "@/lib/query-client";
+import { keys } from "@/lib/query/options";
+import { getServerQueryClient } from "@/lib/query/server-client";
 
 export const metadata = { title: "Payments" };
 

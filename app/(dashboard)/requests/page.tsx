@@ -2,11 +2,12 @@ import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import Link from "next/link";
 
 import { RequestList } from "@/components/requests/request-list";
+import { buttonClasses } from "@/components/ui/button";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
-import { keys } from "@/lib/queries";
-import { getServerQueryClient } from "@/lib/query-client";
+import { keys } from "@/lib/query/options";
+import { getServerQueryClient } from "@/lib/query/server-client";
 import { REQUEST_PAGE_SIZE, listRequests } from "@/lib/requests/repo";
 import { requestListQuerySchema } from "@/lib/requests/schemas";
 
@@ -30,7 +31,7 @@ export default async function RequestsPage({ searchParams }: { searchParams: Sea
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-semibold">Requests</h1>
         {SENDERS.includes(staff.role) ? (
-          <Link href="/requests/new" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-medium text-white hover:bg-brand-700">
+          <Link href="/requests/new" className={buttonClasses("primary")}>
             New request
           </Link>
         ) : null}

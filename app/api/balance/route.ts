@@ -1,21 +1,15 @@
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { getBalanceView } from "@/lib/balance/cache";
-import { fail, ok } from "@/lib/http/envelope";
-import { statusForServiceError } from "@/lib/http/service-status";
-import { ServiceError } from "@/lib/service/errors";
+import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
+// A failed service call propagates: withStaff answers its ServiceError (502/503/504, data {kind}).
 export const GET = withStaff(ANY_STAFF, async (request) => {
-  try {
-    const view = await getBalanceView({ fresh: request.nextUrl.searchParams.get("refresh") === "1" });
-    return ok(view);
-  } catch (error) {
-    if (error instanceof ServiceError) return fail(statusForServiceError(error), error.userMessage, { kind: error.kind });
-    throw error;
-  }
+  const view = await getBalanceView({ fresh: request.nextUrl.searchParams.get("refresh") === "1" });
+  return ok(view);
 });
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

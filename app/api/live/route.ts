@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 const HEARTBEAT_MS = 15_000;
 
-/** Server-sent events; the browser invalidates its queries on each (DESIGN §6). */
+/** Server-sent events; the browser invalidates its queries on each (docs/architecture.md). */
 export const GET = withStaff(ANY_STAFF, async (request, { staff, db }) => {
   const encoder = new TextEncoder();
   let cleanup = () => {};

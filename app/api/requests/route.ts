@@ -1,10 +1,10 @@
-import { writeAudit } from "@/lib/audit";
+import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
 import { parseJsonBody } from "@/lib/http/body";
-import { fail, ok } from "@/lib/http/envelope";
-import { statusForServiceError } from "@/lib/http/service-status";
-import { requestDeps } from "@/lib/requests/app-deps";
+import { conflict, serviceFailure } from "@/lib/http/api-error";
+import { ok } from "@/lib/http/envelope";
+import { requestDeps } from "@/lib/requests/deps";
 import { createFundRequest } from "@/lib/requests/create";
 import { REQUEST_PAGE_SIZE, listRequests } from "@/lib/requests/repo";
 import { newRequestSchema, requestListQuerySchema } from "@/lib/requests/schemas";
@@ -25,25 +25,33 @@ export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
 
 export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
   const body = await parseJsonBody(request, newRequestSchema);
-  if (!body.ok) return body.response;
-  const outcome = await createFundRequest(requestDeps(db), body.data, staff);
+  const outcome = await createFundRequest(requestDeps(db), body, staff);
   switch (outcome.kind) {
     case "replayed":
       // A repeat of a send that failed reports the failure again, never a 200.
       if (outcome.request.status === "failed") {
-        return fail(409, `This request was already tried and failed: ${outcome.request.error ?? "the service refused it"} Start a new request to try again.`, outcome.request);
+        throw conflict(
+          `This request was already tried and failed: ${outcome.request.error ?? "the service refused it"} Start a new request to try again.`,
+          outcome.request,
+        );
       }
       return ok(outcome.request, "Already sent: this is the same request");
     case "in_flight":
-      return fail(409, "This request is still being sent to the service; look again in a moment (the list shows it when the service answers).", outcome.request);
+      throw conflict("This request is still being sent to the service; look again in a moment (the list shows it when the service answers).", outcome.request);
     case "key_reused":
-      return fail(409, "This idempotency key was already used for a different request; reload the form and try again.", outcome.request);
+      throw conflict("This idempotency key was already used for a different request; reload the form and try again.", outcome.request);
     case "created":
-      await writeAudit(db, { action: "request.created", actor: staff, target: outcome.request.requestId, detail: { tag: outcome.request.tag, amount: outcome.request.amount }, ip });
+      await writeAudit(db, {
+        action: "request.created",
+        actor: staff,
+        target: outcome.request.requestId,
+        detail: { tag: outcome.request.tag, amount: outcome.request.amount },
+        ip,
+      });
       return ok(outcome.request, "Request sent", 201);
     case "service_failed":
       await writeAudit(db, { action: "request.created", actor: staff, target: outcome.request.reference, detail: { failed: outcome.error.kind }, ip });
-      return fail(statusForServiceError(outcome.error), outcome.error.userMessage, outcome.request);
+      throw serviceFailure(outcome.error, outcome.request);
   }
 });
 

@@ -1,8 +1,9 @@
-import { writeAudit } from "@/lib/audit";
+import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { ADMINS } from "@/lib/auth/roles";
 import { parseJsonBody } from "@/lib/http/body";
-import { fail, ok } from "@/lib/http/envelope";
+import { conflict } from "@/lib/http/api-error";
+import { ok } from "@/lib/http/envelope";
 import { createStaff, listStaff, toStaffView } from "@/lib/staff/repo";
 import { staffCreateSchema } from "@/lib/staff/schemas";
 import { otherMethods } from "@/lib/http/other-methods";
@@ -16,9 +17,8 @@ export const GET = withStaff(ADMINS, async (_request, { db }) => {
 
 export const POST = withStaff(ADMINS, async (request, { db, staff, ip }) => {
   const body = await parseJsonBody(request, staffCreateSchema);
-  if (!body.ok) return body.response;
-  const row = await createStaff(db, body.data);
-  if (!row) return fail(409, `An account for ${body.data.email} already exists.`, { fieldErrors: { email: ["This e-mail already has an account"] } });
+  const row = await createStaff(db, body);
+  if (!row) throw conflict(`An account for ${body.email} already exists.`, { fieldErrors: { email: ["This e-mail already has an account"] } });
   await writeAudit(db, { action: "staff.created", actor: staff, target: row.email, detail: { role: row.role }, ip });
   return ok(toStaffView(row), "Account created", 201);
 });

@@ -6,8 +6,8 @@ import { requirePageStaff } from "@/lib/auth/page-guard";
 import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { getPayment } from "@/lib/payments/query";
-import { keys } from "@/lib/queries";
-import { getServerQueryClient } from "@/lib/query-client";
+import { keys } from "@/lib/query/options";
+import { getServerQueryClient } from "@/lib/query/server-client";
 import { UUID_RE } from "@/lib/service/schemas";
 
 export const metadata = { title: "Payment" };

@@ -5,11 +5,11 @@ import { RequestDetail } from "@/components/requests/request-detail";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
-import { keys } from "@/lib/queries";
-import { getServerQueryClient } from "@/lib/query-client";
-import { requestDeps } from "@/lib/requests/app-deps";
+import { keys } from "@/lib/query/options";
+import { getServerQueryClient } from "@/lib/query/server-client";
+import { requestDeps } from "@/lib/requests/deps";
 import { getRequestDetail } from "@/lib/requests/refresh";
-import { REQUEST_ID_RE } from "@/lib/requests/schemas";
+import { REQUEST_ID_RE } from "@/lib/service/client";
 
 export const metadata = { title: "Request" };
 

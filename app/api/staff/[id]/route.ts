@@ -1,8 +1,9 @@
-import { writeAudit } from "@/lib/audit";
+import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { ADMINS } from "@/lib/auth/roles";
 import { parseJsonBody } from "@/lib/http/body";
-import { fail, ok } from "@/lib/http/envelope";
+import { conflict, notFound } from "@/lib/http/api-error";
+import { ok } from "@/lib/http/envelope";
 import { findStaffById, toStaffView, updateStaffKeepingAnAdmin } from "@/lib/staff/repo";
 import { staffPatchSchema } from "@/lib/staff/schemas";
 import { otherMethods } from "@/lib/http/other-methods";
@@ -11,18 +12,17 @@ export const dynamic = "force-dynamic";
 
 export const PATCH = withStaff<{ id: string }>(ADMINS, async (request, { db, staff, params, ip }) => {
   const target = await findStaffById(db, params.id);
-  if (!target) return fail(404, "No staff account has that id.");
+  if (!target) throw notFound("No staff account has that id.");
   const body = await parseJsonBody(request, staffPatchSchema);
-  if (!body.ok) return body.response;
-  const { role, disabled } = body.data;
+  const { role, disabled } = body;
 
   const losesAdmin = (role !== undefined && role !== "admin") || disabled === true;
   if (target.id === staff.id && losesAdmin) {
-    return fail(409, "You cannot disable or demote your own account; ask another admin.");
+    throw conflict("You cannot disable or demote your own account; ask another admin.");
   }
-  const updated = await updateStaffKeepingAnAdmin(db, target.id, body.data);
-  if (updated === "last_admin") return fail(409, "This is the last active admin; make someone else an admin first.");
-  if (!updated) return fail(404, "No staff account has that id.");
+  const updated = await updateStaffKeepingAnAdmin(db, target.id, body);
+  if (updated === "last_admin") throw conflict("This is the last active admin; make someone else an admin first.");
+  if (!updated) throw notFound("No staff account has that id.");
   if (role !== undefined && role !== target.role) {
     await writeAudit(db, { action: "staff.role_changed", actor: staff, target: target.email, detail: { from: target.role, to: role }, ip });
   }

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import { clientIp } from "@/lib/http/client-ip";
 import { fail, ok } from "@/lib/http/envelope";
 import { announcePayment } from "@/lib/payments/after-record";
-import { getFollowUps } from "@/lib/payments/follow-ups";
+import { queueFollowUp } from "@/lib/payments/follow-up-job";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { MAX_WEBHOOK_BYTES, processDelivery } from "@/lib/webhooks/intake";
 import { rejectionLogFor } from "@/lib/webhooks/rejection-log";
@@ -18,10 +18,6 @@ const NO_COMPRESSION = { "Cache-Control": "no-store, no-transform" };
 
 /** The service's signed peer-transfer.success deliveries; no session, the signature is the credential. */
 export async function POST(request: Request) {
-  const followUps = getFollowUps();
-  // Follow-ups of earlier payments give way only to deliveries whose signature is valid: junk never
-  // touches the queue (DESIGN §5.10), and is answered without waiting on the database.
-  let delivered: () => void = () => undefined;
   try {
     const config = getConfig();
     const db = await getDb();
@@ -32,9 +28,6 @@ export async function POST(request: Request) {
         apiKey: config.service.apiKey,
         amountUnit: config.service.amountUnit,
         rejections: rejectionLogFor(db),
-        onAuthentic: () => {
-          delivered = followUps.deliveryStarted();
-        },
       },
       {
         raw: read.ok ? read.bytes : null,
@@ -43,17 +36,15 @@ export async function POST(request: Request) {
         remoteAddr: clientIp(request.headers),
       },
     );
-    const uuid = result.recordedUuid;
-    if (uuid) {
-      announcePayment(uuid);
-      followUps.enqueue(uuid);
-    }
+    // The follow-up job is queued before the 200: should this process die between the commit and
+    // the queueing, the service's retry arrives as a duplicate and queues it (one job per uuid).
+    if (result.recordedUuid) await announcePayment(result.recordedUuid);
+    const paid = result.recordedUuid ?? result.duplicateUuid;
+    if (paid) await queueFollowUp(paid);
     return result.status === 200 ? ok({}, result.message, 200, NO_COMPRESSION) : fail(result.status, result.message, undefined, NO_COMPRESSION);
   } catch (error) {
     console.error(`[webhook] delivery failed: ${safeErrorSummary(error)}`);
     return fail(500, "The delivery could not be processed; please retry.", undefined, NO_COMPRESSION);
-  } finally {
-    delivered();
   }
 }
 

@@ -1,8 +1,9 @@
-import { writeAudit } from "@/lib/audit";
+import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { SENDERS } from "@/lib/auth/roles";
-import { fail, ok } from "@/lib/http/envelope";
-import { paymentDeps } from "@/lib/payments/app-deps";
+import { badRequest, notFound } from "@/lib/http/api-error";
+import { ok } from "@/lib/http/envelope";
+import { paymentDeps } from "@/lib/payments/deps";
 import { getPayment } from "@/lib/payments/query";
 import { verifyPayment } from "@/lib/payments/verify";
 import { UUID_RE } from "@/lib/service/schemas";
@@ -14,14 +15,14 @@ export const dynamic = "force-dynamic";
 const REVERIFY_DELAYS_MS = [500, 1500];
 
 export const POST = withStaff<{ uuid: string }>(SENDERS, async (_request, { db, staff, params, ip }) => {
-  if (!UUID_RE.test(params.uuid)) return fail(400, "That payment id is not valid: it should be a uuid such as 0b4f3c1e-1111-4222-8333-444455556666.");
+  if (!UUID_RE.test(params.uuid)) throw badRequest("That payment id is not valid: it should be a uuid such as 0b4f3c1e-1111-4222-8333-444455556666.");
   // Payments are stored under the lower-case uuid; verifyPayment matches it exactly.
   const uuid = params.uuid.toLowerCase();
-  if (!(await getPayment(db, uuid, staff.role))) return fail(404, `No payment ${params.uuid} has been recorded, so there is nothing to re-verify.`);
-  const verdict = await verifyPayment(paymentDeps(db, REVERIFY_DELAYS_MS), uuid);
+  if (!(await getPayment(db, uuid, staff.role))) throw notFound(`No payment ${params.uuid} has been recorded, so there is nothing to re-verify.`);
+  const verdict = await verifyPayment({ ...paymentDeps(db), verifyDelaysMs: REVERIFY_DELAYS_MS }, uuid);
   await writeAudit(db, { action: "payment.reverify", actor: staff, target: uuid, detail: { result: verdict.verification }, ip });
   const updated = await getPayment(db, uuid, staff.role);
-  if (!updated) return fail(404, `Payment ${params.uuid} is no longer recorded.`);
+  if (!updated) throw notFound(`Payment ${params.uuid} is no longer recorded.`);
   const message = verdict.verification === "verified" ? "Verified at the verify host" : `Verification failed: ${verdict.reason}`;
   return ok(updated, message);
 });

@@ -9,9 +9,7 @@ import { failAbandonedSending } from "@/lib/requests/repo";
 import type { PaymentDeps } from "./deps";
 import { linkPayment } from "./link";
 import { verifyPayment } from "./verify";
-import { safeErrorSummary } from "@/lib/log/safe-error";
 
-const SWEEP_EVERY_MS = 60_000;
 const STALE_AFTER_MS = 2 * 60_000;
 const MAX_ATTEMPTS = 10;
 // A crash can leave hundreds unverified: 30 a minute clears 500 in under 20 minutes, within the call budget.
@@ -20,7 +18,7 @@ const LINK_RETRY_FOR_MS = 60 * 60_000;
 const LINK_RETRY_BATCH = 5;
 
 /**
- * Finishes what a restart interrupted: payments recorded but never verified (or never offered
+ * The `sweep` job (every minute, lib/jobs): finishes what a restart interrupted: payments recorded but never verified (or never offered
  * for linking) because the process stopped between the 200 and the follow-up work, and requests
  * it stopped in the middle of sending.
  */
@@ -48,24 +46,16 @@ export async function sweepOnce(deps: PaymentDeps, now = new Date()): Promise<nu
   const retried = await deps.db
     .select({ uuid: payments.uuid })
     .from(payments)
-    .where(and(isNull(payments.fundRequestId), isNotNull(payments.linkNote), lt(payments.receivedAt, stale), gt(payments.receivedAt, new Date(now.getTime() - LINK_RETRY_FOR_MS))))
+    .where(
+      and(
+        isNull(payments.fundRequestId),
+        isNotNull(payments.linkNote),
+        lt(payments.receivedAt, stale),
+        gt(payments.receivedAt, new Date(now.getTime() - LINK_RETRY_FOR_MS)),
+      ),
+    )
     .orderBy(sql`random()`)
     .limit(LINK_RETRY_BATCH);
   for (const row of [...unlinked, ...retried]) await linkPayment(deps, row.uuid).catch(() => undefined);
   return abandoned.length + rows.length + unlinked.length + retried.length;
-}
-
-export function startSweeper(deps: PaymentDeps): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    sweepOnce(deps)
-      .catch((error) => console.error(`[payments] sweep failed: ${safeErrorSummary(error)}`))
-      .finally(() => {
-        running = false;
-      });
-  }, SWEEP_EVERY_MS);
-  timer.unref();
-  return () => clearInterval(timer);
 }

@@ -10,7 +10,12 @@ export const AUDIT_PAGE_SIZE = 50;
 
 export const auditFilterSchema = z.object({
   person: z.string().trim().toLowerCase().max(254).optional().catch(undefined),
-  action: z.string().trim().regex(/^[a-z_.]{1,64}$/).optional().catch(undefined),
+  action: z
+    .string()
+    .trim()
+    .regex(/^[a-z_.]{1,64}$/)
+    .optional()
+    .catch(undefined),
   page: z.coerce.number().int().min(1).max(100_000).default(1).catch(1),
 });
 

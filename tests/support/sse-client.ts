@@ -1,13 +1,24 @@
-// A server-sent-events client over fetch streaming, with the session's cookie: what a browser tab's EventSource does.
+// A server-sent-events client over fetch streaming (what a browser tab's EventSource does), e.g. on
+// /api/live with a signed-in session's cookie: collects the events, waits for one, closes.
 import { performance } from "node:perf_hooks";
 
-import type { Session } from "./session";
-
 export interface SseEvent {
+  /** The event field ("message" when the frame has none). */
   event: string;
+  /** The data lines, joined with "\n". */
   data: string;
   /** performance.now() when the event's last byte arrived. */
   at: number;
+}
+
+/** Anything that fetches a path with its cookies: a Session from sign-in.ts. */
+export interface SseSource {
+  fetch(pathname: string, init?: RequestInit): Promise<Response>;
+}
+
+export interface SseOptions {
+  /** How many of the latest events to hold (default 200); older ones are dropped, still counted. */
+  keep?: number;
 }
 
 interface Waiter {
@@ -15,22 +26,29 @@ interface Waiter {
   resolve: (e: SseEvent) => void;
 }
 
-const RECENT = 200;
-
 export class SseClient {
   private readonly recent: SseEvent[] = [];
   private readonly waiters = new Set<Waiter>();
   private closed = false;
+  private reading: Promise<void> = Promise.resolve();
+  /** Events received so far, including those no longer held. */
   received = 0;
 
-  private constructor(private readonly controller: AbortController) {}
+  private constructor(
+    private readonly controller: AbortController,
+    private readonly keep: number,
+  ) {}
 
-  static async open(session: Session, pathname = "/api/live"): Promise<SseClient> {
+  /** Opens the stream; resolves once it answered 200 with a body (ready), fails otherwise. */
+  static async open(source: SseSource, pathname = "/api/live", opts: SseOptions = {}): Promise<SseClient> {
     const controller = new AbortController();
-    const client = new SseClient(controller);
-    const res = await session.fetch(pathname, { headers: { accept: "text/event-stream" }, signal: controller.signal });
-    if (res.status !== 200 || !res.body) throw new Error(`${pathname}: HTTP ${res.status}`);
-    void client.read(res.body.getReader());
+    const client = new SseClient(controller, opts.keep ?? 200);
+    const res = await source.fetch(pathname, { headers: { accept: "text/event-stream" }, signal: controller.signal });
+    if (res.status !== 200 || !res.body) {
+      controller.abort();
+      throw new Error(`${pathname}: HTTP ${res.status}`);
+    }
+    client.reading = client.read(res.body.getReader());
     return client;
   }
 
@@ -71,7 +89,7 @@ export class SseClient {
     const e: SseEvent = { event, data: data.join("\n"), at };
     this.received += 1;
     this.recent.push(e);
-    if (this.recent.length > RECENT) this.recent.shift();
+    if (this.recent.length > this.keep) this.recent.shift();
     for (const w of this.waiters) {
       if (w.match(e)) {
         this.waiters.delete(w);
@@ -80,8 +98,13 @@ export class SseClient {
     }
   }
 
-  /** The first event since `since` (performance.now()) that matches; null after `timeoutMs`. */
-  waitFor(match: (e: SseEvent) => boolean, timeoutMs: number, since: number): Promise<SseEvent | null> {
+  /** The events held (the latest `keep`), oldest first. */
+  get events(): readonly SseEvent[] {
+    return this.recent;
+  }
+
+  /** The first event at or after `since` (performance.now()) that matches; null after `timeoutMs`. */
+  waitFor(match: (e: SseEvent) => boolean, timeoutMs: number, since = 0): Promise<SseEvent | null> {
     const seen = this.recent.find((e) => e.at >= since && match(e));
     if (seen) return Promise.resolve(seen);
     if (this.closed) return Promise.resolve(null);
@@ -105,20 +128,27 @@ export class SseClient {
     return !this.closed;
   }
 
-  close(): void {
+  /** Ends the stream; resolves once reading stopped. */
+  close(): Promise<void> {
     this.controller.abort();
+    return this.reading;
   }
 }
 
-/** The `request.updated` event for one request reaching a given status. */
-export function requestUpdated(requestId: string, status: string) {
+/** Matches an event of one type whose JSON data has the given field values. */
+export function eventWith(type: string, fields: Record<string, unknown>) {
   return (e: SseEvent): boolean => {
-    if (e.event !== "request.updated") return false;
+    if (e.event !== type) return false;
     try {
-      const d = JSON.parse(e.data) as { requestId?: unknown; status?: unknown };
-      return d.requestId === requestId && d.status === status;
+      const data = JSON.parse(e.data) as Record<string, unknown>;
+      return Object.entries(fields).every(([key, value]) => data[key] === value);
     } catch {
       return false;
     }
   };
+}
+
+/** The `request.updated` event for one request reaching a given status. */
+export function requestUpdated(requestId: string, status: string) {
+  return eventWith("request.updated", { requestId, status });
 }

@@ -4,18 +4,22 @@ import type { Db } from "@/lib/db/client";
 import { auditLog } from "@/lib/db/schema";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 
-export type AuditAction =
-  | "auth.sign_in"
-  | "auth.sign_in_failed"
-  | "auth.sign_in_throttled"
-  | "auth.sign_out"
-  | "staff.created"
-  | "staff.role_changed"
-  | "staff.disabled"
-  | "staff.enabled"
-  | "staff.password_reset"
-  | "request.created"
-  | "payment.reverify";
+/** Every action the log records; the audit page offers these as its filter. */
+export const AUDIT_ACTIONS = [
+  "auth.sign_in",
+  "auth.sign_in_failed",
+  "auth.sign_in_throttled",
+  "auth.sign_out",
+  "staff.created",
+  "staff.role_changed",
+  "staff.disabled",
+  "staff.enabled",
+  "staff.password_reset",
+  "request.created",
+  "payment.reverify",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditEntry {
   action: AuditAction;

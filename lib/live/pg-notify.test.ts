@@ -3,10 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { publish, subscribe, type LiveEvent } from "@/lib/live/bus";
 import { LIVE_CHANNEL, startPgTransport } from "@/lib/live/pg-transport";
-import { createTempPostgres } from "@/tests/db-targets";
-import { waitFor } from "@/tests/sandbox-harness";
-
-import { advisoryLeadership } from "./leader";
+import { createTempPostgres } from "@/tests/support/db-targets";
+import { waitFor } from "@/tests/support/wait-for";
 
 const base = process.env.TEST_DATABASE_URL;
 
@@ -21,39 +19,6 @@ describe.runIf(base)("on Postgres", () => {
     drop = temp.drop;
   });
   afterAll(async () => drop());
-
-  it("gives the reconciler lock to one instance at a time, and hands it over when the holder goes", async () => {
-    const a = advisoryLeadership(url, 4242);
-    const b = advisoryLeadership(url, 4242);
-    try {
-      expect(await a.isLeader()).toBe(true);
-      expect(await b.isLeader()).toBe(false);
-      expect(await a.isLeader()).toBe(true);
-      await a.stop();
-      // b asks at most once a second; it takes over on its next try.
-      await waitFor("b to take the lock", async () => ((await b.isLeader()) ? true : undefined), 5_000, 100);
-      expect(await a.isLeader()).toBe(false);
-    } finally {
-      await a.stop();
-      await b.stop();
-    }
-  });
-
-  it("releases the lock when the holder's connection dies (a killed instance)", async () => {
-    const a = advisoryLeadership(url, 4343);
-    const b = advisoryLeadership(url, 4343);
-    const killer = new pg.Client({ connectionString: url });
-    await killer.connect();
-    try {
-      expect(await a.isLeader()).toBe(true);
-      await killer.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4343");
-      await waitFor("b to take the lock", async () => ((await b.isLeader()) ? true : undefined), 5_000, 100);
-    } finally {
-      await killer.end();
-      await a.stop();
-      await b.stop();
-    }
-  });
 
   it("carries live events over LISTEN/NOTIFY, including those another instance sends", async () => {
     const pool = new pg.Pool({ connectionString: url, max: 2 });

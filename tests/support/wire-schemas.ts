@@ -1,6 +1,8 @@
-// The interface's wire shapes (2.1–2.4 and the verify answer) as strict zod schemas, for the sandbox tests.
+// The service interface's wire shapes (2.1–2.4 and the verify answer) as strict zod schemas, for tests of the sandbox.
 import { z } from "zod";
-import { ISO_MS } from "./test-support";
+
+/** A timestamp as the service writes it: ISO 8601 in UTC with milliseconds. */
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const timestamp = z.string().regex(ISO_MS);
 const party = z.strictObject({ name: z.string(), tag: z.string() });
@@ -27,9 +29,7 @@ export const fundRequest = z.strictObject({
 
 export const balances = z.strictObject({
   total_balance: z.number(),
-  wallets: z.array(
-    z.strictObject({ name: z.string(), main_wallet: z.boolean(), balance: z.number(), formatted_balance: z.string() }),
-  ),
+  wallets: z.array(z.strictObject({ name: z.string(), main_wallet: z.boolean(), balance: z.number(), formatted_balance: z.string() })),
 });
 
 export const paymentEvent = z.strictObject({

@@ -1,0 +1,194 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+import { PacedError } from "@/lib/requests/fetch-gate";
+import { InvalidIdentifierError, isServiceError, ServiceError, type ServiceErrorKind } from "@/lib/service/errors";
+
+import {
+  ApiError,
+  badRequest,
+  conflict,
+  errorResponse,
+  forbidden,
+  isApiError,
+  notFound,
+  serviceFailure,
+  serviceUnavailable,
+  tooLarge,
+  unauthorized,
+  unprocessable,
+  unsupportedMediaType,
+} from "./api-error";
+
+const INTERNAL = "Something went wrong on our side; nothing was changed. Try again, and if it keeps happening, check the server log.";
+
+async function read(response: Response) {
+  return { status: response.status, headers: response.headers, body: (await response.json()) as { status: boolean; message: string; data: unknown } };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("errorResponse: ApiError", () => {
+  it.each([
+    [badRequest("That request id is not valid."), 400],
+    [unauthorized("You are not signed in. Sign in and try again."), 401],
+    [forbidden("Your role (viewer) may not do this."), 403],
+    [notFound("No staff account has that id."), 404],
+    [conflict("This is the last active admin; make someone else an admin first."), 409],
+    [tooLarge("The body is larger than 16384 bytes."), 413],
+    [unsupportedMediaType("Send the body as JSON with Content-Type: application/json."), 415],
+  ])("answers %s with its status, its message and empty data", async (error, status) => {
+    const { status: got, headers, body } = await read(errorResponse(error));
+    expect(got).toBe(status);
+    expect(body).toEqual({ status: false, message: error.message, data: {} });
+    expect(headers.get("cache-control")).toBe("no-store");
+    expect(headers.get("retry-after")).toBeNull();
+  });
+
+  it("keeps the data it was given, field errors included", async () => {
+    const fields = { fieldErrors: { email: ["This e-mail already has an account"] } };
+    expect((await read(errorResponse(conflict("An account for a@example.com already exists.", fields)))).body).toEqual({
+      status: false,
+      message: "An account for a@example.com already exists.",
+      data: fields,
+    });
+    const invalid = { fieldErrors: { amount: ["Too small"] }, formErrors: [] };
+    const answer = await read(errorResponse(unprocessable("Some fields are not valid; see fieldErrors.", invalid)));
+    expect(answer.status).toBe(422);
+    expect(answer.body.data).toEqual(invalid);
+  });
+
+  it("sets Retry-After in whole seconds, at least 1, and keeps its other headers", async () => {
+    const answer = await read(errorResponse(serviceUnavailable("Wait.", { data: { kind: "paced" }, retryAfterMs: 2_100 })));
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get("retry-after")).toBe("3");
+    expect(answer.body.data).toEqual({ kind: "paced" });
+    expect((await read(errorResponse(serviceUnavailable("Wait.", { retryAfterMs: 10 })))).headers.get("retry-after")).toBe("1");
+    const custom = await read(errorResponse(new ApiError(429, "Slow down.", { headers: { "X-Why": "throttle" }, retryAfterMs: 5_000 })));
+    expect(custom.headers.get("x-why")).toBe("throttle");
+    expect(custom.headers.get("retry-after")).toBe("5");
+    expect(custom.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("does not log what a handler meant to answer", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    errorResponse(notFound("No such request."));
+    expect(log).not.toHaveBeenCalled();
+  });
+});
+
+describe("errorResponse: ServiceError", () => {
+  const cases: [ServiceErrorKind, number][] = [
+    ["unreachable", 502],
+    ["timeout", 504],
+    ["unauthorized", 502],
+    ["rate_limited", 503],
+    ["bad_response", 502],
+    ["server_error", 502],
+    ["not_found", 422],
+    ["rejected", 422],
+  ];
+
+  it.each(cases)("answers %s with %i, the service error's sentence and data {kind}", async (kind, status) => {
+    const error = new ServiceError({ kind, operation: "balance", detail: "secret detail for the log", serviceMessage: "refused" });
+    const answer = await read(errorResponse(error));
+    expect(answer.status).toBe(status);
+    expect(answer.body).toEqual({ status: false, message: error.userMessage, data: { kind } });
+    expect(answer.body.message).not.toContain("secret detail");
+    expect(answer.headers.get("retry-after")).toBeNull();
+  });
+
+  it("says Retry-After on a 503 when the service said how long to wait", async () => {
+    const answer = await read(errorResponse(new ServiceError({ kind: "rate_limited", operation: "fetch", retryAfterMs: 4_500 })));
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get("retry-after")).toBe("5");
+    expect(answer.body.message).toMatch(/try again in 5 seconds/);
+    // Not on other statuses, even if the service sent one.
+    expect(
+      (await read(errorResponse(new ServiceError({ kind: "server_error", operation: "fetch", retryAfterMs: 4_500 })))).headers.get("retry-after"),
+    ).toBeNull();
+  });
+
+  it("answers an invalid identifier with its own sentence", async () => {
+    const answer = await read(errorResponse(new InvalidIdentifierError("fetch", "request_id")));
+    expect(answer.status).toBe(422);
+    expect(answer.body.message).toMatch(/request id is not valid/);
+  });
+
+  it("serviceFailure carries other data when a route has the record to show", async () => {
+    const error = new ServiceError({ kind: "timeout", operation: "create", outcomeUnknown: true });
+    const answer = await read(errorResponse(serviceFailure(error, { reference: "r1", status: "unknown" })));
+    expect(answer.status).toBe(504);
+    expect(answer.body).toEqual({ status: false, message: error.userMessage, data: { reference: "r1", status: "unknown" } });
+  });
+
+  it("answers a PacedError with 503, data {kind: paced} and Retry-After", async () => {
+    const error = new PacedError(1_200);
+    const answer = await read(errorResponse(error));
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual({ status: false, message: error.userMessage, data: { kind: "paced" } });
+    expect(answer.headers.get("retry-after")).toBe("2");
+  });
+});
+
+describe("errors from another bundle's copy of the class", () => {
+  it("recognises a ServiceError-like object carrying the brand", async () => {
+    const foreign = Object.assign(new Error("service fetch failed, rate_limited"), {
+      [Symbol.for("fundboard.service-error-classes")]: ["ServiceError"],
+      kind: "rate_limited",
+      userMessage: "The payment service is rate-limiting us; try again in 3 seconds.",
+      retryAfterMs: 3_000,
+      outcomeUnknown: false,
+    });
+    expect(isServiceError(foreign)).toBe(true);
+    const answer = await read(errorResponse(foreign));
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual({ status: false, message: foreign.userMessage, data: { kind: "rate_limited" } });
+    expect(answer.headers.get("retry-after")).toBe("3");
+  });
+
+  it("recognises an ApiError-like object carrying the brand, and nothing without it", async () => {
+    const foreign = Object.assign(new Error("No such request."), { [Symbol.for("fundboard.ApiError")]: true, status: 404, data: { id: "x" } });
+    expect(isApiError(foreign)).toBe(true);
+    expect(foreign instanceof ApiError).toBe(true);
+    expect((await read(errorResponse(foreign))).body).toEqual({ status: false, message: "No such request.", data: { id: "x" } });
+
+    const lookalike = Object.assign(new Error("no brand"), { name: "ApiError", status: 404 });
+    expect(isApiError(lookalike)).toBe(false);
+    expect(lookalike instanceof ApiError).toBe(false);
+    expect(isServiceError(Object.assign(new Error("no brand"), { name: "ServiceError", kind: "timeout" }))).toBe(false);
+    expect(isApiError(null)).toBe(false);
+    expect(isServiceError(undefined)).toBe(false);
+  });
+});
+
+describe("errorResponse: anything else", () => {
+  it("answers 500 with the generic sentence, nothing of the error, and logs one line without parameters", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const driver = Object.assign(new Error('duplicate key value violates unique constraint "staff_email_key"'), { code: "23505" });
+    const error = new Error("Failed query: insert into staff (email, password_hash) values ($1, $2)\nparams: alice@example.com,$argon2id$secret", {
+      cause: driver,
+    });
+    const answer = await read(errorResponse(error, "POST /api/staff"));
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({ status: false, message: INTERNAL, data: {} });
+    const text = JSON.stringify(answer.body);
+    for (const leak of ["alice@example.com", "argon2id", "params", "Failed query", "stack", "at ", "staff_email_key"]) expect(text).not.toContain(leak);
+
+    expect(log).toHaveBeenCalledTimes(1);
+    const line = String(log.mock.calls[0]?.[0]);
+    expect(line).toBe('[api] POST /api/staff failed: Error [23505]: duplicate key value violates unique constraint "staff_email_key"');
+    expect(log.mock.calls[0]).toHaveLength(1);
+  });
+
+  it("logs a wrapper's message without its parameters when there is no cause, and non-errors as such", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const answer = await read(errorResponse(new Error("Failed query: select * from staff where email = $1\nparams: bob@example.com")));
+    expect(answer.status).toBe(500);
+    expect(log.mock.calls[0]?.[0]).toBe("[api] request failed: Error: query failed");
+    errorResponse({ password: "hunter2" });
+    expect(log.mock.calls[1]?.[0]).toBe("[api] request failed: unknown error");
+    for (const call of log.mock.calls) expect(String(call[0])).not.toMatch(/bob@example\.com|hunter2|\n/);
+  });
+});

@@ -1,0 +1,109 @@
+import "server-only";
+
+import { safeErrorSummary } from "@/lib/log/safe-error";
+import { isPacedError } from "@/lib/requests/fetch-gate";
+import { isServiceError, type ServiceError } from "@/lib/service/errors";
+
+import { fail } from "./envelope";
+import { statusForServiceError } from "./service-status";
+
+/**
+ * Errors become answers here, and only here: route handlers throw an ApiError (or let a
+ * ServiceError or PacedError propagate), withStaff catches whatever a handler throws and answers
+ * `errorResponse(error)`. Every answer is the `{status: false, message, data}` envelope.
+ */
+
+// Next.js may load this module once per bundle (route handlers, server components, instrumentation):
+// an ApiError made by one copy of the class must be recognised by another copy, so instances carry a
+// global brand and `instanceof`/isApiError check that, never the prototype chain. ServiceError does
+// the same (lib/service/errors.ts, isServiceError).
+const API_ERROR_BRAND = Symbol.for("fundboard.ApiError");
+
+type Branded = { [API_ERROR_BRAND]?: true };
+
+export interface ApiErrorOptions {
+  /** The envelope's `data`; `{}` when absent. */
+  data?: object;
+  /** Extra answer headers (Cache-Control: no-store is always set). */
+  headers?: Record<string, string>;
+  /** Sets Retry-After, in whole seconds (at least 1). */
+  retryAfterMs?: number;
+  cause?: unknown;
+}
+
+/** A failure answer a handler means to give: its status, a sentence for people, and optional data and headers. */
+export class ApiError extends Error {
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return isApiError(value);
+  }
+
+  readonly status: number;
+  readonly data?: object;
+  readonly headers?: Record<string, string>;
+
+  constructor(status: number, message: string, options: ApiErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "ApiError";
+    this.status = status;
+    this.data = options.data;
+    const retryAfter = options.retryAfterMs === undefined ? undefined : { "Retry-After": retryAfterSeconds(options.retryAfterMs) };
+    this.headers = options.headers || retryAfter ? { ...options.headers, ...retryAfter } : undefined;
+    (this as Branded)[API_ERROR_BRAND] = true;
+  }
+}
+
+/** True for an ApiError made by any copy of this module. */
+export function isApiError(error: unknown): error is ApiError {
+  return typeof error === "object" && error !== null && (error as Branded)[API_ERROR_BRAND] === true;
+}
+
+function retryAfterSeconds(ms: number): string {
+  return String(Math.max(1, Math.ceil(ms / 1000)));
+}
+
+export const badRequest = (message: string, data?: object) => new ApiError(400, message, { data });
+export const unauthorized = (message: string) => new ApiError(401, message);
+export const forbidden = (message: string) => new ApiError(403, message);
+export const notFound = (message: string, data?: object) => new ApiError(404, message, { data });
+export const conflict = (message: string, data?: object) => new ApiError(409, message, { data });
+export const tooLarge = (message: string) => new ApiError(413, message);
+export const unsupportedMediaType = (message: string) => new ApiError(415, message);
+
+export interface FieldErrors {
+  fieldErrors: Record<string, string[] | undefined>;
+  formErrors: string[];
+}
+
+export const unprocessable = (message: string, errors?: FieldErrors) => new ApiError(422, message, { data: errors });
+
+export const serviceUnavailable = (message: string, options: { data?: object; retryAfterMs?: number } = {}) => new ApiError(503, message, options);
+
+/**
+ * The answer for a failed service call: 502/503/504 (422 when the service refused the values), the
+ * service error's sentence for people, `data` (default `{kind}`), and Retry-After on a 503 when the
+ * service said how long to wait.
+ */
+export function serviceFailure(error: ServiceError, data?: object): ApiError {
+  const status = statusForServiceError(error);
+  return new ApiError(status, error.userMessage, {
+    data: data ?? { kind: error.kind },
+    retryAfterMs: status === 503 ? error.retryAfterMs : undefined,
+    cause: error,
+  });
+}
+
+const INTERNAL_MESSAGE = "Something went wrong on our side; nothing was changed. Try again, and if it keeps happening, check the server log.";
+
+/**
+ * The one mapping of a thrown error to an answer. ApiError: its own status, message, data and
+ * headers. ServiceError: serviceFailure. PacedError: 503 with Retry-After. Anything else: a 500 with a
+ * generic sentence, logged as one line by safeErrorSummary (never the raw error, its query
+ * parameters or a stack), and nothing of it in the answer. `context` names the request in that line.
+ */
+export function errorResponse(error: unknown, context = "request"): Response {
+  if (isApiError(error)) return fail(error.status, error.message, error.data, error.headers);
+  if (isServiceError(error)) return errorResponse(serviceFailure(error));
+  if (isPacedError(error)) return errorResponse(serviceUnavailable(error.userMessage, { data: { kind: "paced" }, retryAfterMs: error.retryAfterMs }));
+  console.error(`[api] ${context} failed: ${safeErrorSummary(error)}`);
+  return fail(500, INTERNAL_MESSAGE);
+}

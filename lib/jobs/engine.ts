@@ -1,0 +1,64 @@
+import "server-only";
+
+import PgBoss from "pg-boss";
+
+import type { Database } from "@/lib/db/client";
+import { safeErrorSummary } from "@/lib/log/safe-error";
+
+import { pgliteAdapter } from "./pglite-adapter";
+import { QUEUE_OPTIONS, type QueueName } from "./queues";
+
+// The one job engine (docs/architecture.md): pg-boss keeps its queue in our database, so a job survives any
+// restart and runs once whichever instance takes it. See docs/architecture.md, "Jobs".
+
+const KEY = Symbol.for("fundboard.jobs");
+type Holder = { [KEY]?: PgBoss };
+
+/** pg-boss on this database (its own small pool on Postgres), started, with every queue made. */
+export async function createJobEngine(database: Database, postgresUrl: string | null): Promise<PgBoss> {
+  const common = {
+    // Maintenance (expiring lost jobs, archiving) every 30 s, so a job lost with a killed process is retried soon.
+    maintenanceIntervalSeconds: 30,
+    archiveCompletedAfterSeconds: 60 * 60,
+  };
+  const boss =
+    database.kind === "pglite" && database.pglite
+      ? new PgBoss({ db: pgliteAdapter(database.pglite), ...common })
+      : new PgBoss({ connectionString: postgresUrl ?? undefined, max: 4, application_name: "fundboard-jobs", ...common });
+  boss.on("error", (error: unknown) => console.error(`[jobs] ${safeErrorSummary(error)}`));
+  await boss.start();
+  for (const [name, options] of Object.entries(QUEUE_OPTIONS)) await boss.createQueue(name, { name, ...options });
+  return boss;
+}
+
+/** The process's engine, started once (lib/server/start.ts). */
+export async function startJobEngine(database: Database, postgresUrl: string | null): Promise<PgBoss> {
+  const g = globalThis as Holder;
+  g[KEY] ??= await createJobEngine(database, postgresUrl);
+  return g[KEY];
+}
+
+/** The running engine, or null before start (scripts, tests that never start it). */
+export function jobEngine(): PgBoss | null {
+  return (globalThis as Holder)[KEY] ?? null;
+}
+
+/** Queues a job; a failure is logged, never thrown at the person whose request caused it. */
+export async function sendJob(name: QueueName, data: object, options: PgBoss.SendOptions = {}): Promise<string | null> {
+  const boss = jobEngine();
+  if (!boss) return null;
+  try {
+    return await boss.send(name, data, options);
+  } catch (error) {
+    console.error(`[jobs] could not queue ${name}: ${safeErrorSummary(error)}`);
+    return null;
+  }
+}
+
+/** Stops taking jobs and lets running ones finish (up to 10 s). */
+export async function stopJobEngine(): Promise<void> {
+  const g = globalThis as Holder;
+  const boss = g[KEY];
+  delete g[KEY];
+  await boss?.stop({ graceful: true, timeout: 10_000, close: true, wait: true });
+}
