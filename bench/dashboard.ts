@@ -12,6 +12,8 @@ export interface DashboardOptions {
   dataDir: string;
   /** Postgres instead of the embedded database. */
   databaseUrl?: string;
+  /** Further settings of the dashboard (e.g. SERVICE_RATE_LIMIT_PER_MIN); they win over the defaults above. */
+  env?: Record<string, string>;
 }
 
 export interface Dashboard {
@@ -52,6 +54,7 @@ export async function startDashboard(o: DashboardOptions): Promise<Dashboard> {
     SANDBOX_PORT: String(o.sandboxPort),
     SERVICE_API_KEY: o.apiKey,
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : {}),
+    ...o.env,
   };
   const next = nextStartCommand(o.root, o.port);
   const proc = launch(`dashboard :${o.port}`, next.command, next.args, { cwd: o.root, env });

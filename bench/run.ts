@@ -14,6 +14,7 @@ import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";
 
 import { benchAmplification } from "./amplification";
 import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, SMOKE_DIST_DIR } from "./build";
+import { benchCampaigns } from "./campaigns";
 import type { BenchContext } from "./context";
 import { startDashboard } from "./dashboard";
 import { acquireLock } from "./dir-lock";
@@ -33,7 +34,7 @@ const log = (line: string) => console.log(`[bench] ${line}`);
 const machine = machineInfo();
 const started = performance.now();
 const errors: string[] = [];
-const results: BenchResults = { intake: [], amplification: null, liveLatency: null, pageWeight: null };
+const results: BenchResults = { intake: [], amplification: null, liveLatency: null, pageWeight: null, campaigns: null };
 const cleanups: (() => Promise<void> | void)[] = [];
 
 async function cleanUp(): Promise<void> {
@@ -122,7 +123,10 @@ async function main(): Promise<void> {
     }
   }
 
-  if (!options.onlyIntake) await step("dashboard", () => measureOnOneDashboard(ctx));
+  if (options.onlyIntake) return;
+  await step("dashboard", () => measureOnOneDashboard(ctx));
+  // Its own dashboard (SERVICE_RATE_LIMIT_PER_MIN set) and its own sandbox, so the call counts are the campaign's alone.
+  results.campaigns = await step("campaigns", () => benchCampaigns(ctx));
 }
 
 try {
@@ -138,7 +142,7 @@ const targets = targetLines(results);
 const report: Report = {
   kind: options.smoke ? "smoke" : "full",
   machine,
-  sizes: { intake: options.intake, amplification: options.amplification, live: options.live },
+  sizes: { intake: options.intake, amplification: options.amplification, live: options.live, campaigns: options.campaigns },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   results,
   targets,
@@ -151,8 +155,8 @@ if (options.updateReadme && errors.length === 0)
   log(updateReadme(options.root, report) ? "updated the README's Benchmarks figures" : "README: no bench markers found; not updated");
 
 const missed = targets.filter((t) => t.verdict === "missed");
-const expected = { intake: 1 + (options.postgresUrl ? 1 : 0), rest: options.onlyIntake ? 0 : 3 };
-const taken = results.intake.length + [results.amplification, results.liveLatency, results.pageWeight].filter(Boolean).length;
+const expected = { intake: 1 + (options.postgresUrl ? 1 : 0), rest: options.onlyIntake ? 0 : 4 };
+const taken = results.intake.length + [results.amplification, results.liveLatency, results.pageWeight, results.campaigns].filter(Boolean).length;
 if (errors.length === 0 && taken < expected.intake + expected.rest) errors.push(`only ${taken} of ${expected.intake + expected.rest} measurements were taken`);
 console.log(
   `\n${taken} measurements, ${targets.length - missed.length - targets.filter((t) => t.verdict === "info").length} targets met, ${missed.length} missed${missed.length ? ` (${missed.map((m) => m.metric).join("; ")})` : ""}.`,

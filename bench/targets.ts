@@ -1,5 +1,6 @@
 // The issue's targets, one line each: measured value, target, met or missed ("info" where there is no target).
 import type { AmplificationResult } from "./amplification";
+import type { CampaignsResult } from "./campaigns";
 import type { IntakeResult } from "./intake";
 import type { LiveLatencyResult } from "./live-latency";
 import type { PageWeightResult } from "./page-weight";
@@ -19,6 +20,7 @@ export interface BenchResults {
   amplification: AmplificationResult | null;
   liveLatency: LiveLatencyResult | null;
   pageWeight: PageWeightResult | null;
+  campaigns: CampaignsResult | null;
 }
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
@@ -124,11 +126,87 @@ function pageLines(p: PageWeightResult): TargetLine[] {
   return lines;
 }
 
+function campaignLines(c: CampaignsResult): TargetLine[] {
+  const bench = "5. campaigns";
+  const n = (v: number) => v.toLocaleString("en-US");
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const k = c.counts;
+  const p = c.person.latencyMs;
+  return [
+    {
+      bench,
+      metric: `${n(c.rows)}-row campaign, SERVICE_RATE_LIMIT_PER_MIN ${c.rateLimitPerMin}, a person's single request every ${c.person.everyMs / 1000} s`,
+      value: `${c.finished ? "done" : `${c.status}, not done at the ${Math.round(c.capMs / 1000)} s cap`} after ${seconds(c.elapsedMs)}; sent ${k.sent}, accepted ${k.accepted}, declined ${k.declined}, failed ${k.failed}, queued ${k.queued}, skipped ${k.skipped}`,
+      target: "",
+      verdict: "info",
+    },
+    {
+      bench,
+      metric: `upload a ${n(c.upload.rows)}-row file (round trip)`,
+      value: `${Math.round(c.upload.ms)} ms (${kb(c.upload.bytes)})`,
+      target: "",
+      verdict: "info",
+    },
+    {
+      bench,
+      metric: `parse and check a ${n(c.parse.rows)}-row file (upload round trip)`,
+      value: `${Math.round(c.parse.ms)} ms (${kb(c.parse.bytes)})`,
+      target: "< 2 s",
+      verdict: check(c.parse.ms < 2000),
+    },
+    {
+      bench,
+      metric: `pace achieved / allowed (⌊2/3 × ${c.rateLimitPerMin}⌋ per min)`,
+      value: `${n(c.rowsSent)} rows in ${seconds(c.elapsedMs)} = ${c.pacePerMin}/min ÷ ${c.allowedPerMin}/min = ${c.paceRatio}`,
+      target: "≥ 0.95",
+      verdict: check(c.paceRatio >= 0.95),
+    },
+    {
+      bench,
+      metric: "rows sent per 60 s window while sending (1 s steps)",
+      value: c.rowsPer60s
+        ? `median ${c.rowsPer60s.median}, min ${c.rowsPer60s.min}, max ${c.rowsPer60s.max} over ${c.rowsPer60s.windows} windows (allowed ${c.allowedPerMin})`
+        : "none: it took under 60 s",
+      target: "",
+      verdict: "info",
+    },
+    {
+      bench,
+      metric: "API-host calls over the budget in any 60 s window (1 s samples)",
+      value: `${c.apiHost.overBudget} (at most ${c.apiHost.maxIn60s} of ${c.rateLimitPerMin}; background about ${c.apiHost.backgroundMaxIn60s} of ${c.allowedPerMin})`,
+      target: "0",
+      verdict: check(c.apiHost.overBudget === 0),
+    },
+    {
+      bench,
+      metric: "reconciler status reads meanwhile (share the background budget)",
+      value: `${c.reconcilerCalls.total} (${c.reconcilerCalls.perMinute}/min)`,
+      target: "",
+      verdict: "info",
+    },
+    {
+      bench,
+      metric: "rows sent twice (sandbox requests by tag)",
+      value: `${c.sandbox.sentTwice} (${c.sandbox.campaignRequests} requests for ${c.sandbox.distinctRows} rows${c.sandbox.missing ? `; ${c.sandbox.missing} sent rows missing at the sandbox` : ""})`,
+      target: "0",
+      verdict: check(c.sandbox.sentTwice === 0 && c.sandbox.missing === 0),
+    },
+    {
+      bench,
+      metric: "a person's single request during the campaign",
+      value: `p50 ${p.p50} ms, p95 ${p.p95} ms, max ${p.max} ms over ${p.n}${c.person.failed ? `; ${c.person.failed} failed (${c.person.failures[0] ?? ""})` : ""}`,
+      target: "p95 < 1 s",
+      verdict: check(c.person.failed === 0 && p.p95 < 1000),
+    },
+  ];
+}
+
 export function targetLines(r: BenchResults): TargetLine[] {
   return [
     ...r.intake.flatMap(intakeLines),
     ...(r.amplification ? amplificationLines(r.amplification) : []),
     ...(r.liveLatency ? liveLines(r.liveLatency) : []),
     ...(r.pageWeight ? pageLines(r.pageWeight) : []),
+    ...(r.campaigns ? campaignLines(r.campaigns) : []),
   ];
 }

@@ -48,6 +48,24 @@ test.describe("every route × every role", () => {
   let staffTargetId = "";
   let requestId = "";
   let paymentUuid = "";
+  let campaignId = "";
+
+  /** A one-row draft campaign uploaded by the admin, moved through `steps` first. */
+  async function campaignIn(steps: ("start" | "pause")[]): Promise<string> {
+    const admin = sessions.get("admin");
+    if (!admin) throw new Error("no admin session");
+    const made = await admin.post("/api/campaigns", {
+      headers: { Origin: BASE_URL },
+      multipart: {
+        name: "Matrix",
+        file: { name: "matrix.csv", mimeType: "text/csv", buffer: Buffer.from("tag,amount,description\naccept.matrix,1,Matrix\n") },
+      },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const id = ((await made.json()) as { data: { id: string } }).data.id;
+    for (const step of steps) expect((await admin.post(`/api/campaigns/${id}/${step}`, { headers: { Origin: BASE_URL } })).status()).toBe(200);
+    return id;
+  }
 
   test.beforeAll(async () => {
     const admin = await newSession(DEMO_ADMIN.email, DEMO_ADMIN.password);
@@ -71,6 +89,7 @@ test.describe("every route × every role", () => {
     expect(delivered.status()).toBe(200);
     paymentUuid = (JSON.parse(body) as { uuid: string }).uuid;
     sessions.set("anonymous", await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] } }));
+    campaignId = await campaignIn([]);
   });
 
   test.afterAll(async () => {
@@ -80,9 +99,15 @@ test.describe("every route × every role", () => {
   // A request each route accepts when the caller is allowed (so "allowed" means a real 2xx).
   async function call(ctx: APIRequestContext, route: RouteCase): Promise<{ status: number; body: { status: boolean; message: string } }> {
     const headers = { Origin: BASE_URL };
-    const url = route.pattern.replace("[id]", staffTargetId).replace("[requestId]", requestId).replace("[uuid]", paymentUuid);
+    // Each state change gets a campaign in the state it starts from; the reads share one.
+    const before: Record<string, ("start" | "pause")[]> = { start: [], pause: ["start"], resume: ["start", "pause"], cancel: [] };
+    const step = /^\/api\/campaigns\/\[id\]\/(start|pause|resume|cancel)$/.exec(route.pattern)?.[1];
+    const target = route.pattern.startsWith("/api/campaigns/") ? (step ? await campaignIn(before[step] ?? []) : campaignId) : staffTargetId;
+    const url = route.pattern.replace("[id]", target).replace("[requestId]", requestId).replace("[uuid]", paymentUuid);
     if (route.pattern === "/api/live") return liveCall(ctx);
     const res = await send(ctx, route, url, headers);
+    if (res.headers()["content-type"]?.startsWith("text/csv"))
+      return { status: res.status(), body: { status: res.ok(), message: (await res.text()).slice(0, 80) } };
     return { status: res.status(), body: (await res.json()) as { status: boolean; message: string } };
   }
 
@@ -119,6 +144,11 @@ test.describe("every route × every role", () => {
         });
       case "PATCH /api/staff/[id]":
         return ctx.patch(url, { headers, data: { role: "viewer" } });
+      case "POST /api/campaigns":
+        return ctx.post(url, {
+          headers,
+          multipart: { name: "Matrix", file: { name: "m.csv", mimeType: "text/csv", buffer: Buffer.from("tag,amount,description\naccept.matrix,1,Matrix\n") } },
+        });
       default:
         return ctx.fetch(url, { method: route.method, headers });
     }

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 
 import { currencyOf, formatMinor, sumMinor } from "../lib/money";
 import { DEV_API_KEY } from "../sandbox/dev-key";
-import { E2E_SANDBOX_PORT } from "./support";
+import { BASE_URL, E2E_SANDBOX_PORT, sandbox, uniqueTag } from "./support";
 
 interface Wallet {
   name: string;
@@ -28,4 +28,19 @@ test("the overview shows every wallet's formatted_balance exactly as the sandbox
   }
   const currency = currencyOf(wallets[0]?.formatted_balance ?? "") ?? "NGN";
   await expect(page.getByTestId("total-balance")).toHaveText(formatMinor(currency, sumMinor(wallets.map((w) => w.balance))));
+});
+
+test("the overview's recent payments update live when a consumer pays", async ({ page, request }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+  const tag = uniqueTag("live.overview");
+  const made = await request.post("/api/requests", {
+    headers: { Origin: BASE_URL },
+    data: { tag, amount: "321.00", description: "Overview live", idempotencyKey: `ov_${tag.replace(/\W/g, "_")}` },
+  });
+  expect(made.status()).toBe(201);
+  const { requestId } = ((await made.json()) as { data: { requestId: string } }).data;
+  await sandbox.act(requestId, "accept");
+  // No reload: the payment.recorded event refreshes the server-rendered list.
+  await expect(page.getByTestId("recent-payment").filter({ hasText: `@${tag}` })).toBeVisible({ timeout: 15_000 });
 });

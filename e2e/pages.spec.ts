@@ -23,6 +23,8 @@ async function pages(page: Page): Promise<{ name: string; path: string }[]> {
     { name: "staff", path: "/staff" },
     { name: "audit", path: "/audit" },
     { name: "payments", path: "/payments" },
+    { name: "campaigns", path: "/campaigns" },
+    { name: "new-campaign", path: "/campaigns/new" },
     { name: "deliveries", path: "/webhooks" },
     { name: "not-found", path: "/no-such-page" },
   ];

@@ -124,7 +124,18 @@ test("an unknown request id shows not found, and a request made outside the dash
 });
 
 test("fifty viewers at once cause one balance call; a fault shows the error panel and retry recovers", async ({ page, request }) => {
-  // Nothing else may touch the balance meanwhile: no payment notice in flight (it invalidates the cache).
+  // Nothing else may touch the balance meanwhile: no campaign still sending rows (other specs start
+  // some; their accept.* rows pay a moment later) and no payment notice in flight (it invalidates the cache).
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get("/api/campaigns")).json()) as { data: { items: { status: string }[] } }).data.items.filter((c) => c.status === "sending")
+          .length,
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBe(0);
   await sandbox.quiet();
   // Wait (bounded) until the cached value has expired, so the burst below must make exactly one call.
   const first = (await (await request.get("/api/balance")).json()) as { data: { fetchedAt: string } };

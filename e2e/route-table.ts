@@ -26,4 +26,13 @@ export const ROUTE_TABLE: RouteCase[] = [
   { method: "POST", pattern: "/api/payments/[uuid]/verify", allowed: ["admin", "operator"] },
   { method: "GET", pattern: "/api/webhook-events", allowed: ["admin"] },
   { method: "POST", pattern: "/api/webhooks/peer-transfer", allowed: "signature" },
+  { method: "GET", pattern: "/api/campaigns", allowed: ["admin", "operator", "viewer"] },
+  { method: "POST", pattern: "/api/campaigns", allowed: ["admin", "operator"] },
+  { method: "GET", pattern: "/api/campaigns/[id]", allowed: ["admin", "operator", "viewer"] },
+  { method: "GET", pattern: "/api/campaigns/[id]/rows", allowed: ["admin", "operator", "viewer"] },
+  { method: "GET", pattern: "/api/campaigns/[id]/results.csv", allowed: ["admin", "operator", "viewer"] },
+  { method: "POST", pattern: "/api/campaigns/[id]/start", allowed: ["admin", "operator"] },
+  { method: "POST", pattern: "/api/campaigns/[id]/pause", allowed: ["admin", "operator"] },
+  { method: "POST", pattern: "/api/campaigns/[id]/resume", allowed: ["admin", "operator"] },
+  { method: "POST", pattern: "/api/campaigns/[id]/cancel", allowed: ["admin", "operator"] },
 ];

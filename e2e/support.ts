@@ -74,7 +74,8 @@ export const sandbox = {
       async () => {
         const [deliveries, requests] = await Promise.all([control.deliveries(), control.requests()]);
         const busy =
-          deliveries.some((d) => d.outcome === "pending") || requests.some((r) => r.request_status === "pending" && r.requested_sent_to.tag.endsWith(".auto"));
+          deliveries.some((d) => d.outcome === "pending") ||
+          requests.some((r) => r.request_status === "pending" && /^(accept|decline)(\.|$)/i.test(r.requested_sent_to.tag));
         return busy ? undefined : true;
       },
       20_000,

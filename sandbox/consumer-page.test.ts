@@ -105,4 +105,20 @@ describe("consumer page", () => {
     expect((await fetch(`${sandbox.apiUrl}/avatars/missing.x.svg`)).status).toBe(404);
     expect((await fetch(`${sandbox.apiUrl}/avatars/a%20b.svg`)).status).toBe(404);
   });
+
+  it("stays usable with a campaign's worth pending: 50 people a page, newest first, and a tag search", async () => {
+    const stamp = Date.now().toString(36);
+    for (let i = 0; i < 120; i++) await create(`many${stamp}.${i}`, 100 + i, `Dues ${i}`);
+    const first = await page();
+    expect(first.match(/<section aria-labelledby=/g)).toHaveLength(50);
+    expect(first).toContain(`@many${stamp}.119`);
+    expect(first).not.toContain(`@many${stamp}.0<`);
+    expect(first).toMatch(/People 1–50 of \d+/);
+    const last = await page(`?tag=many${stamp}&page=3`);
+    expect(last.match(/<section aria-labelledby=/g)).toHaveLength(20);
+    expect(last).toContain(`@many${stamp}.0<`);
+    const one = await page(`?tag=${encodeURIComponent(`@many${stamp}.42`)}`);
+    expect(one.match(/<section aria-labelledby=/g)).toHaveLength(1);
+    expect(one).toContain(`Dues 42`);
+  });
 });

@@ -9,7 +9,7 @@ import type { FundRequest } from "./types";
 
 export function consumerRoutes(store: Store): Route[] {
   return [
-    route("GET", "/", ({ query }) => html(renderPage(store, query.get("notice")))),
+    route("GET", "/", ({ query }) => html(renderPage(store, query.get("notice"), query.get("tag"), query.get("page")))),
     route("GET", "/avatars/:file", ({ params }) => avatar(store, params.file ?? "")),
   ];
 }
@@ -25,15 +25,29 @@ function displayAmount(request: FundRequest): string {
   return formatBalance(CURRENCY, Number(request.amountKobo));
 }
 
-function renderPage(store: Store, notice: string | null): string {
+// With thousands pending (a campaign), the page shows people 50 at a time, newest first, and finds one by tag.
+export const PEOPLE_PER_PAGE = 50;
+
+function renderPage(store: Store, notice: string | null, tagFilter: string | null, pageParam: string | null): string {
   const byUser = new Map<string, FundRequest[]>();
+  const wanted = tagFilter?.trim().replace(/^@/, "").toLowerCase() || null;
   for (const request of store.requests.values()) {
     if (request.status !== "pending") continue;
+    if (wanted && !request.sentTo.tag.toLowerCase().includes(wanted)) continue;
     const list = byUser.get(request.sentTo.tag) ?? [];
     list.push(request);
     byUser.set(request.sentTo.tag, list);
   }
-  const sections = [...byUser.values()].map((requests) => renderUser(requests)).join("\n");
+  const people = [...byUser.values()].reverse();
+  const pages = Math.max(1, Math.ceil(people.length / PEOPLE_PER_PAGE));
+  const page = Math.min(pages, Math.max(1, Number.parseInt(pageParam ?? "1", 10) || 1));
+  const shown = people.slice((page - 1) * PEOPLE_PER_PAGE, page * PEOPLE_PER_PAGE);
+  const sections = shown.map((requests) => renderUser(requests)).join("\n");
+  const link = (p: number, label: string) => `<a href="/?page=${p}${wanted ? `&amp;tag=${encodeURIComponent(wanted)}` : ""}">${label}</a>`;
+  const pager =
+    pages > 1
+      ? `<nav aria-label="Pages"><p>People ${(page - 1) * PEOPLE_PER_PAGE + 1}–${(page - 1) * PEOPLE_PER_PAGE + shown.length} of ${people.length}. ${page > 1 ? link(page - 1, "Newer") : ""} ${page < pages ? link(page + 1, "Older") : ""}</p></nav>`
+      : "";
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -47,7 +61,10 @@ function renderPage(store: Store, notice: string | null): string {
 <h1>Pending fund requests</h1>
 <p>This page stands in for the consumer app. Each person below has been asked for money; accept or decline on their behalf. <a href="/">Reload</a> to see new requests.</p>
 ${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ""}
+<form method="get" action="/"><label for="tag-filter">Find a person by tag</label> <input id="tag-filter" name="tag" value="${escapeHtml(wanted ?? "")}"> <button type="submit">Find</button></form>
+${pager}
 ${sections || "<p>No pending requests.</p>"}
+${pager}
 </main>
 </body>
 </html>

@@ -9,8 +9,11 @@ import type { AmountUnit, FundRequest, Transaction } from "./types";
 import { paymentEvent } from "./views";
 import type { WebhookSender } from "./webhook-sender";
 
-export const AUTO_ACCEPT_TAG = "accept.auto";
-export const AUTO_DECLINE_TAG = "decline.auto";
+/** A tag whose first label is `accept` or `decline` decides by itself after a moment (accept.ada, decline.42). */
+export function autoDecision(tag: string): "accept" | "decline" | null {
+  const first = tag.toLowerCase().split(".", 1)[0];
+  return first === "accept" ? "accept" : first === "decline" ? "decline" : null;
+}
 
 interface ActionDeps {
   store: Store;
@@ -88,8 +91,8 @@ export function createRequestActions(deps: ActionDeps): RequestActions {
         transactionUuid: null,
       };
       store.requests.set(request.id, request);
-      if (consumer.tag === AUTO_ACCEPT_TAG) deps.timers.later(deps.autoDelayMs, () => ignoreIfAlreadyDecided(() => actions.accept(request.id)));
-      if (consumer.tag === AUTO_DECLINE_TAG) deps.timers.later(deps.autoDelayMs, () => ignoreIfAlreadyDecided(() => actions.decline(request.id)));
+      const decision = autoDecision(consumer.tag);
+      if (decision) deps.timers.later(deps.autoDelayMs, () => ignoreIfAlreadyDecided(() => actions[decision](request.id)));
       return request;
     },
     accept(id) {

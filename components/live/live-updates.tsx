@@ -4,13 +4,13 @@ import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 
-import { LIVE_EVENT_TYPES, liveEffect, showsServerRenderedPayments } from "@/lib/live/effects";
+import { LIVE_EVENT_TYPES, liveEffect, showsServerRenderedLiveData } from "@/lib/live/effects";
 
 type State = "connecting" | "open" | "reconnecting";
 
 // A burst of events (a run of webhooks) becomes one refetch per query, not one per event.
 const INVALIDATE_AFTER_MS = 250;
-// Server-rendered parts (the overview's recent payments, the payments chart) are re-rendered at most this often.
+// Server-rendered parts (the overview's recent payments, the payments chart, the campaign pages) are re-rendered at most this often.
 const REFRESH_EVERY_MS = 3_000;
 
 /** One EventSource per tab: each event invalidates the queries it affects; nothing polls. */
@@ -57,13 +57,13 @@ export function LiveUpdates() {
         setState("open");
         // Anything that changed while we were away.
         void client.invalidateQueries();
-        if (everOpen && showsServerRenderedPayments(window.location.pathname)) refreshServerParts();
+        if (everOpen && showsServerRenderedLiveData(window.location.pathname)) refreshServerParts();
         everOpen = true;
       };
       for (const type of LIVE_EVENT_TYPES) {
         source.addEventListener(type, () => {
           const effect = liveEffect(type, window.location.pathname);
-          invalidate(...effect.queryKeys);
+          if (effect.queryKeys.length > 0) invalidate(...effect.queryKeys);
           if (effect.refresh) refreshServerParts();
         });
       }

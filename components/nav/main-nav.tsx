@@ -6,6 +6,7 @@ const LINKS: { href: string; label: string; roles: readonly Role[] }[] = [
   { href: "/", label: "Overview", roles: ["admin", "operator", "viewer"] },
   { href: "/requests", label: "Requests", roles: ["admin", "operator", "viewer"] },
   { href: "/requests/new", label: "New request", roles: ["admin", "operator"] },
+  { href: "/campaigns", label: "Campaigns", roles: ["admin", "operator", "viewer"] },
   { href: "/payments", label: "Payments", roles: ["admin", "operator", "viewer"] },
   { href: "/webhooks", label: "Deliveries", roles: ["admin"] },
   { href: "/staff", label: "Staff", roles: ["admin"] },

@@ -17,6 +17,11 @@ export const AUDIT_ACTIONS = [
   "staff.password_reset",
   "request.created",
   "payment.reverify",
+  "campaign.uploaded",
+  "campaign.started",
+  "campaign.paused",
+  "campaign.resumed",
+  "campaign.cancelled",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

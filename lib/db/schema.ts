@@ -176,3 +176,57 @@ export const balanceCache = pgTable("balance_cache", {
   fetchedAt: timestamp("fetched_at", { withTimezone: true, mode: "date" }),
   refreshingUntil: timestamp("refreshing_until", { withTimezone: true, mode: "date" }),
 });
+
+// Collection campaigns (docs/architecture.md, "A campaign"): a CSV becomes rows; each queued row is
+// sent as one fund request by the campaign-send job. A sent row's status follows its request's.
+export const campaigns = pgTable(
+  "campaigns",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    status: text("status", { enum: ["draft", "sending", "paused", "done", "cancelled"] })
+      .notNull()
+      .default("draft"),
+    createdBy: uuid("created_by").references(() => staff.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("campaigns_status_check", sql`${t.status} in ('draft', 'sending', 'paused', 'done', 'cancelled')`),
+    index("campaigns_created_idx").on(t.createdAt),
+    index("campaigns_status_idx").on(t.status),
+  ],
+);
+
+export const campaignRows = pgTable(
+  "campaign_rows",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    // 1-based data row of the file (the header is row 0).
+    row: integer("row").notNull(),
+    tag: text("tag").notNull(),
+    // As written in the file; `amountNaira` is set when the row is valid.
+    amountText: text("amount_text").notNull(),
+    amountNaira: naira("amount_naira"),
+    description: text("description").notNull(),
+    status: text("status", { enum: ["invalid", "queued", "sent", "failed", "skipped"] }).notNull(),
+    error: text("error"),
+    warning: text("warning"),
+    // Set once the row's fund request is recorded: the unique index makes a row one request.
+    fundRequestId: uuid("fund_request_id").references(() => fundRequests.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    check("campaign_rows_status_check", sql`${t.status} in ('invalid', 'queued', 'sent', 'failed', 'skipped')`),
+    uniqueIndex("campaign_rows_campaign_row_key").on(t.campaignId, t.row),
+    uniqueIndex("campaign_rows_fund_request_key").on(t.fundRequestId),
+    index("campaign_rows_status_idx").on(t.campaignId, t.status, t.row),
+  ],
+);
+
+export type CampaignRow = typeof campaigns.$inferSelect;
+export type CampaignRowRow = typeof campaignRows.$inferSelect;

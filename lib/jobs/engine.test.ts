@@ -60,3 +60,36 @@ describe.each(dbTargets())("the job engine on $name", (target) => {
     }
   });
 });
+
+describe("the job engine on the embedded database only", () => {
+  const [pglite] = dbTargets();
+  let database: Database;
+  let dispose: () => Promise<void>;
+  let reopen: () => Promise<Database>;
+  beforeAll(async () => {
+    if (!pglite) throw new Error("the PGlite target is missing");
+    const t = await pglite.create();
+    database = t.database;
+    dispose = t.dispose;
+    reopen = t.reopen;
+  });
+  afterAll(async () => dispose());
+
+  it("takes up at once a job that a killed process held on the embedded database", async () => {
+    let boss = await createJobEngine(database, null);
+    await boss.send(QUEUES.paymentFollowUp, { uuid: "held" }, { id: followUpJobId("held") });
+    // A worker took it (now "active") and its process died before finishing.
+    const [taken] = await boss.fetch<{ uuid: string }>(QUEUES.paymentFollowUp);
+    expect(taken?.data.uuid).toBe("held");
+    await boss.stop({ graceful: false, wait: true, close: true });
+    await database.close();
+    database = await reopen();
+    boss = await createJobEngine(database, null);
+    try {
+      const [again] = await boss.fetch<{ uuid: string }>(QUEUES.paymentFollowUp);
+      expect(again?.data.uuid).toBe("held");
+    } finally {
+      await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
+    }
+  });
+});

@@ -17,8 +17,8 @@ type Holder = { [KEY]?: PgBoss };
 /** pg-boss on this database (its own small pool on Postgres), started, with every queue made. */
 export async function createJobEngine(database: Database, postgresUrl: string | null): Promise<PgBoss> {
   const common = {
-    // Maintenance (expiring lost jobs, archiving) every 30 s, so a job lost with a killed process is retried soon.
-    maintenanceIntervalSeconds: 30,
+    // Maintenance (expiring lost jobs, archiving) every 10 s, so a job lost with a killed process is retried soon.
+    maintenanceIntervalSeconds: 10,
     archiveCompletedAfterSeconds: 60 * 60,
   };
   const boss =
@@ -27,7 +27,16 @@ export async function createJobEngine(database: Database, postgresUrl: string | 
       : new PgBoss({ connectionString: postgresUrl ?? undefined, max: 4, application_name: "fundboard-jobs", ...common });
   boss.on("error", (error: unknown) => console.error(`[jobs] ${safeErrorSummary(error)}`));
   await boss.start();
-  for (const [name, options] of Object.entries(QUEUE_OPTIONS)) await boss.createQueue(name, { name, ...options });
+  for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
+    await boss.createQueue(name, { name, ...options });
+    // A queue made by an earlier version keeps its old options unless told: this deploy's apply.
+    await boss.updateQueue(name, { name, ...options });
+  }
+  if (database.kind === "pglite" && database.pglite) {
+    // One process holds an embedded database (the DATA_DIR lock), so a job still "active" now was held
+    // by a process that died: take it up at once instead of waiting for it to expire.
+    await database.pglite.query("UPDATE pgboss.job SET state = 'retry', start_after = now() WHERE state = 'active'");
+  }
   return boss;
 }
 

@@ -12,15 +12,21 @@ export const QUEUES = {
   sweep: "sweep",
   /** Every hour: delivery-log rows past DELIVERY_LOG_DAYS, sign-in attempts that no longer count. */
   retention: "retention",
+  /** One pass over the queued rows of sending campaigns; each pass queues the next. "stately", like reconcile. */
+  campaignSend: "campaign-send",
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, "name">> = {
-  // A job lost with its process expires after 3 minutes and is retried; the work is idempotent.
-  [QUEUES.paymentFollowUp]: { policy: "standard", retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 180, retentionMinutes: 7 * 24 * 60 },
-  [QUEUES.reconcile]: { policy: "stately", retryLimit: 0, expireInSeconds: 120, retentionMinutes: 10 },
+  // A job lost with its process expires after a minute and is retried (a rare slow one may run twice: the work is idempotent).
+  [QUEUES.paymentFollowUp]: { policy: "standard", retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 60, retentionMinutes: 7 * 24 * 60 },
+  // A pass takes seconds (its calls run side by side, each capped at 10 s): one lost with a killed
+  // instance expires after 15 s, and another instance's next pass goes ahead.
+  // An expired pass is retried once at once, which carries the chain on on whichever instance takes it.
+  [QUEUES.reconcile]: { policy: "stately", retryLimit: 1, retryDelay: 0, expireInSeconds: 15, retentionMinutes: 10 },
   [QUEUES.sweep]: { policy: "stately", retryLimit: 0, expireInSeconds: 300, retentionMinutes: 60 },
+  [QUEUES.campaignSend]: { policy: "stately", retryLimit: 3, retryDelay: 5, expireInSeconds: 300, retentionMinutes: 60 },
   [QUEUES.retention]: { policy: "stately", retryLimit: 2, expireInSeconds: 1800, retentionMinutes: 24 * 60 },
 };
 

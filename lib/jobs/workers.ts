@@ -3,6 +3,8 @@ import "server-only";
 import type PgBoss from "pg-boss";
 
 import { pruneAttempts } from "@/lib/auth/throttle";
+import { sendCampaignRows } from "@/lib/campaigns/send";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import type { Db } from "@/lib/db/client";
 import { followUpPayment } from "@/lib/payments/after-record";
 import { paymentDeps } from "@/lib/payments/deps";
@@ -17,6 +19,21 @@ import { QUEUES } from "./queues";
 /** Pause between reconciler passes: each pass queues the next this far ahead. */
 const RECONCILE_EVERY_MS = 1_000;
 const FOLLOW_UP_WORKERS = 2;
+const FOLLOW_UP_BATCH = 8;
+const FOLLOW_UP_CONCURRENCY = 8;
+const CAMPAIGN_ROWS_PER_PASS = 20;
+
+/** Runs `work` over `items`, `limit` at a time; answers the errors (the others still run). */
+async function runLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<unknown[]> {
+  const failures: unknown[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      for (let item = items[next++]; item !== undefined; item = items[next++]) await work(item).catch((error: unknown) => failures.push(error));
+    }),
+  );
+  return failures;
+}
 
 export interface WorkerSettings {
   deliveryLogDays: number;
@@ -29,9 +46,13 @@ export interface WorkerSettings {
  */
 export async function startWorkers(boss: PgBoss, db: Db, settings: WorkerSettings): Promise<void> {
   const { log } = settings;
+  // A worker waits a polling interval between fetches, so each fetch takes a batch (a burst of
+  // payments is followed up at tens a second, not one). The batch is retried whole on a failure:
+  // the work is idempotent, so redoing the ones that succeeded changes nothing.
   for (let i = 0; i < FOLLOW_UP_WORKERS; i++) {
-    await boss.work<{ uuid: string }>(QUEUES.paymentFollowUp, { pollingIntervalSeconds: 1, batchSize: 1 }, async ([job]) => {
-      if (job) await followUpPayment(paymentDeps(db), job.data.uuid);
+    await boss.work<{ uuid: string }>(QUEUES.paymentFollowUp, { pollingIntervalSeconds: 1, batchSize: FOLLOW_UP_BATCH }, async (jobs) => {
+      const failures = await runLimited(jobs, FOLLOW_UP_CONCURRENCY, (job) => followUpPayment(paymentDeps(db), job.data.uuid));
+      if (failures.length > 0) throw new Error(`${failures.length} of ${jobs.length} follow-ups failed: ${safeErrorSummary(failures[0])}`);
     });
   }
 
@@ -57,7 +78,17 @@ export async function startWorkers(boss: PgBoss, db: Db, settings: WorkerSetting
     if (gone > 0) log(`[retention] ${gone} delivery-log rows older than ${settings.deliveryLogDays} days removed`);
   });
 
+  // Campaign rows go out through the form's code path on the background client, so they spend the
+  // background share of the budget and wait when it is spent.
+  const campaignDeps = { ...requestDeps(db), service: getBackgroundService(), fetchGate: undefined };
+  await boss.work(QUEUES.campaignSend, { pollingIntervalSeconds: 1, batchSize: 1 }, async () => {
+    const pass = await sendCampaignRows(campaignDeps, CAMPAIGN_ROWS_PER_PASS);
+    if (pass.more) await boss.send(QUEUES.campaignSend, {}, { startAfter: new Date(Date.now() + pass.waitMs) });
+  });
+
   await boss.schedule(QUEUES.sweep, "* * * * *");
+  // Picks up sending campaigns should their chain break (a pass lost with its process).
+  await boss.schedule(QUEUES.campaignSend, "* * * * *");
   await boss.schedule(QUEUES.retention, "17 * * * *");
   // Restarts the reconciler's chain within a minute should it ever break (a pass lost with its process).
   await boss.schedule(QUEUES.reconcile, "* * * * *");

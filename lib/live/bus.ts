@@ -7,7 +7,8 @@ export type LiveEvent =
   | { type: "request.updated"; id: string; requestId: string | null; status: string }
   | { type: "payment.recorded"; uuid: string; requestId: string | null }
   | { type: "payment.updated"; uuid: string; verification: string }
-  | { type: "balance.changed" };
+  | { type: "balance.changed" }
+  | { type: "campaign.progress"; id: string };
 
 type Transport = (event: LiveEvent) => void;
 

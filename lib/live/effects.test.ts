@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { keys } from "@/lib/query/options";
 
-import { LIVE_EVENT_TYPES, liveEffect, showsServerRenderedPayments } from "./effects";
+import { LIVE_EVENT_TYPES, liveEffect, showsServerRenderedCampaigns, showsServerRenderedLiveData, showsServerRenderedPayments } from "./effects";
 
 describe("liveEffect", () => {
   it.each(["payment.recorded", "payment.updated"] as const)("%s refreshes the overview, whose recent payments are server-rendered", (type) => {
@@ -30,8 +30,50 @@ describe("liveEffect", () => {
     }
   });
 
-  it("covers every event type with at least one query", () => {
-    for (const type of LIVE_EVENT_TYPES) expect(liveEffect(type, "/").queryKeys.length).toBeGreaterThan(0);
+  it("covers every event type with at least one query, or a re-render of the pages that draw it", () => {
+    for (const type of LIVE_EVENT_TYPES) {
+      const touches = liveEffect(type, "/").queryKeys.length > 0 || liveEffect(type, "/campaigns").refresh;
+      expect(touches, type).toBe(true);
+    }
+  });
+});
+
+describe("liveEffect on campaign pages", () => {
+  const campaignPages = ["/campaigns", "/campaigns/0b4f3c1e-1111-4222-8333-444455556666"];
+
+  it.each(["campaign.progress", "request.updated", "payment.recorded"] as const)("%s re-renders the campaign list and a campaign's page", (type) => {
+    for (const path of campaignPages) expect(liveEffect(type, path).refresh, `${type} on ${path}`).toBe(true);
+  });
+
+  it("keeps the query invalidations of request and payment events there", () => {
+    expect(liveEffect("request.updated", "/campaigns")).toEqual({ queryKeys: [keys.requests], refresh: true });
+    expect(liveEffect("payment.recorded", "/campaigns")).toEqual({ queryKeys: [keys.payments, keys.requests], refresh: true });
+  });
+
+  it("campaign.progress touches no query and re-renders nothing elsewhere, the upload form included", () => {
+    for (const path of ["/", "/payments", "/requests", "/requests/42", "/campaigns/new", "/campaignsx"]) {
+      expect(liveEffect("campaign.progress", path), path).toEqual({ queryKeys: [], refresh: false });
+    }
+  });
+
+  it("leaves balance and verification events to their queries on campaign pages", () => {
+    expect(liveEffect("balance.changed", "/campaigns").refresh).toBe(false);
+    expect(liveEffect("payment.updated", "/campaigns").refresh).toBe(false);
+  });
+});
+
+describe("showsServerRenderedCampaigns", () => {
+  it("is the list and a campaign's page, not the upload form or look-alike paths", () => {
+    expect(showsServerRenderedCampaigns("/campaigns")).toBe(true);
+    expect(showsServerRenderedCampaigns("/campaigns/abc")).toBe(true);
+    expect(showsServerRenderedCampaigns("/campaigns/new")).toBe(false);
+    expect(showsServerRenderedCampaigns("/campaignsx")).toBe(false);
+    expect(showsServerRenderedCampaigns("/")).toBe(false);
+  });
+
+  it("joins the payments pages in what a reconnect re-renders", () => {
+    for (const path of ["/", "/payments", "/campaigns", "/campaigns/abc"]) expect(showsServerRenderedLiveData(path), path).toBe(true);
+    for (const path of ["/requests", "/campaigns/new", "/staff"]) expect(showsServerRenderedLiveData(path), path).toBe(false);
   });
 });
 

@@ -9,7 +9,13 @@ import type { LiveEvent } from "./bus";
 export type LiveEventType = LiveEvent["type"];
 
 /** Every event /api/live sends; the browser listens for each by name. */
-export const LIVE_EVENT_TYPES = ["request.updated", "payment.recorded", "payment.updated", "balance.changed"] as const satisfies readonly LiveEventType[];
+export const LIVE_EVENT_TYPES = [
+  "request.updated",
+  "payment.recorded",
+  "payment.updated",
+  "balance.changed",
+  "campaign.progress",
+] as const satisfies readonly LiveEventType[];
 
 // Does not compile when bus.ts gains an event type the list above lacks.
 type AssertNone<T extends never> = T;
@@ -30,15 +36,33 @@ export function showsServerRenderedPayments(pathname: string): boolean {
   return pathname === "/" || pathname.startsWith("/payments");
 }
 
+/**
+ * Campaign pages, drawn on the server (the list and one campaign's page, not the upload form): a
+ * row sent, a request answered or a payment recorded changes their counts and amounts.
+ */
+export function showsServerRenderedCampaigns(pathname: string): boolean {
+  return pathname === "/campaigns" || (pathname.startsWith("/campaigns/") && pathname !== "/campaigns/new");
+}
+
+/** Pages with server-drawn live data, re-rendered after a lost connection comes back. */
+export function showsServerRenderedLiveData(pathname: string): boolean {
+  return showsServerRenderedPayments(pathname) || showsServerRenderedCampaigns(pathname);
+}
+
 export function liveEffect(type: LiveEventType, pathname: string): LiveEffect {
   switch (type) {
     case "request.updated":
-      return { queryKeys: [keys.requests], refresh: false };
+      // A campaign row that was sent shows its request's status.
+      return { queryKeys: [keys.requests], refresh: showsServerRenderedCampaigns(pathname) };
     case "payment.recorded":
+      // A payment settles its request too, and adds to a campaign's collected amount.
+      return { queryKeys: [keys.payments, keys.requests], refresh: showsServerRenderedPayments(pathname) || showsServerRenderedCampaigns(pathname) };
     case "payment.updated":
-      // A payment settles its request too.
       return { queryKeys: [keys.payments, keys.requests], refresh: showsServerRenderedPayments(pathname) };
     case "balance.changed":
       return { queryKeys: [keys.balance], refresh: false };
+    case "campaign.progress":
+      // No query holds campaigns: their pages are server-rendered, so a re-render is the whole effect.
+      return { queryKeys: [], refresh: showsServerRenderedCampaigns(pathname) };
   }
 }

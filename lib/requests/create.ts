@@ -10,7 +10,7 @@ import type { Db } from "@/lib/db/client";
 import type { FundRequestRow } from "@/lib/db/schema";
 
 import type { RequestDeps } from "./deps";
-import { createdByName, findRequestByIdempotencyKey, insertSending, markFailed, markPending } from "./repo";
+import { createdByName, deleteSending, findRequestByIdempotencyKey, insertSending, markFailed, markPending } from "./repo";
 import type { NewRequest } from "./schemas";
 import { toRequestView, type FundRequestView } from "./view";
 import { safeErrorSummary } from "@/lib/log/safe-error";
@@ -150,6 +150,12 @@ async function send(deps: RequestDeps, row: FundRequestRow, input: NewRequest, r
   } catch (error) {
     if (!(error instanceof ServiceError)) {
       await markFailed(db, row.id, "The request could not be sent because of an error on our side.");
+      throw error;
+    }
+    if (error.budgetRefused) {
+      // Nothing reached the service: forget the row so the same key can be sent once there is room,
+      // and let the caller say "try again in N s" (the guard answers 503 with Retry-After).
+      await deleteSending(db, row.id);
       throw error;
     }
     const failed = (await markFailed(db, row.id, error.userMessage)) ?? row;

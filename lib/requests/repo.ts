@@ -43,6 +43,11 @@ export async function markPending(db: Db, id: string, requestId: string): Promis
   return row ?? null;
 }
 
+/** A `sending` row whose call never left (the shared budget refused it): removed, freeing its idempotency key. */
+export async function deleteSending(db: Db, id: string): Promise<void> {
+  await db.delete(fundRequests).where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")));
+}
+
 export async function markFailed(db: Db, id: string, error: string): Promise<FundRequestRow | null> {
   const [row] = await db
     .update(fundRequests)

@@ -10,6 +10,7 @@ import { startPgTransport } from "@/lib/live/pg-transport";
 import { DatabaseLockedError } from "@/lib/db/lock";
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db/mode";
 import { safeErrorSummary } from "@/lib/log/safe-error";
+import { failAbandonedSending } from "@/lib/requests/repo";
 
 const KEY = Symbol.for("fundboard.background");
 type Holder = { [KEY]?: boolean };
@@ -49,6 +50,12 @@ export async function startServer(): Promise<void> {
     // Before anything is written: a database never crosses between sandbox and live (the README's Configuration).
     await claimDatabaseMode(database.db, config.sandbox ? "sandbox" : "live", describeDatabase(config.database));
     await bootstrapAdmins(database.db, config, (line) => console.log(`[auth] ${line}`));
+    if (database.kind === "pglite") {
+      // Only one process opens an embedded database: a request still `sending` was left by one that died
+      // mid-call, so its outcome is unknown now rather than in the sweep's two minutes.
+      const abandoned = await failAbandonedSending(database.db, new Date());
+      if (abandoned.length > 0) console.log(`[requests] ${abandoned.length} requests left sending by a stopped process marked failed (outcome unknown)`);
+    }
     await startBackgroundWork(database);
   } catch (error) {
     if (error instanceof DatabaseLockedError || error instanceof DatabaseModeError) stop(error.message);

@@ -54,7 +54,14 @@ function build(): ServiceState {
 function budgetGate(kind: CallKind, limitPerMinute: number): (operation: ServiceOperation) => Promise<void> {
   return async (operation) => {
     const verdict = await spendServiceCall(await getDb(), kind, limitPerMinute);
-    if (!verdict.ok) throw new ServiceError({ kind: "rate_limited", operation, retryAfterMs: verdict.retryAfterMs, detail: `shared ${kind} budget spent` });
+    if (!verdict.ok)
+      throw new ServiceError({
+        kind: "rate_limited",
+        operation,
+        retryAfterMs: verdict.retryAfterMs,
+        detail: `shared ${kind} budget spent`,
+        budgetRefused: true,
+      });
   };
 }
 

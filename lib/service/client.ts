@@ -2,7 +2,9 @@ import "server-only";
 import { envelopeData } from "./envelope-data";
 import { InvalidIdentifierError, ServiceError, type ServiceErrorKind, type ServiceOperation } from "./errors";
 import { exchange } from "./exchange";
-import { fullJitterDelay, sleep } from "./retry";
+import { sleep } from "@/lib/util/sleep";
+
+import { fullJitterDelay } from "./retry";
 import {
   balanceEnvelopeSchema,
   createFundRequestEnvelopeSchema,

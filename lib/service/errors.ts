@@ -14,6 +14,8 @@ export interface ServiceErrorInit {
   retryAfterMs?: number;
   issues?: string[];
   outcomeUnknown?: boolean;
+  /** Refused by our own shared budget before anything was sent (lib/service/budget.ts). */
+  budgetRefused?: boolean;
   cause?: unknown;
 }
 
@@ -62,6 +64,8 @@ export class ServiceError extends Error {
   readonly issues?: string[];
   /** True when a create may have reached the service: look before sending it again. */
   readonly outcomeUnknown: boolean;
+  /** Nothing was sent: the deployment's shared budget had no room (try again after retryAfterMs). */
+  readonly budgetRefused: boolean;
 
   constructor(init: ServiceErrorInit) {
     const status = init.httpStatus === undefined ? "" : ` (HTTP ${init.httpStatus})`;
@@ -75,6 +79,7 @@ export class ServiceError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.issues = init.issues;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.budgetRefused = init.budgetRefused ?? false;
     (this as Branded)[BRAND] = [...brandsOf(this), "ServiceError"];
   }
 

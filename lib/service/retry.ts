@@ -19,6 +19,3 @@ export function fullJitterDelay(baseMs: number, attempt: number, random: () => n
   const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** attempt);
   return Math.floor(random() * ceiling);
 }
-
-// lib/util/sleep.ts is the one implementation; re-exported for client.ts, which imports it from here.
-export { sleep } from "@/lib/util/sleep";

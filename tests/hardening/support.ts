@@ -34,6 +34,7 @@ export const PORTS = {
   faults: { app: 3241, sandbox: 4241, upstream: 4243 },
   production: { app: 3251, appStart: 3253, sandbox: 4251, service: 4253 },
   review: { app: 3261, sandbox: 4261 },
+  campaignCrash: { app: 3271, sandbox: 4271 },
 } as const;
 
 export function tempDir(label: string): { dir: string; remove(): void } {

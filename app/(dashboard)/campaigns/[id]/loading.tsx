@@ -1,0 +1,5 @@
+import { CampaignsSkeleton } from "@/components/campaigns/skeleton";
+
+export default function Loading() {
+  return <CampaignsSkeleton label="Loading the campaign" />;
+}

@@ -1,0 +1,21 @@
+import { withStaff } from "@/lib/auth/guard";
+import { ANY_STAFF } from "@/lib/auth/roles";
+import { findCampaign } from "@/lib/campaigns/repo";
+import { listCampaignRows } from "@/lib/campaigns/queries";
+import { campaignRowsQuerySchema } from "@/lib/campaigns/schemas";
+import { CAMPAIGN_ROWS_PAGE_SIZE } from "@/lib/campaigns/view";
+import { notFound } from "@/lib/http/api-error";
+import { ok } from "@/lib/http/envelope";
+import { otherMethods } from "@/lib/http/other-methods";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withStaff<{ id: string }>(ANY_STAFF, async (request, { db, params }) => {
+  if (!(await findCampaign(db, params.id))) throw notFound("No such campaign.");
+  const search = request.nextUrl.searchParams;
+  const query = campaignRowsQuerySchema.parse({ status: search.get("status") || undefined, page: search.get("page") ?? undefined });
+  const { items, total } = await listCampaignRows(db, params.id, query);
+  return ok({ items, page: query.page, pageSize: CAMPAIGN_ROWS_PAGE_SIZE, total }, "OK", 200, { "Cache-Control": "no-store" });
+});
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

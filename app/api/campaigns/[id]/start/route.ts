@@ -1,0 +1,8 @@
+import { campaignAction } from "@/lib/campaigns/actions";
+import { otherMethods } from "@/lib/http/other-methods";
+
+export const dynamic = "force-dynamic";
+
+export const POST = campaignAction("start");
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

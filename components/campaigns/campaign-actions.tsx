@@ -1,0 +1,128 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState, useTransition } from "react";
+
+import { Button, buttonClasses } from "@/components/ui/button";
+import { ErrorNote } from "@/components/ui/error-panel";
+import type { CampaignStatus, CampaignView } from "@/lib/campaigns/view";
+import { ApiError, apiFetch } from "@/lib/http/api-fetch";
+
+type Action = "start" | "pause" | "resume" | "cancel";
+
+const DONE: Record<Action, string> = {
+  start: "Started: the rows are being sent.",
+  pause: "Paused: no more rows are sent until you resume.",
+  resume: "Resumed: the rows are being sent again.",
+  cancel: "Cancelled: the rows not sent yet are skipped.",
+};
+
+/** The buttons each status allows (the server decides; a refusal comes back as a 409 with its reason). */
+function allowed(status: CampaignStatus): Action[] {
+  switch (status) {
+    case "draft":
+      return ["start", "cancel"];
+    case "sending":
+      return ["pause", "cancel"];
+    case "paused":
+      return ["resume", "cancel"];
+    default:
+      return [];
+  }
+}
+
+/** Start, pause, resume and cancel (with a confirmation); the page re-renders with the new status. */
+export function CampaignActions({ id, name, status, sendable }: { id: string; name: string; status: CampaignStatus; sendable: number }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const wasConfirming = useRef(false);
+
+  useEffect(() => {
+    // Focus moves into the question when it opens, and back to Cancel when it is dismissed.
+    if (confirming) confirmRef.current?.focus();
+    else if (wasConfirming.current) cancelRef.current?.focus();
+    wasConfirming.current = confirming;
+  }, [confirming]);
+
+  const actions = allowed(status);
+  if (actions.length === 0) return null;
+
+  function run(action: Action) {
+    setError(null);
+    setNotice("");
+    startTransition(async () => {
+      try {
+        await apiFetch<CampaignView>(`/api/campaigns/${encodeURIComponent(id)}/${action}`, { method: "POST" });
+        setConfirming(false);
+        setNotice(DONE[action]);
+        router.refresh();
+      } catch (e) {
+        setError(e instanceof ApiError ? e.message : "The campaign could not be changed. Try again.");
+      }
+    });
+  }
+
+  const nothingToSend = status === "draft" && sendable === 0;
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center gap-2">
+        {actions.includes("start") ? (
+          <Button onClick={() => run("start")} disabled={pending || nothingToSend} aria-describedby={nothingToSend ? "campaign-nothing-to-send" : undefined}>
+            {pending ? "Starting…" : `Start sending ${sendable.toLocaleString("en")} request${sendable === 1 ? "" : "s"}`}
+          </Button>
+        ) : null}
+        {actions.includes("pause") ? (
+          <Button variant="secondary" onClick={() => run("pause")} disabled={pending}>
+            Pause
+          </Button>
+        ) : null}
+        {actions.includes("resume") ? (
+          <Button onClick={() => run("resume")} disabled={pending}>
+            Resume
+          </Button>
+        ) : null}
+        {actions.includes("cancel") && !confirming ? (
+          <button ref={cancelRef} type="button" className={buttonClasses("secondary")} onClick={() => setConfirming(true)} disabled={pending}>
+            {status === "draft" ? "Discard draft" : "Cancel campaign"}
+          </button>
+        ) : null}
+      </div>
+      {nothingToSend ? (
+        <p id="campaign-nothing-to-send" className="text-sm text-slate-700">
+          Every row is invalid, so there is nothing to send. Fix the file and upload it again.
+        </p>
+      ) : null}
+      {confirming ? (
+        <div role="group" aria-labelledby="cancel-question" className="space-y-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+          <p id="cancel-question">
+            {status === "draft"
+              ? `Discard “${name}”? Nothing has been sent; the campaign is kept as cancelled.`
+              : `Cancel “${name}”? Rows not sent yet will never be sent. Requests already sent stay open for the people who got them.`}
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <button ref={confirmRef} type="button" className={buttonClasses("primary")} onClick={() => run("cancel")} disabled={pending}>
+              {pending ? "Cancelling…" : status === "draft" ? "Yes, discard it" : "Yes, cancel the campaign"}
+            </button>
+            <Button variant="secondary" onClick={() => setConfirming(false)} disabled={pending}>
+              {status === "draft" ? "Keep the draft" : "Keep the campaign"}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      <p aria-live="polite" className="text-sm text-slate-700" data-testid="campaign-action-status">
+        {notice}
+      </p>
+      {error ? (
+        <ErrorNote role="alert" data-testid="campaign-action-error">
+          {error}
+        </ErrorNote>
+      ) : null}
+    </div>
+  );
+}

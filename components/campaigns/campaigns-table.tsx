@@ -1,0 +1,45 @@
+import { DataTable, Td, type Column } from "@/components/ui/table";
+import { TextLink } from "@/components/ui/text-link";
+import type { CampaignView } from "@/lib/campaigns/view";
+import { formatTime } from "@/lib/time/format";
+
+import { campaignHref, formatNaira } from "./format";
+import { ProgressMini } from "./progress-bar";
+import { CampaignStatusBadge } from "./status-badge";
+
+const COLUMNS: Column[] = [
+  "Name",
+  "Status",
+  "Progress",
+  { label: "Asked", align: "right" },
+  { label: "Accepted", align: "right" },
+  { label: "Collected", align: "right" },
+  "Created",
+];
+
+export function CampaignsTable({ items, empty }: { items: CampaignView[]; empty: string }) {
+  return (
+    <DataTable label="Campaigns" caption="Collection campaigns, newest first" columns={COLUMNS} empty={items.length === 0 ? empty : null}>
+      {items.map((c) => (
+        <tr key={c.id} data-testid="campaign-row" data-campaign-id={c.id}>
+          <Td className="max-w-xs">
+            <TextLink href={campaignHref(c.id)} hoverUnderline className="font-medium break-words">
+              {c.name}
+            </TextLink>
+            {c.createdBy ? <div className="text-xs text-slate-600">by {c.createdBy}</div> : null}
+          </Td>
+          <Td>
+            <CampaignStatusBadge status={c.status} />
+          </Td>
+          <Td>
+            <ProgressMini counts={c.counts} />
+          </Td>
+          <Td className="text-right whitespace-nowrap tabular-nums">{formatNaira(c.amounts.asked)}</Td>
+          <Td className="text-right whitespace-nowrap tabular-nums">{formatNaira(c.amounts.accepted)}</Td>
+          <Td className="text-right whitespace-nowrap tabular-nums">{formatNaira(c.amounts.collected)}</Td>
+          <Td className="whitespace-nowrap text-slate-700">{formatTime(c.createdAt)}</Td>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}

@@ -1,0 +1,21 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+
+/** Previous/Next links around a "Page n of m" line, for rows in file order (the shared Pager says Newer/Older). */
+export function RowsPager({ previousHref, nextHref, children }: { previousHref: string | null; nextHref: string | null; children: ReactNode }) {
+  return (
+    <nav aria-label="Pages of rows" className="flex flex-wrap items-center gap-3 text-sm">
+      {previousHref ? (
+        <Link href={previousHref} scroll={false} className="underline">
+          Previous
+        </Link>
+      ) : null}
+      <span>{children}</span>
+      {nextHref ? (
+        <Link href={nextHref} scroll={false} className="underline">
+          Next
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

@@ -1,0 +1,189 @@
+import "server-only";
+
+import { sql, type SQL } from "drizzle-orm";
+
+import { getConfig } from "@/lib/config";
+import { queryRows, type Db } from "@/lib/db/client";
+import { backgroundShare } from "@/lib/service/budget";
+
+import {
+  CAMPAIGN_PAGE_SIZE,
+  CAMPAIGN_ROWS_PAGE_SIZE,
+  type CampaignRowView,
+  type CampaignStatus,
+  type CampaignView,
+  type RowFilter,
+  type RowStatus,
+} from "./view";
+
+// A sent row shows its request's status: the request is the one source of truth, so rows follow it live.
+const ROW_STATUS = sql`case when r.status = 'sent' then case fr.status when 'accepted' then 'accepted' when 'declined' then 'declined' when 'failed' then 'failed' else 'sent' end else r.status end`;
+
+interface CountsRow {
+  campaign_id: string;
+  total: number;
+  invalid: number;
+  queued: number;
+  sent: number;
+  accepted: number;
+  declined: number;
+  failed: number;
+  skipped: number;
+  warnings: number;
+  asked: string;
+  accepted_amount: string;
+  collected: string;
+}
+
+async function countsFor(db: Db, ids: string[]): Promise<Map<string, CountsRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await queryRows<CountsRow>(
+    db,
+    sql`select r.campaign_id,
+          count(*)::int as total,
+          count(*) filter (where s.status = 'invalid')::int as invalid,
+          count(*) filter (where s.status = 'queued')::int as queued,
+          count(*) filter (where s.status = 'sent')::int as sent,
+          count(*) filter (where s.status = 'accepted')::int as accepted,
+          count(*) filter (where s.status = 'declined')::int as declined,
+          count(*) filter (where s.status = 'failed')::int as failed,
+          count(*) filter (where s.status = 'skipped')::int as skipped,
+          count(*) filter (where r.warning is not null)::int as warnings,
+          coalesce(sum(r.amount_naira) filter (where r.status <> 'invalid'), 0)::numeric(20,2)::text as asked,
+          coalesce(sum(r.amount_naira) filter (where s.status = 'accepted'), 0)::numeric(20,2)::text as accepted_amount,
+          coalesce(sum(p.settled_amount), 0)::numeric(20,2)::text as collected
+        from campaign_rows r
+        left join fund_requests fr on fr.id = r.fund_request_id
+        left join payments p on p.fund_request_id = fr.id
+        cross join lateral (select ${ROW_STATUS} as status) s
+        where r.campaign_id in (${sql.join(
+          ids.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})
+        group by r.campaign_id`,
+  );
+  return new Map(rows.map((r) => [r.campaign_id, r]));
+}
+
+interface CampaignBase {
+  id: string;
+  name: string;
+  status: CampaignStatus;
+  created_by: string | null;
+  created_at: Date | string;
+  started_at: Date | string | null;
+  finished_at: Date | string | null;
+}
+
+const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+
+/** Rows a minute a campaign can send: the background share of the shared budget. */
+export function campaignPace(): number {
+  return backgroundShare(getConfig().serviceRateLimitPerMin);
+}
+
+function toView(c: CampaignBase, n: CountsRow | undefined, pace: number): CampaignView {
+  const queued = n?.queued ?? 0;
+  return {
+    id: c.id,
+    name: c.name,
+    status: c.status,
+    createdBy: c.created_by,
+    createdAt: iso(c.created_at) ?? "",
+    startedAt: iso(c.started_at),
+    finishedAt: iso(c.finished_at),
+    counts: {
+      total: n?.total ?? 0,
+      invalid: n?.invalid ?? 0,
+      queued,
+      sent: n?.sent ?? 0,
+      accepted: n?.accepted ?? 0,
+      declined: n?.declined ?? 0,
+      failed: n?.failed ?? 0,
+      skipped: n?.skipped ?? 0,
+    },
+    amounts: { asked: n?.asked ?? "0.00", accepted: n?.accepted_amount ?? "0.00", collected: n?.collected ?? "0.00" },
+    warnings: n?.warnings ?? 0,
+    etaSeconds: queued > 0 && (c.status === "sending" || c.status === "paused" || c.status === "draft") ? Math.ceil((queued / pace) * 60) : null,
+  };
+}
+
+const CAMPAIGN_COLUMNS = sql`c.id, c.name, c.status, s.name as created_by, c.created_at, c.started_at, c.finished_at`;
+
+export async function getCampaignView(db: Db, id: string, pace: number = campaignPace()): Promise<CampaignView | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  const [c] = await queryRows<CampaignBase>(
+    db,
+    sql`select ${CAMPAIGN_COLUMNS} from campaigns c left join staff s on s.id = c.created_by where c.id = ${id}::uuid`,
+  );
+  if (!c) return null;
+  return toView(c, (await countsFor(db, [c.id])).get(c.id), pace);
+}
+
+export async function listCampaignViews(db: Db, page: number, pace: number = campaignPace()): Promise<{ items: CampaignView[]; total: number }> {
+  const [list, [total]] = await Promise.all([
+    queryRows<CampaignBase>(
+      db,
+      sql`select ${CAMPAIGN_COLUMNS} from campaigns c left join staff s on s.id = c.created_by order by c.created_at desc, c.id limit ${CAMPAIGN_PAGE_SIZE} offset ${(page - 1) * CAMPAIGN_PAGE_SIZE}`,
+    ),
+    queryRows<{ n: number }>(db, sql`select count(*)::int as n from campaigns`),
+  ]);
+  const counts = await countsFor(
+    db,
+    list.map((c) => c.id),
+  );
+  return { items: list.map((c) => toView(c, counts.get(c.id), pace)), total: total?.n ?? 0 };
+}
+
+interface RowRecord {
+  row: number;
+  tag: string;
+  amount_text: string;
+  amount_naira: string | null;
+  description: string;
+  status: RowStatus;
+  request_id: string | null;
+  error: string | null;
+  warning: string | null;
+}
+
+function rowWhere(id: string, status: RowFilter | undefined): SQL {
+  const base = sql`r.campaign_id = ${id}::uuid`;
+  if (!status) return base;
+  if (status === "warning") return sql`${base} and r.warning is not null`;
+  return sql`${base} and ${ROW_STATUS} = ${status}`;
+}
+
+/** The rows of a campaign, in file order, optionally of one status (or flagged). */
+export async function listCampaignRows(
+  db: Db,
+  id: string,
+  query: { status?: RowFilter; page: number },
+  pageSize = CAMPAIGN_ROWS_PAGE_SIZE,
+): Promise<{ items: CampaignRowView[]; total: number }> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return { items: [], total: 0 };
+  const where = rowWhere(id, query.status);
+  const [items, [total]] = await Promise.all([
+    queryRows<RowRecord>(
+      db,
+      sql`select r.row, r.tag, r.amount_text, r.amount_naira::text as amount_naira, r.description, ${ROW_STATUS} as status, fr.request_id,
+            coalesce(r.error, case when fr.status = 'failed' then fr.error end) as error, r.warning
+          from campaign_rows r left join fund_requests fr on fr.id = r.fund_request_id
+          where ${where} order by r.row limit ${pageSize} offset ${(query.page - 1) * pageSize}`,
+    ),
+    queryRows<{ n: number }>(db, sql`select count(*)::int as n from campaign_rows r left join fund_requests fr on fr.id = r.fund_request_id where ${where}`),
+  ]);
+  return {
+    items: items.map((r) => ({
+      row: r.row,
+      tag: r.tag,
+      amount: r.amount_naira ?? r.amount_text,
+      description: r.description,
+      status: r.status,
+      requestId: r.request_id,
+      error: r.error,
+      warning: r.warning,
+    })),
+    total: total?.n ?? 0,
+  };
+}

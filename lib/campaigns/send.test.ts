@@ -1,0 +1,129 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import type { Database } from "@/lib/db/client";
+import { campaignRows, fundRequests } from "@/lib/db/schema";
+import type { RequestDeps } from "@/lib/requests/deps";
+import { ServiceError } from "@/lib/service/errors";
+import type { Sandbox } from "@/sandbox/server";
+import { dbTargets } from "@/tests/support/db-targets";
+import { insertStaff, newTag, requestDeps } from "@/tests/support/request-deps";
+import { startTestSandbox } from "@/tests/support/sandbox";
+import { CREATE_CALL, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
+
+import { parseCampaignCsv } from "./parse";
+import { getCampaignView, listCampaignRows } from "./queries";
+import { createCampaign, transitionCampaign } from "./repo";
+import { campaignRowKey, sendCampaignRows } from "./send";
+
+// Campaign sending against the sandbox and a real database: each row one request, whatever crashes,
+// retries and budget refusals happen between the call and the bookkeeping.
+
+let sb: Sandbox;
+let control: SandboxControl;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  control = sandboxControl(sb);
+});
+afterAll(async () => sb.close());
+
+const file = (lines: string[]) => {
+  const parsed = parseCampaignCsv(new TextEncoder().encode(`tag,amount,description\n${lines.join("\n")}\n`));
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.rows;
+};
+
+describe.each(dbTargets())("campaign sending on $name", (target) => {
+  let database: Database;
+  let dispose: () => Promise<void>;
+  let deps: RequestDeps;
+  let operator: { id: string; name: string };
+  beforeAll(async () => {
+    const t = await target.create();
+    database = t.database;
+    dispose = t.dispose;
+    deps = requestDeps(database.db, sb, { service: { getRetries: 0 } });
+    operator = await insertStaff(database.db, "Camp Operator");
+  });
+  afterAll(async () => dispose());
+  beforeEach(async () => control.reset());
+
+  it("drafts with invalid rows and warnings, sends every queued row once, and finishes", async () => {
+    const a = newTag("camp");
+    const id = await createCampaign(
+      database.db,
+      "Dues",
+      file([`${a},100,Dues`, `${a},100,Dues again`, "x,abc,", `${newTag("camp")},250.50,Dues`]),
+      operator.id,
+    );
+    let view = await getCampaignView(database.db, id, 60);
+    expect(view).toMatchObject({ status: "draft", counts: { total: 4, invalid: 1, queued: 3 }, amounts: { asked: "450.50" }, warnings: 2 });
+    expect(view?.etaSeconds).toBe(3);
+    // Nothing is sent from a draft.
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
+    expect(await control.count(CREATE_CALL)).toBe(0);
+
+    expect(await transitionCampaign(database.db, id, "start")).toEqual({ ok: true });
+    expect(await transitionCampaign(database.db, id, "start")).toEqual({ ok: false, current: "sending" });
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 3, more: false });
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
+    view = await getCampaignView(database.db, id, 60);
+    expect(view).toMatchObject({ status: "done", counts: { queued: 0, sent: 3, invalid: 1 } });
+    expect(await control.count(CREATE_CALL)).toBe(3);
+    const invalid = await listCampaignRows(database.db, id, { status: "invalid", page: 1 });
+    expect(invalid.items[0]?.error).toMatch(/tag: .*amount: .*description: /);
+  });
+
+  it("sends a row once across a crash between the service's answer and the row's bookkeeping", async () => {
+    const id = await createCampaign(database.db, "Crash", file([`${newTag("crash")},10,One`, `${newTag("crash")},20,Two`]), operator.id);
+    await transitionCampaign(database.db, id, "start");
+    expect(await sendCampaignRows(deps, 1)).toMatchObject({ sent: 1 });
+    // The process died after the request was recorded but before the row was marked: the row is queued again.
+    await database.db.update(campaignRows).set({ status: "queued", fundRequestId: null }).where(eq(campaignRows.campaignId, id));
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 2 });
+    expect(await control.count(CREATE_CALL)).toBe(2);
+    for (const row of [1, 2])
+      expect(
+        await database.db
+          .select()
+          .from(fundRequests)
+          .where(eq(fundRequests.idempotencyKey, campaignRowKey(id, row))),
+      ).toHaveLength(1);
+    expect((await getCampaignView(database.db, id, 60))?.counts.sent).toBe(2);
+  });
+
+  it("stops at once when paused, skips the rest when cancelled, and waits when the budget has no room", async () => {
+    const id = await createCampaign(database.db, "Paced", file([1, 2, 3, 4].map((i) => `${newTag("pace")},${i},Row ${i}`)), operator.id);
+    await transitionCampaign(database.db, id, "start");
+    let calls = 0;
+    const limited: RequestDeps = {
+      ...deps,
+      service: requestDeps(database.db, sb, {
+        service: {
+          getRetries: 0,
+          beforeApiCall: async (operation) => {
+            calls += 1;
+            if (calls > 1) throw new ServiceError({ kind: "rate_limited", operation, retryAfterMs: 4_000, budgetRefused: true });
+          },
+        },
+      }).service,
+    };
+    expect(await sendCampaignRows(limited, 10)).toEqual({ sent: 1, more: true, waitMs: 4_000 });
+    // The refused row left nothing behind: it is queued, with no request recorded under its key.
+    expect(
+      await database.db
+        .select()
+        .from(fundRequests)
+        .where(eq(fundRequests.idempotencyKey, campaignRowKey(id, 2))),
+    ).toHaveLength(0);
+    expect((await getCampaignView(database.db, id, 60))?.counts).toMatchObject({ sent: 1, queued: 3 });
+
+    await transitionCampaign(database.db, id, "pause");
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
+    await transitionCampaign(database.db, id, "resume");
+    expect(await sendCampaignRows(deps, 1)).toMatchObject({ sent: 1 });
+    await transitionCampaign(database.db, id, "cancel");
+    expect((await getCampaignView(database.db, id, 60))?.counts).toMatchObject({ sent: 2, queued: 0, skipped: 2 });
+    expect(await transitionCampaign(database.db, id, "resume")).toEqual({ ok: false, current: "cancelled" });
+  });
+});

@@ -1,0 +1,52 @@
+// The campaign shapes of the API and the pages (camelCase; money as decimal naira strings).
+
+export const CAMPAIGN_STATUSES = ["draft", "sending", "paused", "done", "cancelled"] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+/** A row as people see it: a sent row shows its request's status (sent = pending at the service). */
+export const ROW_STATUSES = ["invalid", "queued", "sent", "accepted", "declined", "failed", "skipped"] as const;
+export type RowStatus = (typeof ROW_STATUSES)[number];
+/** The rows filter also takes "warning": rows flagged (repeated tag, or a pending request for the same amount). */
+export const ROW_FILTERS = [...ROW_STATUSES, "warning"] as const;
+export type RowFilter = (typeof ROW_FILTERS)[number];
+
+export interface CampaignCounts {
+  total: number;
+  invalid: number;
+  queued: number;
+  sent: number;
+  accepted: number;
+  declined: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface CampaignView {
+  id: string;
+  name: string;
+  status: CampaignStatus;
+  createdBy: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  counts: CampaignCounts;
+  amounts: { asked: string; accepted: string; collected: string };
+  /** Rows flagged with a warning (still sendable). */
+  warnings: number;
+  /** Seconds left for the queued rows at the background budget's pace; null when nothing is left to send. */
+  etaSeconds: number | null;
+}
+
+export interface CampaignRowView {
+  row: number;
+  tag: string;
+  amount: string;
+  description: string;
+  status: RowStatus;
+  requestId: string | null;
+  error: string | null;
+  warning: string | null;
+}
+
+export const CAMPAIGN_PAGE_SIZE = 25;
+export const CAMPAIGN_ROWS_PAGE_SIZE = 50;
