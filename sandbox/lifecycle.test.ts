@@ -1,11 +1,11 @@
 // Accept / decline, settlement, the signed webhook with retries, and the verify host.
-import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sandbox } from "./server";
 import { call, startTestSandbox } from "@/tests/support/sandbox";
 import { startReceiver, type Receiver } from "@/tests/support/test-http";
 import { waitFor } from "@/tests/support/wait-for";
 import * as schema from "@/tests/support/wire-schemas";
+import { deliverySignature } from "@/tests/support/sign-delivery";
 
 const PEER = "/api/v1/transfer/request/peer";
 let sandbox: Sandbox;
@@ -67,7 +67,7 @@ describe("accepting a request", () => {
 
     const hook = await waitFor("the webhook", () => receiver.received[0]);
     expect(hook.headers["content-type"]).toBe("application/json");
-    const expected = createHmac("sha512", sandbox.apiKey).update(hook.body).digest("hex");
+    const expected = deliverySignature(hook.body, sandbox.apiKey);
     expect(hook.headers["x-service-signature"]).toMatch(/^[0-9a-f]{128}$/);
     expect(hook.headers["x-service-signature"]).toBe(expected);
 
@@ -185,7 +185,7 @@ describe("webhook retries", () => {
       const bodies = new Set(flaky.received.map((r) => r.body.toString("utf8")));
       expect(bodies.size).toBe(1);
       for (const hook of flaky.received) {
-        expect(hook.headers["x-service-signature"]).toBe(createHmac("sha512", sandbox.apiKey).update(hook.body).digest("hex"));
+        expect(hook.headers["x-service-signature"]).toBe(deliverySignature(hook.body, sandbox.apiKey));
       }
     } finally {
       await flaky.close();
@@ -218,7 +218,7 @@ describe("webhook retries", () => {
       const already = receiver.received.length;
       await call(other, other.apiUrl, "POST", `/sandbox/requests/${id}/accept`, { key: null });
       const hook = await waitFor("the configured receiver", () => configured.received[0]);
-      expect(hook.headers["x-service-signature"]).toBe(createHmac("sha512", "sk_test_other_key").update(hook.body).digest("hex"));
+      expect(hook.headers["x-service-signature"]).toBe(deliverySignature(hook.body, "sk_test_other_key"));
       expect(receiver.received.length).toBe(already);
     } finally {
       await other.close();

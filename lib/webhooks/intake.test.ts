@@ -1,5 +1,3 @@
-import { createHmac } from "node:crypto";
-
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -13,9 +11,10 @@ import { readCapped } from "@/lib/http/read-capped";
 import { redactBody } from "./redact";
 import { createRejectionLog, type Rejection, type RejectionLog } from "./rejection-log";
 import { verifySignature } from "./signature";
+import { deliverySignature } from "@/tests/support/sign-delivery";
 
 const KEY = "sk_test_webhook_key_123456";
-const sign = (body: string | Buffer, key = KEY) => createHmac("sha512", key).update(body).digest("hex");
+const sign = (body: string | Buffer, key = KEY) => deliverySignature(body, key);
 
 function delivery(body: string, signature: string | null = sign(body), contentType: string | null = "application/json"): Delivery {
   return { raw: Buffer.from(body), signature, contentType, remoteAddr: "127.0.0.1" };
