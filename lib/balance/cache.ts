@@ -61,12 +61,23 @@ async function read(fresh: boolean): Promise<BalanceView> {
 
   await db.insert(balanceCache).values({ id: ROW }).onConflictDoNothing({ target: balanceCache.id });
   const leaseUntil = new Date(Date.now() + LEASE_MS);
+  // The lease goes only to a reader that still sees a stale value: one that read before another
+  // instance's refresh landed must not start a second call.
+  const staleBefore = new Date(Date.now() - maxAge);
   const [won] = await db
     .update(balanceCache)
     .set({ refreshingUntil: leaseUntil })
-    .where(and(eq(balanceCache.id, ROW), or(isNull(balanceCache.refreshingUntil), lt(balanceCache.refreshingUntil, sql`now()`))))
+    .where(
+      and(
+        eq(balanceCache.id, ROW),
+        or(isNull(balanceCache.refreshingUntil), lt(balanceCache.refreshingUntil, sql`now()`)),
+        or(isNull(balanceCache.fetchedAt), lt(balanceCache.fetchedAt, staleBefore)),
+      ),
+    )
     .returning({ id: balanceCache.id });
   if (won) return refresh(db, leaseUntil);
+  const now = await stored(db);
+  if (now.value && now.fetchedAt && Date.now() - now.fetchedAt.getTime() < maxAge) return now.value;
   return waitForOther(db, current);
 }
 

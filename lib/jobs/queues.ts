@@ -20,7 +20,7 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export const QUEUE_OPTIONS: Record<QueueName, Omit<PgBoss.Queue, "name">> = {
   // A job lost with its process expires after a minute and is retried (a rare slow one may run twice: the work is idempotent).
-  [QUEUES.paymentFollowUp]: { policy: "standard", retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 60, retentionMinutes: 7 * 24 * 60 },
+  [QUEUES.paymentFollowUp]: { policy: "standard", retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 60, retentionMinutes: 7 * 24 * 60 },
   // A pass takes seconds (its calls run side by side, each capped at 10 s): one lost with a killed
   // instance expires after 15 s, and another instance's next pass goes ahead.
   // An expired pass is retried once at once, which carries the chain on on whichever instance takes it.

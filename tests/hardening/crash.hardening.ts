@@ -220,7 +220,7 @@ async function crashAndRestart(target: Target, ports: { app: number; sandbox: nu
         const res = await followedUp.json<Envelope<ListData<unknown>>>("/api/payments?verified=unverified");
         return res.status === 200 && res.body.data.total === 0 ? true : undefined;
       },
-      100_000,
+      150_000,
       500,
     );
     console.log(`[hardening] crash ${target.name}: every payment followed up ${Date.now() - followStarted} ms after the redeliveries`);
