@@ -18,8 +18,6 @@ export interface IntakeDeps {
   amountUnit: AmountUnit;
   /** Where unauthenticated rejections are tallied; the process's log for `db` when unset. */
   rejections?: RejectionLog;
-  /** Called once the signature is found valid, before any work for the delivery (follow-ups yield from then). */
-  onAuthentic?: () => void;
 }
 
 export interface Delivery {
@@ -61,7 +59,6 @@ export async function processDelivery(deps: IntakeDeps, d: Delivery): Promise<In
     (deps.rejections ?? rejectionLogFor(db)).note({ ...base, outcome: "bad_signature", httpStatus: 401, detail: `signature ${verdict}` });
     return { status: 401, message: "The signature does not match this body.", recordedUuid: null };
   }
-  deps.onAuthentic?.();
 
   const text = d.raw.toString("utf8");
   const body = redactBody(text);
