@@ -1,11 +1,11 @@
-import { randomUUID } from "node:crypto";
-
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 
 import { writeAudit } from "@/lib/audit/write";
 import { verifyPassword } from "@/lib/auth/password";
+import { endSession, startSession } from "@/lib/auth/sessions";
 import { beginAttempt, clearFailures, pruneAttempts } from "@/lib/auth/throttle";
+import { checkSecondStep, TwoStepUnreadable } from "@/lib/auth/two-step";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { clientIp } from "@/lib/http/client-ip";
@@ -17,6 +17,21 @@ import { safeErrorSummary } from "@/lib/log/safe-error";
 /** Wrong e-mail or password: one message for both, so nobody learns which accounts exist. */
 export class InvalidCredentials extends CredentialsSignin {
   code = "invalid";
+}
+
+/** Right password, two-step sign-in on, no code yet: the form asks for it (the attempt counts until a success). */
+export class CodeRequired extends CredentialsSignin {
+  code = "code-required";
+}
+
+/** Right password, wrong or already used code: counts toward the throttle like a wrong password. */
+export class WrongCode extends CredentialsSignin {
+  code = "bad-code";
+}
+
+/** The account's second step cannot be checked here (AUTH_SECRET changed): an admin resets it. */
+export class SecondStepUnreadable extends CredentialsSignin {
+  code = "two-step-unreadable";
 }
 
 /** Too many failures; the code carries the minutes to wait. */
@@ -56,11 +71,15 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
     providers: [
       Credentials({
         id: "credentials",
-        credentials: { email: { label: "E-mail", type: "email" }, password: { label: "Password", type: "password" } },
+        credentials: {
+          email: { label: "E-mail", type: "email" },
+          password: { label: "Password", type: "password" },
+          code: { label: "Code from your authenticator app, or a recovery code", type: "text" },
+        },
         async authorize(raw, request) {
           const parsed = signInSchema.safeParse(raw);
           if (!parsed.success) throw new InvalidCredentials();
-          const { email, password } = parsed.data;
+          const { email, password, code } = parsed.data;
           const ip = clientIp(request.headers);
           const db = await getDb();
           const verdict = await beginAttempt(db, email, ip);
@@ -81,12 +100,34 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
             });
             throw new InvalidCredentials();
           }
+          let secondStep: string | null = null;
+          if (row.totpSecret !== null) {
+            // The claimed attempt stays recorded for both: a code is guessed under the same limit as a password.
+            if (!code) throw new CodeRequired();
+            secondStep = await checkSecondStep(db, row, code, config.authSecret).catch((error: unknown) => {
+              if (!(error instanceof TwoStepUnreadable)) throw error;
+              console.error(`[auth] the two-step secret of staff ${row.id} does not open with this AUTH_SECRET; an admin must reset it`);
+              throw new SecondStepUnreadable();
+            });
+            if (!secondStep) {
+              await writeAudit(db, { action: "auth.sign_in_failed", actor: { id: row.id, email }, ip, detail: { reason: "wrong or used code" } });
+              throw new WrongCode();
+            }
+          }
           await clearFailures(db, email);
-          await writeAudit(db, { action: "auth.sign_in", actor: { id: row.id, email: row.email }, ip });
-          return { id: row.id, email: row.email, name: row.name };
+          const sessionId = await startSession(db, { staffId: row.id, userAgent: request.headers.get("user-agent"), ip });
+          await writeAudit(db, { action: "auth.sign_in", actor: { id: row.id, email: row.email }, ip, detail: { session: sessionId, secondStep } });
+          return { id: row.id, email: row.email, name: row.name, sessionId };
         },
       }),
     ],
+    events: {
+      // Sign-out ends the session row, so a copy of the cookie is refused from then on.
+      async signOut(message) {
+        const token = "token" in message ? message.token : null;
+        if (token?.sub && token.sid) await endSession(await getDb(), token.sub, token.sid, "signed_out");
+      },
+    },
     callbacks: {
       // Every redirect next-auth makes from input goes through the one check (docs/architecture.md).
       redirect({ url, baseUrl }) {
@@ -95,10 +136,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
         return `${origin}${safeRedirectPath(path, origin)}`;
       },
       jwt({ token, user }) {
-        // A sign-in gets its own id, kept through every re-encoding: live streams are counted per session.
+        // The cookie names the sign-in's session row (lib/auth/sessions.ts), kept through every re-encoding.
         if (user?.id) {
           token.sub = user.id;
-          token.sid = randomUUID();
+          token.sid = user.sessionId;
         }
         return token;
       },
@@ -113,7 +154,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
 
 declare module "next-auth" {
   interface Session {
-    /** The sign-in this session came from (see the jwt callback). */
+    /** The session row of this sign-in (see the jwt callback). */
+    sessionId?: string;
+  }
+  interface User {
     sessionId?: string;
   }
 }

@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 
+import { PAGE_HEADER } from "./lib/http/page-header";
 import { contentSecurityPolicy, createNonce, isHttpsUrl, securityHeaders } from "./lib/http/security-headers";
 
 // A shortcut only: pages and route handlers check the session and role themselves.
@@ -23,6 +24,8 @@ export function proxy(request: NextRequest) {
   if (hasSession || SIGN_IN.test(request.nextUrl.pathname)) {
     const requestHeaders = new Headers(request.headers);
     requestHeaders.set("x-nonce", nonce);
+    // The dashboard layout sends an ended session back to sign-in with the page it asked for.
+    requestHeaders.set(PAGE_HEADER, request.nextUrl.pathname + request.nextUrl.search);
     requestHeaders.set("Content-Security-Policy", csp);
     response = NextResponse.next({ request: { headers: requestHeaders } });
   } else {

@@ -18,7 +18,7 @@ import { sleep } from "@/tests/support/wait-for";
 
 import type { BenchContext } from "./context";
 import { startDashboard } from "./dashboard";
-import { freshTag } from "./dashboard-api";
+import { campaignCsv, freshTag, uploadCampaign } from "./dashboard-api";
 import { freePorts, SANDBOX_PORTS, SERVER_PORTS } from "./ports";
 import { signIn, type Session } from "./session";
 import { round, summarize, type Summary } from "./stats";
@@ -93,25 +93,6 @@ interface PersonCall {
   status: number;
   reached: boolean;
   message: string;
-}
-
-function campaignCsv(prefix: string, rows: number): string {
-  const lines = ["tag,amount,description"];
-  for (let i = 1; i <= rows; i++) lines.push(`${prefix}${i},${100 + ((i * 37) % 900)},Bench campaign row ${i}`);
-  return `${lines.join("\n")}\n`;
-}
-
-async function upload(admin: Session, name: string, csv: string): Promise<{ view: CampaignView; ms: number; bytes: number }> {
-  const form = new FormData();
-  form.set("name", name);
-  form.set("file", new Blob([csv], { type: "text/csv" }), `${name}.csv`);
-  const t0 = performance.now();
-  const res = await admin.fetch("/api/campaigns", { method: "POST", body: form, signal: AbortSignal.timeout(120_000) });
-  const text = await res.text();
-  const ms = performance.now() - t0;
-  const body = JSON.parse(text) as { data?: CampaignView; message?: string };
-  if (res.status !== 201 || !body.data?.id) throw new Error(`uploading ${name}: HTTP ${res.status} ${body.message ?? text.slice(0, 200)}`);
-  return { view: body.data, ms, bytes: Buffer.byteLength(csv) };
 }
 
 async function readCampaign(admin: Session, id: string): Promise<CampaignView> {
@@ -202,13 +183,13 @@ export async function benchCampaigns(ctx: BenchContext): Promise<CampaignsResult
 
 async function measure(ctx: BenchContext, admin: Session, apiUrl: string, allowedPerMin: number): Promise<CampaignsResult> {
   const o = ctx.options.campaigns;
-  const campaignUpload = await upload(admin, `Bench campaign, ${o.rows} rows`, campaignCsv("bench.c", o.rows));
+  const campaignUpload = await uploadCampaign(admin, `Bench campaign, ${o.rows} rows`, campaignCsv("bench.c", o.rows));
   const campaign = campaignUpload.view;
   if (campaign.counts.total !== o.rows || campaign.counts.invalid !== 0 || campaign.status !== "draft") {
     throw new Error(`the ${o.rows}-row upload made ${campaign.counts.total} rows, ${campaign.counts.invalid} invalid, status ${campaign.status}`);
   }
   ctx.log(`campaigns: ${o.rows}-row upload in ${round(campaignUpload.ms)} ms`);
-  const parseUpload = await upload(admin, `Bench parse check, ${o.parseRows} rows`, campaignCsv("bench.p", o.parseRows));
+  const parseUpload = await uploadCampaign(admin, `Bench parse check, ${o.parseRows} rows`, campaignCsv("bench.p", o.parseRows));
   if (parseUpload.view.counts.total !== o.parseRows || parseUpload.view.counts.invalid !== 0) {
     throw new Error(`the ${o.parseRows}-row upload made ${parseUpload.view.counts.total} rows, ${parseUpload.view.counts.invalid} invalid`);
   }

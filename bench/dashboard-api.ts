@@ -1,5 +1,8 @@
 // The few dashboard calls the benchmarks need, through a signed-in Session.
 import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+
+import type { CampaignView } from "@/lib/campaigns/view";
 
 import type { Session } from "./session";
 
@@ -18,28 +21,30 @@ export async function createRequest(sender: Session, tag: string, amount = "150.
   return res.data.requestId;
 }
 
+/** A campaign file of `rows` rows, to tags `${prefix}1` … `${prefix}${rows}`. */
+export function campaignCsv(prefix: string, rows: number): string {
+  const lines = ["tag,amount,description"];
+  for (let i = 1; i <= rows; i++) lines.push(`${prefix}${i},${100 + ((i * 37) % 900)},Bench campaign row ${i}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Uploads a campaign file (multipart POST /api/campaigns → 201, a draft); answers it and the round trip. */
+export async function uploadCampaign(admin: Session, name: string, csv: string): Promise<{ view: CampaignView; ms: number; bytes: number }> {
+  const form = new FormData();
+  form.set("name", name);
+  form.set("file", new Blob([csv], { type: "text/csv" }), `${name}.csv`);
+  const t0 = performance.now();
+  const res = await admin.fetch("/api/campaigns", { method: "POST", body: form, signal: AbortSignal.timeout(120_000) });
+  const text = await res.text();
+  const ms = performance.now() - t0;
+  const body = JSON.parse(text) as { data?: CampaignView; message?: string };
+  if (res.status !== 201 || !body.data?.id) throw new Error(`uploading ${name}: HTTP ${res.status} ${body.message ?? text.slice(0, 200)}`);
+  return { view: body.data, ms, bytes: Buffer.byteLength(csv) };
+}
+
 let tagCounter = 0;
 /** A consumer tag nobody has used: the sandbox makes a consumer who waits for a person. */
 export function freshTag(prefix: string): string {
   tagCounter += 1;
   return `${prefix}.${Date.now().toString(36)}${tagCounter}`.slice(0, 32);
-}
-
-/** The sandbox's control API: act as the consumer, read and reset the call counts. */
-export function sandboxControl(apiUrl: string) {
-  return {
-    async act(requestId: string, action: "accept" | "decline"): Promise<void> {
-      const res = await fetch(`${apiUrl}/sandbox/requests/${encodeURIComponent(requestId)}/${action}`, { method: "POST" });
-      if (!res.ok) throw new Error(`sandbox ${action} of ${requestId}: HTTP ${res.status} ${await res.text()}`);
-      await res.arrayBuffer();
-    },
-    async stats(): Promise<Record<string, number>> {
-      const res = await fetch(`${apiUrl}/sandbox/stats`);
-      return ((await res.json()) as { calls: Record<string, number> }).calls;
-    },
-    async resetStats(): Promise<void> {
-      const res = await fetch(`${apiUrl}/sandbox/stats/reset`, { method: "POST" });
-      await res.arrayBuffer();
-    },
-  };
 }

@@ -1,10 +1,11 @@
 // Benchmark 3: from the sandbox accepting (or declining) a request to the `request.updated` event on /api/live.
 import { performance } from "node:perf_hooks";
 
+import { sandboxControl } from "@/tests/support/sandbox-control";
 import { requestUpdated, SseClient } from "@/tests/support/sse-client";
 
 import type { BenchContext } from "./context";
-import { createRequest, freshTag, sandboxControl } from "./dashboard-api";
+import { createRequest, freshTag } from "./dashboard-api";
 import type { Session } from "./session";
 import { summarize, type Summary } from "./stats";
 

@@ -1,14 +1,36 @@
 // Sizes of each benchmark: the issue's for `npm run bench`, tiny ones for `--smoke` / BENCH_SMOKE=1.
 import path from "node:path";
 
+/** The steps `--only=a,b` can pick (e.g. `--only=intake`, `--only=follow-up,page-time`). */
+export const BENCH_STEPS = ["intake", "page-weight", "follow-up", "live-latency", "amplification", "page-time", "scale-out", "campaigns"] as const;
+export type BenchStep = (typeof BENCH_STEPS)[number];
+
 export interface BenchOptions {
   smoke: boolean;
-  /** `--only=intake`: just the intake comparison (quick to repeat while tuning); the README is left alone. */
-  onlyIntake: boolean;
+  /** `--only=…`: just those steps (quick to repeat while tuning); the README is left alone. Null: every step. */
+  only: ReadonlySet<BenchStep> | null;
   root: string;
   intake: { deliveries: number; repeatShare: number; concurrency: number; warmup: number; rounds: number };
   amplification: { viewers: number; pendingRequests: number; durationMs: number; pollIntervalMs: number; perViewerConcurrency: number };
   live: { accepts: number; declines: number; acceptTimeoutMs: number; declineTimeoutMs: number };
+  /** Signed deliveries sent one at a time, each after a random pause of up to `maxPauseMs`; each waits for its verification. */
+  followUp: { deliveries: number; maxPauseMs: number; timeoutMs: number };
+  /**
+   * The same viewer load on 1, 2, … instances sharing one Postgres database; `budgetPerMin` is the
+   * SERVICE_RATE_LIMIT_PER_MIN they run with (the default), `marginShare` how much more the most instances may cause than one.
+   */
+  scaleOut: {
+    instanceCounts: number[];
+    viewers: number;
+    pendingRequests: number;
+    durationMs: number;
+    pollIntervalMs: number;
+    perViewerConcurrency: number;
+    budgetPerMin: number;
+    marginShare: number;
+  };
+  /** Every page's server time on a fresh database and after `payments` payments and `deliveries` delivery-log rows were added. */
+  pageTime: { payments: number; deliveries: number; warmups: number; samples: number };
   /**
    * A campaign of `rows` on its own dashboard with SERVICE_RATE_LIMIT_PER_MIN = `rateLimitPerMin`, watched until done
    * or `capMs`; `parseRows`: the file uploaded (not started) to time the parse and check.
@@ -23,26 +45,49 @@ export interface BenchOptions {
     personEveryMs: number;
     minPersonRequests: number;
   };
-  /** Postgres server for the intake comparison (DATABASE_URL); null: PGlite only. */
+  /** Postgres server for the intake comparison and the scale-out (DATABASE_URL); null: PGlite only, no scale-out. */
   postgresUrl: string | null;
   resultsFile: string;
-  /** Only a full run rewrites the README's Benchmarks section. */
+  /** Only a full run of every step rewrites the README's Benchmarks section. */
   updateReadme: boolean;
+}
+
+function readOnly(argv: readonly string[]): Set<BenchStep> | null {
+  const arg = argv.find((a) => a.startsWith("--only="));
+  if (!arg) return null;
+  const names = arg.slice("--only=".length).split(",").filter(Boolean);
+  const unknown = names.filter((n) => !(BENCH_STEPS as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0)
+    throw new Error(`--only: unknown step(s) ${unknown.join(", ") || "(none given)"}; known: ${BENCH_STEPS.join(", ")}`);
+  return new Set(names as BenchStep[]);
 }
 
 export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): BenchOptions {
   const smoke = argv.includes("--smoke") || env.BENCH_SMOKE === "1";
-  const onlyIntake = argv.includes("--only=intake");
+  const only = readOnly(argv);
   const root = path.resolve(import.meta.dirname, "..");
   const postgresUrl = env.DATABASE_URL?.trim() || null;
+  const results = (name: string) => path.join(root, "bench", "results", name);
   if (smoke) {
     return {
       smoke,
-      onlyIntake,
+      only,
       root,
       intake: { deliveries: 40, repeatShare: 0.1, concurrency: 10, warmup: 5, rounds: 1 },
       amplification: { viewers: 3, pendingRequests: 3, durationMs: 5_000, pollIntervalMs: 1_000, perViewerConcurrency: 3 },
       live: { accepts: 5, declines: 1, acceptTimeoutMs: 15_000, declineTimeoutMs: 60_000 },
+      followUp: { deliveries: 5, maxPauseMs: 1_000, timeoutMs: 30_000 },
+      scaleOut: {
+        instanceCounts: [1, 2],
+        viewers: 4,
+        pendingRequests: 2,
+        durationMs: 6_000,
+        pollIntervalMs: 1_000,
+        perViewerConcurrency: 2,
+        budgetPerMin: 90,
+        marginShare: 0.1,
+      },
+      pageTime: { payments: 1_000, deliveries: 1_000, warmups: 2, samples: 3 },
       campaigns: {
         rows: 20,
         parseRows: 1_000,
@@ -54,17 +99,29 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
         minPersonRequests: 3,
       },
       postgresUrl,
-      resultsFile: path.join(root, "bench", "results", "smoke.json"),
+      resultsFile: results("smoke.json"),
       updateReadme: false,
     };
   }
   return {
     smoke,
-    onlyIntake,
+    only,
     root,
     intake: { deliveries: 2_000, repeatShare: 0.1, concurrency: 50, warmup: 50, rounds: 3 },
     amplification: { viewers: 50, pendingRequests: 20, durationMs: 60_000, pollIntervalMs: 5_000, perViewerConcurrency: 4 },
     live: { accepts: 100, declines: 20, acceptTimeoutMs: 15_000, declineTimeoutMs: 120_000 },
+    followUp: { deliveries: 100, maxPauseMs: 1_000, timeoutMs: 30_000 },
+    scaleOut: {
+      instanceCounts: [1, 2, 3],
+      viewers: 30,
+      pendingRequests: 10,
+      durationMs: 60_000,
+      pollIntervalMs: 5_000,
+      perViewerConcurrency: 4,
+      budgetPerMin: 90,
+      marginShare: 0.1,
+    },
+    pageTime: { payments: 100_000, deliveries: 100_000, warmups: 3, samples: 7 },
     campaigns: {
       rows: 2_000,
       parseRows: 10_000,
@@ -76,7 +133,8 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       minPersonRequests: 10,
     },
     postgresUrl,
-    resultsFile: path.join(root, "bench", "results", onlyIntake ? "intake-only.json" : "latest.json"),
-    updateReadme: !onlyIntake,
+    // `--only=intake` keeps its old file name; other selections get theirs (e.g. follow-up+page-time-only.json).
+    resultsFile: results(only ? `${[...only].join("+")}-only.json` : "latest.json"),
+    updateReadme: only === null,
   };
 }

@@ -7,7 +7,7 @@ import { sleep } from "@/tests/support/wait-for";
 
 import { BLANK_APP_DIR } from "./build";
 import type { BenchContext } from "./context";
-import { createRequest } from "./dashboard-api";
+import { campaignCsv, createRequest, uploadCampaign } from "./dashboard-api";
 import { cleanEnv } from "./dashboard";
 import { measure, type PageWeight } from "./first-load";
 import { freePorts, SERVER_PORTS } from "./ports";
@@ -48,15 +48,35 @@ export function builtPages(root: string, distDir: string): string[] {
   return [...new Set(routes)].sort();
 }
 
-/** A request that was accepted and paid, so /requests/[id] and /payments/[uuid] have something to show. */
-async function sampleIds(admin: Session): Promise<{ requestId: string; paymentUuid: string | null }> {
+/**
+ * Something for every page with a parameter to show: a request that was accepted and paid (/requests/[id],
+ * /payments/[uuid]) and a two-row draft campaign (/campaigns/[id]).
+ */
+export async function samplePageParams(admin: Session): Promise<PageParams> {
   const requestId = await createRequest(admin, "accept.auto");
-  for (let i = 0; i < 60; i++) {
+  const campaign = await uploadCampaign(admin, "Bench sample campaign", campaignCsv("bench.s", 2));
+  let paymentUuid: string | null = null;
+  for (let i = 0; i < 60 && !paymentUuid; i++) {
     const res = await admin.json<{ paymentUuid: string | null }>(`/api/requests/${requestId}`);
-    if (res.data?.paymentUuid) return { requestId, paymentUuid: res.data.paymentUuid };
-    await sleep(250);
+    paymentUuid = res.data?.paymentUuid ?? null;
+    if (!paymentUuid) await sleep(250);
   }
-  return { requestId, paymentUuid: null };
+  return { "/requests/[id]": requestId, "/payments/[uuid]": paymentUuid, "/campaigns/[id]": campaign.view.id };
+}
+
+/** Sample values of a built route's parameter, by route (e.g. "/requests/[id]" → a request id); null: none. */
+export type PageParams = Record<string, string | null>;
+
+/** The path to request for a built route, its parameter filled in; null when there is no sample value for it. */
+export function resolvePage(route: string, params: PageParams): string | null {
+  if (!route.includes("[")) return route;
+  const value = params[route];
+  return value ? route.replace(/\[[^\]]+\]/, encodeURIComponent(value)) : null;
+}
+
+/** Signed in, every page but the sign-in page itself (which sends a signed-in visitor away). */
+export function pageFetcher(admin: Session, route: string): (page: string) => Promise<Response> {
+  return route === "/sign-in" ? (p) => fetch(new URL(p, admin.baseUrl), { redirect: "manual" }) : (p) => admin.fetch(p);
 }
 
 export async function measureDashboardPages(
@@ -64,27 +84,18 @@ export async function measureDashboardPages(
   admin: Session,
 ): Promise<{ pages: PageWeight[]; skipped: PageProblem[]; failed: PageProblem[] }> {
   const routes = builtPages(ctx.options.root, ctx.distDir);
-  const ids = await sampleIds(admin);
-  const params: Record<string, string | null> = { "/requests/[id]": ids.requestId, "/payments/[uuid]": ids.paymentUuid };
+  const params = await samplePageParams(admin);
   const pages: PageWeight[] = [];
   const skipped: PageProblem[] = [];
   const failed: PageProblem[] = [];
-  const anonymous = (p: string) => fetch(new URL(p, admin.baseUrl), { redirect: "manual" });
   for (const route of routes) {
-    let page = route;
-    if (route.includes("[")) {
-      const known = Object.entries(params).find(([pattern]) => route === pattern);
-      const value = known?.[1];
-      if (!value) {
-        skipped.push({ route, reason: "no sample value for its parameter" });
-        continue;
-      }
-      page = route.replace(/\[[^\]]+\]/, encodeURIComponent(value));
+    const page = resolvePage(route, params);
+    if (!page) {
+      skipped.push({ route, reason: "no sample value for its parameter" });
+      continue;
     }
-    // Signed in, every page but the sign-in page itself (which sends a signed-in visitor away).
-    const fetchPage = route === "/sign-in" ? anonymous : (p: string) => admin.fetch(p);
     try {
-      pages.push(await measure(admin.baseUrl, page, route, fetchPage));
+      pages.push(await measure(admin.baseUrl, page, route, pageFetcher(admin, route)));
     } catch (error) {
       failed.push({ route, reason: error instanceof Error ? error.message : String(error) });
     }

@@ -9,7 +9,7 @@ import type { BenchResults, TargetLine } from "./targets";
 export interface Report {
   kind: "full" | "smoke";
   machine: MachineInfo;
-  sizes: Pick<BenchOptions, "intake" | "amplification" | "live" | "campaigns">;
+  sizes: Pick<BenchOptions, "intake" | "amplification" | "live" | "followUp" | "scaleOut" | "pageTime" | "campaigns">;
   durationSeconds: number;
   results: BenchResults;
   targets: TargetLine[];

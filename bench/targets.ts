@@ -1,9 +1,13 @@
 // The issue's targets, one line each: measured value, target, met or missed ("info" where there is no target).
 import type { AmplificationResult } from "./amplification";
 import type { CampaignsResult } from "./campaigns";
+import type { FollowUpResult } from "./follow-up";
 import type { IntakeResult } from "./intake";
 import type { LiveLatencyResult } from "./live-latency";
+import type { PageTimeResult } from "./page-time";
 import type { PageWeightResult } from "./page-weight";
+import type { ScaleOutResult } from "./scale-out";
+import { round } from "./stats";
 
 export type Verdict = "met" | "missed" | "info";
 
@@ -20,9 +24,17 @@ export interface BenchResults {
   amplification: AmplificationResult | null;
   liveLatency: LiveLatencyResult | null;
   pageWeight: PageWeightResult | null;
+  followUp: FollowUpResult | null;
+  scaleOut: ScaleOutResult | null;
+  pageTime: PageTimeResult | null;
   campaigns: CampaignsResult | null;
 }
 
+const routesOf = (byRoute: Record<string, number>) =>
+  Object.entries(byRoute)
+    .sort((x, y) => y[1] - x[1])
+    .map(([route, n]) => `${route} ${n}`)
+    .join("; ") || "none";
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 const check = (ok: boolean): Verdict => (ok ? "met" : "missed");
 
@@ -54,19 +66,15 @@ function intakeLines(r: IntakeResult): TargetLine[] {
 
 function amplificationLines(a: AmplificationResult): TargetLine[] {
   const bench = "2. service calls";
-  const routes = Object.entries(a.sandboxCalls.byRoute)
-    .sort((x, y) => y[1] - x[1])
-    .map(([route, n]) => `${route} ${n}`)
-    .join("; ");
   return [
     {
       bench,
-      metric: `${a.viewers} viewers × (balance + ${a.pendingRequests} request statuses) every ${a.pollIntervalMs / 1000} s for ${Math.round(a.durationMs / 1000)} s, /api/live open`,
+      metric: `${a.viewers} viewers × (balance + ${a.pendingRequests} request statuses) every ${a.pollIntervalMs / 1000} s for ${Math.round(a.durationMs / 1000)} s, /api/live open; SERVICE_RATE_LIMIT_PER_MIN ${a.rateLimitPerMin}, so the budget does not cap the count`,
       value: `${a.viewerCalls.total} viewer calls (${a.viewerCalls.perMinute}/min, ${a.viewerCalls.failed} failed); ${a.liveStreamsOpenAtEnd} live streams open at the end`,
       target: "",
       verdict: "info",
     },
-    { bench, metric: "sandbox calls by route", value: routes || "none", target: "", verdict: "info" },
+    { bench, metric: "sandbox calls by route", value: routesOf(a.sandboxCalls.byRoute), target: "", verdict: "info" },
     {
       bench,
       metric: "balance calls reaching the sandbox",
@@ -201,6 +209,76 @@ function campaignLines(c: CampaignsResult): TargetLine[] {
   ];
 }
 
+function followUpLines(f: FollowUpResult): TargetLine[] {
+  const bench = "6. follow-up";
+  const l = f.latencyMs;
+  const missing = f.notAcknowledged + f.notVerified;
+  return [
+    {
+      bench,
+      metric: `delivery acknowledged (200) → payment verified, ${f.deliveries} signed deliveries one at a time`,
+      value: `p50 ${l.p50} ms, p95 ${l.p95} ms, max ${l.max} ms over ${l.n}${missing ? `; ${f.notAcknowledged} not acknowledged, ${f.notVerified} not verified` : ""} (the delivery itself: p50 ${f.acknowledgeMs.p50} ms)`,
+      target: "p95 < 2 s",
+      verdict: check(missing === 0 && l.p95 < 2000),
+    },
+  ];
+}
+
+function scaleOutLines(s: ScaleOutResult): TargetLine[] {
+  const bench = "7. scale-out";
+  if (s.skipped)
+    return [{ bench, metric: "service calls per minute at 1, 2 and 3 instances on one Postgres", value: `skipped: ${s.skipped}`, target: "", verdict: "info" }];
+  const lines: TargetLine[] = s.rounds.map((r) => {
+    const failed = Object.entries(r.viewerCalls.failedByStatus ?? {})
+      .map(([status, n]) => `${n} × ${status === "0" ? "no answer" : `HTTP ${status}`}`)
+      .join(", ");
+    return {
+      bench,
+      metric: `${r.instances} instance${r.instances > 1 ? "s" : ""}: ${r.viewers} viewers × (balance + ${r.pendingRequests} request statuses) every ${s.pollIntervalMs / 1000} s for ${Math.round(r.durationMs / 1000)} s, /api/live open`,
+      value: `${r.sandboxCalls.perMinute}/min at the sandbox (${routesOf(r.sandboxCalls.byRoute)}); viewers ${r.viewerCalls.total} calls, ${r.viewerCalls.failed} failed${failed ? ` (${failed})` : ""}`,
+      target: `≤ ${s.budgetPerMin}/min (the budget)`,
+      verdict: check(r.sandboxCalls.perMinute <= s.budgetPerMin),
+    };
+  });
+  const one = s.rounds.find((r) => r.instances === 1);
+  const most = s.rounds.reduce<(typeof s.rounds)[number] | null>((max, r) => (max === null || r.instances > max.instances ? r : max), null);
+  if (one && most && most !== one) {
+    const allowed = one.sandboxCalls.perMinute * (1 + s.marginShare);
+    lines.push({
+      bench,
+      metric: `${most.instances} instances against 1, same load`,
+      value: `${most.sandboxCalls.perMinute}/min against ${one.sandboxCalls.perMinute}/min = ${one.sandboxCalls.perMinute > 0 ? round(most.sandboxCalls.perMinute / one.sandboxCalls.perMinute, 3) : "∞"}×`,
+      target: `≤ 1 instance's + ${Math.round(s.marginShare * 100)}%`,
+      verdict: check(most.sandboxCalls.perMinute <= allowed),
+    });
+  }
+  return lines;
+}
+
+function pageTimeLines(p: PageTimeResult): TargetLine[] {
+  const bench = "8. server time";
+  const n = (v: number) => v.toLocaleString("en-US");
+  const lines: TargetLine[] = [
+    {
+      bench,
+      metric: `added ${n(p.rows.payments)} payments + ${n(p.rows.deliveries)} delivery-log rows to a copy of a fresh embedded database (both with 100 of each first)`,
+      value: `${round(p.rows.ms / 1000)} s; then both databases served at once, each page's medians of ${p.samples} signed-in GETs (after ${p.warmups} warm-ups) on each, alternating: fresh → filled`,
+      target: "",
+      verdict: "info",
+    },
+  ];
+  for (const page of p.pages) {
+    lines.push({
+      bench,
+      metric: `server time ${page.page}`,
+      value: `whole HTML ${page.empty.fullMs} → ${page.filled.fullMs} ms (${page.growth}×; fastest ${page.empty.fastestMs} → ${page.filled.fastestMs} ms); first byte ${page.empty.firstByteMs} → ${page.filled.firstByteMs} ms; HTML ${kb(page.empty.bytes)} → ${kb(page.filled.bytes)}`,
+      target: "≤ 1.5×",
+      verdict: check(page.growth <= 1.5),
+    });
+  }
+  return lines;
+}
+
 export function targetLines(r: BenchResults): TargetLine[] {
   return [
     ...r.intake.flatMap(intakeLines),
@@ -208,5 +286,8 @@ export function targetLines(r: BenchResults): TargetLine[] {
     ...(r.liveLatency ? liveLines(r.liveLatency) : []),
     ...(r.pageWeight ? pageLines(r.pageWeight) : []),
     ...(r.campaigns ? campaignLines(r.campaigns) : []),
+    ...(r.followUp ? followUpLines(r.followUp) : []),
+    ...(r.scaleOut ? scaleOutLines(r.scaleOut) : []),
+    ...(r.pageTime ? pageTimeLines(r.pageTime) : []),
   ];
 }

@@ -1,15 +1,18 @@
+import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { request as playwrightRequest } from "@playwright/test";
 
 import type { Role } from "../lib/auth/roles";
+import { totpCode } from "../lib/auth/totp";
 import { DEV_API_KEY } from "../sandbox/dev-key";
 import { payload } from "../tests/support/payloads";
 import { signedHeaders } from "../tests/support/sign-delivery";
 import { ROUTE_TABLE, type RouteCase } from "./route-table";
 import { BASE_URL, DEMO_ADMIN, createStaff, newSession } from "./support";
+import { nextStepCode, turnOnTwoStep } from "./two-step-support";
 
 function routeFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -96,19 +99,101 @@ test.describe("every route × every role", () => {
     for (const ctx of sessions.values()) await ctx.dispose();
   });
 
+  type Answer = { status: number; body: { status: boolean; message: string } };
+
+  /** A fresh person of `role` with two-step sign-in on (what reset-2fa needs to answer 2xx). */
+  async function personWithTwoStep(role: Role): Promise<string> {
+    const admin = sessions.get("admin");
+    if (!admin) throw new Error("no admin session");
+    const person = await createStaff(admin, role);
+    const theirs = await newSession(person.email, person.password);
+    try {
+      await turnOnTwoStep(theirs);
+    } finally {
+      await theirs.dispose();
+    }
+    return person.id;
+  }
+
   // A request each route accepts when the caller is allowed (so "allowed" means a real 2xx).
-  async function call(ctx: APIRequestContext, route: RouteCase): Promise<{ status: number; body: { status: boolean; message: string } }> {
+  async function call(ctx: APIRequestContext, route: RouteCase, caller: Caller): Promise<Answer> {
+    if (caller !== "anonymous" && OWN_ACCOUNT.has(`${route.method} ${route.pattern}`)) return ownAccountCall(caller, route);
     const headers = { Origin: BASE_URL };
     // Each state change gets a campaign in the state it starts from; the reads share one.
     const before: Record<string, ("start" | "pause")[]> = { start: [], pause: ["start"], resume: ["start", "pause"], cancel: [] };
     const step = /^\/api\/campaigns\/\[id\]\/(start|pause|resume|cancel)$/.exec(route.pattern)?.[1];
-    const target = route.pattern.startsWith("/api/campaigns/") ? (step ? await campaignIn(before[step] ?? []) : campaignId) : staffTargetId;
+    const target = route.pattern.startsWith("/api/campaigns/")
+      ? step
+        ? await campaignIn(before[step] ?? [])
+        : campaignId
+      : route.pattern === "/api/staff/[id]/reset-2fa"
+        ? await personWithTwoStep("viewer")
+        : route.pattern === "/api/me/sessions/[id]"
+          ? randomUUID()
+          : staffTargetId;
     const url = route.pattern.replace("[id]", target).replace("[requestId]", requestId).replace("[uuid]", paymentUuid);
     if (route.pattern === "/api/live") return liveCall(ctx);
     const res = await send(ctx, route, url, headers);
     if (res.headers()["content-type"]?.startsWith("text/csv"))
       return { status: res.status(), body: { status: res.ok(), message: (await res.text()).slice(0, 80) } };
     return { status: res.status(), body: (await res.json()) as { status: boolean; message: string } };
+  }
+
+  // Routes that change the caller's own account (password, second step, sessions): each signed-in caller is a
+  // fresh person of its role, so neither the matrix's sessions nor the demo admin's stored one is ever signed out or changed.
+  const OWN_ACCOUNT = new Set([
+    "POST /api/me/password",
+    "POST /api/me/2fa/setup",
+    "POST /api/me/2fa/enable",
+    "POST /api/me/2fa/disable",
+    "DELETE /api/me/sessions/[id]",
+    "POST /api/me/sessions/revoke-others",
+  ]);
+
+  async function ownAccountCall(role: Role, route: RouteCase): Promise<Answer> {
+    const admin = sessions.get("admin");
+    if (!admin) throw new Error("no admin session");
+    const person = await createStaff(admin, role);
+    const own = await newSession(person.email, person.password);
+    // The sessions routes end a second sign-in of the same person, which must then be refused.
+    const second = route.pattern.startsWith("/api/me/sessions/") ? await newSession(person.email, person.password) : null;
+    const headers = { Origin: BASE_URL };
+    try {
+      let res: APIResponse;
+      switch (`${route.method} ${route.pattern}`) {
+        case "POST /api/me/password":
+          res = await own.post(route.pattern, { headers, data: { currentPassword: person.password, newPassword: "matrix-new-password" } });
+          break;
+        case "POST /api/me/2fa/enable": {
+          const setup = await own.post("/api/me/2fa/setup", { headers });
+          expect(setup.status(), await setup.text()).toBe(200);
+          const { secret } = ((await setup.json()) as { data: { secret: string } }).data;
+          res = await own.post(route.pattern, { headers, data: { code: totpCode(secret, Date.now()) } });
+          break;
+        }
+        case "POST /api/me/2fa/disable": {
+          const { secret } = await turnOnTwoStep(own);
+          // A code is good once: the step after the one that enabled it.
+          res = await own.post(route.pattern, { headers, data: { password: person.password, code: nextStepCode(secret) } });
+          break;
+        }
+        case "DELETE /api/me/sessions/[id]": {
+          if (!second) throw new Error("no second session");
+          const me = (await (await second.get("/api/me")).json()) as { data: { sessionId: string } };
+          res = await own.delete(`/api/me/sessions/${encodeURIComponent(me.data.sessionId)}`, { headers });
+          break;
+        }
+        default:
+          res = await own.fetch(route.pattern, { method: route.method, headers });
+      }
+      const answer: Answer = { status: res.status(), body: (await res.json()) as Answer["body"] };
+      if (second && res.ok()) expect((await second.get("/api/me")).status(), "the ended session is refused").toBe(401);
+      if (res.ok()) expect((await own.get("/api/me")).status(), "the caller's own session stays open").toBe(200);
+      return answer;
+    } finally {
+      await own.dispose();
+      await second?.dispose();
+    }
   }
 
   // The event stream never ends: read the status and the first bytes, then hang up.
@@ -144,6 +229,9 @@ test.describe("every route × every role", () => {
         });
       case "PATCH /api/staff/[id]":
         return ctx.patch(url, { headers, data: { role: "viewer" } });
+      case "PATCH /api/settings":
+        // Always off: other specs must never see two-step sign-in required.
+        return ctx.patch(url, { headers, data: { require2fa: false } });
       case "POST /api/campaigns":
         return ctx.post(url, {
           headers,
@@ -159,7 +247,7 @@ test.describe("every route × every role", () => {
       test(`${route.method} ${route.pattern} as ${caller}`, async () => {
         const ctx = sessions.get(caller);
         if (!ctx) throw new Error(`no session for ${caller}`);
-        const { status, body } = await call(ctx, route);
+        const { status, body } = await call(ctx, route, caller);
         const expected = route.allowed === "public" ? "2xx" : caller === "anonymous" ? 401 : route.allowed.includes(caller) ? "2xx" : 403;
         if (expected === "2xx") {
           expect(status, body.message).toBeGreaterThanOrEqual(200);

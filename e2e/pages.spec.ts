@@ -26,6 +26,7 @@ async function pages(page: Page): Promise<{ name: string; path: string }[]> {
     { name: "campaigns", path: "/campaigns" },
     { name: "new-campaign", path: "/campaigns/new" },
     { name: "deliveries", path: "/webhooks" },
+    { name: "account", path: "/account" },
     { name: "not-found", path: "/no-such-page" },
   ];
   const payments = await page.request.get(`${BASE_URL}/api/payments`);

@@ -27,7 +27,12 @@ test("an admin adds a staff member, changes the role, and disables the account, 
 
   await row.getByLabel(`Role for ${email}`).selectOption("operator");
   await expect(row.getByLabel(`Role for ${email}`)).toHaveValue("operator");
+  // A role change signs the person out everywhere (DESIGN §11); they sign in again under the new role.
   await theirPage.reload();
+  await expect(theirPage).toHaveURL(/\/sign-in/);
+  await theirPage.getByLabel("E-mail").fill(email);
+  await theirPage.getByLabel("Password").fill("newcomer-password");
+  await theirPage.getByRole("button", { name: "Sign in" }).click();
   await expect(theirPage.getByTestId("signed-in-as")).toContainText("(operator)");
 
   await row.getByRole("button", { name: `Disable ${email}` }).click();

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 
@@ -8,12 +9,14 @@ import { MainNav } from "@/components/nav/main-nav";
 import { Button } from "@/components/ui/button";
 import { BAD_SIGNATURE_BANNER_MIN, BadSignatureBanner } from "@/components/webhooks/bad-signature-banner";
 import { currentStaff } from "@/lib/auth/session";
+import { PAGE_HEADER } from "@/lib/http/page-header";
 import { getDb } from "@/lib/db";
 import { recentBadSignatures } from "@/lib/webhooks/log-queries";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const staff = await currentStaff();
-  if (!staff) redirect("/sign-in");
+  // The page asked for comes back through the sign-in page's one redirect check (lib/http/safe-redirect.ts).
+  if (!staff) redirect(`/sign-in?callbackUrl=${encodeURIComponent((await headers()).get(PAGE_HEADER) ?? "/")}`);
   // A failed count must not take every page down with it; the delivery log still shows the rows.
   const noBadSignatures = { total: 0, sources: [] };
   const badSignatures = staff.role === "admin" ? await recentBadSignatures(await getDb()).catch(() => noBadSignatures) : noBadSignatures;
@@ -26,9 +29,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <img src="/logo.svg" alt="" width={24} height={24} />
             Fundboard
           </Link>
-          <MainNav role={staff.role} />
+          <MainNav role={staff.role} mustEnrol={staff.mustEnrol} />
           <div className="ml-auto flex items-center gap-3 text-sm">
-            <LiveUpdates />
+            {/* /api/live stays closed until two-step sign-in is set up. */}
+            {staff.mustEnrol ? null : <LiveUpdates />}
             <span className="text-slate-700" data-testid="signed-in-as">
               {staff.name} <span className="text-slate-500">({staff.role})</span>
             </span>

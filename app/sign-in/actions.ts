@@ -10,30 +10,44 @@ import { signInSchema } from "@/lib/staff/schemas";
 export interface SignInState {
   error: string | null;
   email: string;
+  /** "code": the password was right and the account has two-step sign-in; the form asks for the code. */
+  step: "password" | "code";
+}
+
+const UNREADABLE = "Your two-step sign-in cannot be checked on this server (its secret key was changed). Ask an admin to reset your two-step sign-in.";
+
+/** What the sign-in page says for each CredentialsSignin code (the form's action and the HTTP endpoint's redirect alike). */
+function signInMessage(code: string): { error: string | null; step: SignInState["step"] } {
+  const throttled = /^throttled-(\d+)$/.exec(code);
+  if (throttled) {
+    const minutes = Number(throttled[1]);
+    return { error: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, step: "password" };
+  }
+  if (code === "code-required") return { error: null, step: "code" };
+  if (code === "two-step-unreadable") return { error: UNREADABLE, step: "password" };
+  if (code === "bad-code") {
+    return { error: "That code is not right or was already used. Enter the code your app shows now, or a recovery code.", step: "code" };
+  }
+  return { error: "That e-mail and password do not match an active account. Check them and try again.", step: "password" };
 }
 
 export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
   const email = String(form.get("email") ?? "");
-  const parsed = signInSchema.safeParse({ email, password: form.get("password") ?? "" });
-  if (!parsed.success) return { error: "Enter your e-mail address and your password.", email };
+  const parsed = signInSchema.safeParse({ email, password: form.get("password") ?? "", code: form.get("code") ?? undefined });
+  if (!parsed.success) return { error: "Enter your e-mail address and your password.", email, step: "password" };
+  if (form.get("step") === "code" && !parsed.data.code) return { error: "Enter the 6-digit code from your authenticator app.", email, step: "code" };
   try {
     await signIn("credentials", {
       email: parsed.data.email,
       password: parsed.data.password,
+      code: parsed.data.code ?? "",
       redirectTo: safeRedirectPath(form.get("callbackUrl"), getConfig().appUrl),
     });
   } catch (error) {
-    if (error instanceof CredentialsSignin) {
-      const throttled = /^throttled-(\d+)$/.exec(error.code);
-      if (throttled) {
-        const minutes = Number(throttled[1]);
-        return { error: `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, email };
-      }
-      return { error: "That e-mail and password do not match an active account. Check them and try again.", email };
-    }
-    if (error instanceof AuthError) return { error: "Sign-in failed on our side. Try again in a moment.", email };
+    if (error instanceof CredentialsSignin) return { ...signInMessage(error.code), email };
+    if (error instanceof AuthError) return { error: "Sign-in failed on our side. Try again in a moment.", email, step: "password" };
     // Success arrives as Next's redirect "error": let it through.
     throw error;
   }
-  return { error: null, email };
+  return { error: null, email, step: "password" };
 }

@@ -12,6 +12,10 @@ function messageFor(error: unknown, code: unknown): string | null {
   if (error !== "CredentialsSignin") return typeof error === "string" ? "Sign-in failed. Try again." : null;
   const throttled = typeof code === "string" ? /^throttled-(\d+)$/.exec(code) : null;
   if (throttled) return `Too many attempts. Try again in ${throttled[1]} minute${throttled[1] === "1" ? "" : "s"}.`;
+  if (code === "two-step-unreadable")
+    return "Your two-step sign-in cannot be checked on this server (its secret key was changed). Ask an admin to reset your two-step sign-in.";
+  if (code === "code-required") return "Two-step sign-in is on for this account: sign in here, then enter the code from your app.";
+  if (code === "bad-code") return "That code is not right or was already used. Sign in again and enter the code your app shows now, or a recovery code.";
   return "That e-mail and password do not match an active account. Check them and try again.";
 }
 

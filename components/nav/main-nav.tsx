@@ -11,12 +11,16 @@ const LINKS: { href: string; label: string; roles: readonly Role[] }[] = [
   { href: "/webhooks", label: "Deliveries", roles: ["admin"] },
   { href: "/staff", label: "Staff", roles: ["admin"] },
   { href: "/audit", label: "Audit log", roles: ["admin"] },
+  { href: "/account", label: "Account", roles: ["admin", "operator", "viewer"] },
 ];
 
-export function MainNav({ role }: { role: Role }) {
+/** While the team requires two-step sign-in of someone who has none, their account page is all that opens. */
+const ENROLMENT_LINKS = new Set(["/account"]);
+
+export function MainNav({ role, mustEnrol = false }: { role: Role; mustEnrol?: boolean }) {
   return (
     <nav aria-label="Main" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-      {LINKS.filter((l) => l.roles.includes(role)).map((l) => (
+      {LINKS.filter((l) => l.roles.includes(role) && (!mustEnrol || ENROLMENT_LINKS.has(l.href))).map((l) => (
         <Link key={l.href} href={l.href} className="text-slate-700 hover:text-slate-950 hover:underline">
           {l.label}
         </Link>

@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 
 import type { Database } from "@/lib/db/client";
-import { auditLog } from "@/lib/db/schema";
+import { auditLog, recoveryCodes, staff } from "@/lib/db/schema";
 import { findStaffByEmail, updateStaff } from "@/lib/staff/repo";
 import { dbTargets } from "@/tests/support/db-targets";
 
 import { bootstrapAdmins } from "./bootstrap";
 import { DEMO_ADMIN } from "./demo";
 import { verifyPassword } from "./password";
+import { openSession, startSession } from "./sessions";
 
 const [pglite] = dbTargets();
 
@@ -44,13 +45,22 @@ describe("bootstrapAdmins", () => {
     expect(lines.at(-1)).toContain("left as it is");
   });
 
-  it("with ADMIN_RESET=1 resets the password, role and disabled flag, and audits it", async () => {
+  it("with ADMIN_RESET=1 resets the password, role and disabled flag, removes two-step sign-in, ends sessions, and audits it", async () => {
     const { db } = database;
+    const before = await findStaffByEmail(db, "boss@biz.test");
+    if (!before) throw new Error("admin missing");
+    // A locked-out admin: a second step on a lost phone and a session somebody else may hold.
+    await db.update(staff).set({ totpSecret: "v1.sealed", totpLastStep: 5 }).where(eq(staff.id, before.id));
+    await db.insert(recoveryCodes).values({ staffId: before.id, codeHash: "h" });
+    const session = await startSession(db, { staffId: before.id, userAgent: "test", ip: "203.0.113.9" });
     await bootstrapAdmins(db, { sandbox: false, admin: { email: "boss@biz.test", password: "second-password", reset: true } }, log);
     const row = await findStaffByEmail(db, "boss@biz.test");
     expect(row).toMatchObject({ role: "admin", disabled: false });
     expect(await verifyPassword(row?.passwordHash ?? null, "second-password")).toBe(true);
     expect(await verifyPassword(row?.passwordHash ?? null, "first-password")).toBe(false);
+    expect(row).toMatchObject({ totpSecret: null, totpLastStep: null });
+    expect(await db.select().from(recoveryCodes).where(eq(recoveryCodes.staffId, before.id))).toEqual([]);
+    expect(await openSession(db, session, before.id)).toBeNull();
     const audits = await db.select().from(auditLog).where(eq(auditLog.target, "boss@biz.test"));
     expect(audits.map((a) => a.action)).toEqual(["staff.created", "staff.password_reset"]);
     expect(audits[1]?.detail).toMatchObject({ via: "ADMIN_RESET" });

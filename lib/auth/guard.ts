@@ -23,20 +23,29 @@ export interface StaffContext<P> {
 
 type Params = Record<string, string | string[] | undefined>;
 
+export interface GuardOptions {
+  /** Open to a person who must still set up two-step sign-in (their own account and its set-up only). */
+  duringEnrolment?: boolean;
+}
+
 /**
  * Every staff route handler is wrapped by this, naming the roles it allows: session checked against
- * the database, role, Origin on mutations. Whatever the checks or the handler throw becomes the answer
+ * the database, role, two-step set-up when the team requires it, Origin on mutations. Whatever the checks or the handler throw becomes the answer
  * here, by errorResponse: an ApiError's own, a ServiceError's 502/503/504, and for anything else a 500
  * with no internal error reaching the client.
  */
 export function withStaff<P extends Params = Record<string, never>>(
   roles: readonly Role[],
   handler: (request: NextRequest, ctx: StaffContext<P>) => Promise<Response>,
+  options: GuardOptions = {},
 ) {
   return async function guarded(request: NextRequest, route: { params: Promise<P> }): Promise<Response> {
     try {
       const staff = await currentStaff();
       if (!staff) throw unauthorized("You are not signed in. Sign in and try again.");
+      if (staff.mustEnrol && !options.duringEnrolment) {
+        throw forbidden("Your team requires two-step sign-in. Set it up on your account page (/account) first.");
+      }
       if (!roles.includes(staff.role)) {
         throw forbidden(`Your role (${staff.role}) may not do this. Ask an admin if you need access.`);
       }

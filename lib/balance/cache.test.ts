@@ -139,6 +139,16 @@ describe("balance cache", () => {
     expect(await getBalanceView()).toEqual(refreshed);
   });
 
+  it("answers the last known balance, with its own time, while the deployment's service budget is spent", async () => {
+    const known = await getBalanceView();
+    await invalidateBalance();
+    // Another instance spent this minute's budget (SERVICE_RATE_LIMIT_PER_MIN, 90 by default).
+    await (await getDb()).execute(sql`insert into service_calls (kind) select 'interactive' from generate_series(1, 90)`);
+    const calls = await control.count(BALANCE_CALL);
+    expect(await getBalanceView()).toEqual(known);
+    expect(await control.count(BALANCE_CALL)).toBe(calls);
+  });
+
   it("shares the value across instances: another process's read is served from the database", async () => {
     const first = await getBalanceView();
     // A second instance: its own process state, the same database.

@@ -1,12 +1,14 @@
 import "server-only";
 
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 
 import { getDb } from "@/lib/db";
 import type { Db } from "@/lib/db/client";
 import { balanceCache } from "@/lib/db/schema";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { getService } from "@/lib/service/app-client";
+import { ServiceError } from "@/lib/service/errors";
+import { createGroupCommit, type GroupCommit } from "@/lib/util/group-commit";
 
 import { toBalanceView, type BalanceView } from "./view";
 
@@ -75,14 +77,14 @@ async function read(fresh: boolean): Promise<BalanceView> {
       ),
     )
     .returning({ id: balanceCache.id });
-  if (won) return refresh(db, leaseUntil);
+  if (won) return refresh(db, leaseUntil, current.value);
   const now = await stored(db);
   if (now.value && now.fetchedAt && Date.now() - now.fetchedAt.getTime() < maxAge) return now.value;
   return waitForOther(db, current);
 }
 
 /** This instance holds the lease: one service call, stored for every instance unless invalidated meanwhile. */
-async function refresh(db: Db, leaseUntil: Date): Promise<BalanceView> {
+async function refresh(db: Db, leaseUntil: Date, lastKnown: BalanceView | null): Promise<BalanceView> {
   const started = new Date();
   try {
     const view = toBalanceView(await getService().getBalance(), new Date());
@@ -98,6 +100,8 @@ async function refresh(db: Db, leaseUntil: Date): Promise<BalanceView> {
       .set({ refreshingUntil: null })
       .where(and(eq(balanceCache.id, ROW), eq(balanceCache.refreshingUntil, leaseUntil)))
       .catch((e: unknown) => console.error(`[balance] could not release the lease: ${safeErrorSummary(e)}`));
+    // The deployment's service budget is spent this minute: the last known balance, with its own time, beats an error.
+    if (lastKnown && error instanceof ServiceError && error.budgetRefused) return lastKnown;
     throw error;
   }
 }
@@ -119,10 +123,21 @@ async function waitForOther(db: Db, before: Stored): Promise<BalanceView> {
   return read(false);
 }
 
+const DROPS = Symbol.for("fundboard.balance-drops");
+type DropHolder = { [DROPS]?: GroupCommit<null> };
+
 /** Forgets the shared value (a payment changed the balance): every instance's next read asks the service. */
 export async function invalidateBalance(): Promise<void> {
   // A reader arriving now must not join a call that began before the change.
   local().inFlight = null;
-  const db = await getDb();
-  await db.update(balanceCache).set({ fetchedAt: null, refreshingUntil: null }).where(eq(balanceCache.id, ROW));
+  const g = globalThis as DropHolder;
+  // A burst of payments drops the value with one update, not one each; each caller waits for an update begun after it.
+  g[DROPS] ??= createGroupCommit<null>(async () => {
+    const db = await getDb();
+    await db
+      .update(balanceCache)
+      .set({ fetchedAt: null, refreshingUntil: null })
+      .where(and(eq(balanceCache.id, ROW), or(isNotNull(balanceCache.fetchedAt), isNotNull(balanceCache.refreshingUntil))));
+  });
+  await g[DROPS].add(null);
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -15,6 +15,12 @@ export const staff = pgTable(
     role: text("role", { enum: ["admin", "operator", "viewer"] }).notNull(),
     passwordHash: text("password_hash").notNull(),
     disabled: boolean("disabled").notNull().default(false),
+    // Two-step sign-in (docs/architecture.md, "Staff accounts"): secrets sealed with a key from AUTH_SECRET.
+    totpSecret: text("totp_secret"),
+    totpPendingSecret: text("totp_pending_secret"),
+    totpEnabledAt: timestamp("totp_enabled_at", { withTimezone: true, mode: "date" }),
+    // The last 30 s step whose code was accepted: a code is good once (moves forward only).
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -230,3 +236,60 @@ export const campaignRows = pgTable(
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type CampaignRowRow = typeof campaignRows.$inferSelect;
+
+// Single-use recovery codes, stored as keyed hashes; using one sets used_at once (the update's condition).
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    staffId: uuid("staff_id")
+      .notNull()
+      .references(() => staff.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("recovery_codes_staff_hash").on(t.staffId, t.codeHash)],
+);
+
+// One row per sign-in; the session cookie names it, and a row with ended_at set answers 401 (docs/architecture.md).
+export const staffSessions = pgTable(
+  "staff_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    staffId: uuid("staff_id")
+      .notNull()
+      .references(() => staff.id, { onDelete: "cascade" }),
+    userAgent: text("user_agent").notNull().default(""),
+    ip: text("ip").notNull().default(""),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
+    endedReason: text("ended_reason"),
+  },
+  (t) => [index("staff_sessions_staff_idx").on(t.staffId, t.lastSeenAt)],
+);
+
+export type StaffSessionRow = typeof staffSessions.$inferSelect;
+
+// Team settings an admin changes; one row.
+export const settings = pgTable(
+  "settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    require2fa: boolean("require_2fa").notNull().default(false),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("settings_one_row", sql`${t.id} = 1`)],
+);
+
+// Totals of finished hours (lib/payments/hour-totals.ts): a payment's received_at never changes, so an hour's sums
+// are computed once and kept; the page's totals and chart read these plus a live sum of the hour not yet closed.
+export const paymentHourTotals = pgTable("payment_hour_totals", {
+  hour: timestamp("hour", { withTimezone: true, mode: "date" }).primaryKey(),
+  count: integer("count").notNull(),
+  amount: naira("amount").notNull(),
+  fees: naira("fees").notNull(),
+  settled: naira("settled").notNull(),
+  computedAt: createdAt(),
+});

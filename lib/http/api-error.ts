@@ -66,6 +66,7 @@ export const unauthorized = (message: string) => new ApiError(401, message);
 export const forbidden = (message: string) => new ApiError(403, message);
 export const notFound = (message: string, data?: object) => new ApiError(404, message, { data });
 export const conflict = (message: string, data?: object) => new ApiError(409, message, { data });
+export const tooManyRequests = (message: string, retryAfterMs: number) => new ApiError(429, message, { retryAfterMs });
 export const tooLarge = (message: string) => new ApiError(413, message);
 export const unsupportedMediaType = (message: string) => new ApiError(415, message);
 
@@ -75,6 +76,8 @@ export interface FieldErrors {
 }
 
 export const unprocessable = (message: string, errors?: FieldErrors) => new ApiError(422, message, { data: errors });
+/** 422 naming one field, as the forms show it. */
+export const invalidField = (message: string, field: string, reason: string) => unprocessable(message, { formErrors: [], fieldErrors: { [field]: [reason] } });
 
 export const serviceUnavailable = (message: string, options: { data?: object; retryAfterMs?: number } = {}) => new ApiError(503, message, options);
 

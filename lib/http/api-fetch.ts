@@ -19,6 +19,11 @@ interface EnvelopeLike {
 }
 
 export async function apiFetch<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+  return (await apiFetchWithMessage<T>(path, init)).data;
+}
+
+/** apiFetch, keeping the envelope's message too (for a change whose answer says what happened, like "2 sessions were signed out"). */
+export async function apiFetchWithMessage<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<{ data: T; message: string }> {
   const { json, headers, ...rest } = init;
   let response: Response;
   try {
@@ -41,5 +46,5 @@ export async function apiFetch<T>(path: string, init: RequestInit & { json?: unk
     const data = body?.data as { fieldErrors?: Record<string, string[] | undefined> } | undefined;
     throw new ApiError(message, response.status, data?.fieldErrors ?? {}, body?.data ?? null);
   }
-  return body.data as T;
+  return { data: body.data as T, message: typeof body.message === "string" ? body.message : "" };
 }

@@ -52,6 +52,24 @@ export function jobEngine(): PgBoss | null {
   return (globalThis as Holder)[KEY] ?? null;
 }
 
+const WORKERS = Symbol.for("fundboard.jobs.workers");
+type WorkerHolder = { [WORKERS]?: Map<QueueName, string[]> };
+
+/** Works `name` on this process and remembers the worker, so wakeWorkers can cut its polling wait short. */
+export async function workQueue<T>(boss: PgBoss, name: QueueName, options: PgBoss.WorkOptions, handler: PgBoss.WorkHandler<T>): Promise<string> {
+  const id = await boss.work<T>(name, options, handler);
+  const g = globalThis as WorkerHolder;
+  g[WORKERS] ??= new Map();
+  g[WORKERS].set(name, [...(g[WORKERS].get(name) ?? []), id]);
+  return id;
+}
+
+/** A job queued by this process is fetched now by this process's workers, not at their next poll. */
+export function wakeWorkers(name: QueueName): void {
+  const boss = jobEngine();
+  for (const id of (globalThis as WorkerHolder)[WORKERS]?.get(name) ?? []) boss?.notifyWorker(id);
+}
+
 /** Queues a job; a failure is logged, never thrown at the person whose request caused it. */
 export async function sendJob(name: QueueName, data: object, options: PgBoss.SendOptions = {}): Promise<string | null> {
   const boss = jobEngine();
@@ -69,5 +87,6 @@ export async function stopJobEngine(): Promise<void> {
   const g = globalThis as Holder;
   const boss = g[KEY];
   delete g[KEY];
+  delete (globalThis as WorkerHolder)[WORKERS];
   await boss?.stop({ graceful: true, timeout: 10_000, close: true, wait: true });
 }

@@ -12,8 +12,10 @@ import { sweepOnce } from "@/lib/payments/sweep";
 import { requestDeps } from "@/lib/requests/deps";
 import { createReconciler } from "@/lib/requests/reconciler";
 import { getBackgroundService } from "@/lib/service/app-client";
+import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 import { pruneDeliveryLog } from "@/lib/webhooks/log-retention";
 
+import { workQueue } from "./engine";
 import { QUEUES } from "./queues";
 
 /** Pause between reconciler passes: each pass queues the next this far ahead. */
@@ -21,6 +23,8 @@ const RECONCILE_EVERY_MS = 1_000;
 const FOLLOW_UP_WORKERS = 2;
 const FOLLOW_UP_BATCH = 8;
 const FOLLOW_UP_CONCURRENCY = 8;
+// During a burst of deliveries a batch waits for a lull, at most this long (then it runs anyway).
+const FOLLOW_UP_YIELD_MAX_MS = 5_000;
 const CAMPAIGN_ROWS_PER_PASS = 20;
 
 /** Runs `work` over `items`, `limit` at a time; answers the errors (the others still run). */
@@ -50,7 +54,8 @@ export async function startWorkers(boss: PgBoss, db: Db, settings: WorkerSetting
   // payments is followed up at tens a second, not one). The batch is retried whole on a failure:
   // the work is idempotent, so redoing the ones that succeeded changes nothing.
   for (let i = 0; i < FOLLOW_UP_WORKERS; i++) {
-    await boss.work<{ uuid: string }>(QUEUES.paymentFollowUp, { pollingIntervalSeconds: 1, batchSize: FOLLOW_UP_BATCH }, async (jobs) => {
+    await workQueue<{ uuid: string }>(boss, QUEUES.paymentFollowUp, { pollingIntervalSeconds: 1, batchSize: FOLLOW_UP_BATCH }, async (jobs) => {
+      await waitForQuietIntake(FOLLOW_UP_YIELD_MAX_MS);
       const failures = await runLimited(jobs, FOLLOW_UP_CONCURRENCY, (job) => followUpPayment(paymentDeps(db), job.data.uuid));
       if (failures.length > 0) throw new Error(`${failures.length} of ${jobs.length} follow-ups failed: ${safeErrorSummary(failures[0])}`);
     });

@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { likeContains } from "@/lib/db/like";
 import { fundRequests, payments } from "@/lib/db/schema";
 
+import { settledByDay, totalsInRange, type TimeRange } from "./hour-totals";
 import type { PaymentFilter } from "./filters";
 import { toPaymentView, type PaymentView } from "./view";
 
@@ -34,10 +35,36 @@ export interface PaymentTotals {
   settled: string;
 }
 
-/** One page of payments and exact totals (numeric sums in the database) for the whole filter. */
+/** The filter's date range as instants, when it filters by nothing else (its totals then come from kept days). */
+function dateOnly(f: PaymentFilter): TimeRange | null {
+  if (f.verified || f.tag || f.q) return null;
+  return {
+    from: f.from ? new Date(`${f.from}T00:00:00Z`) : undefined,
+    to: f.to ? new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000) : undefined,
+  };
+}
+
+async function scannedTotals(db: Db, condition: SQL | undefined): Promise<PaymentTotals> {
+  const [totals] = await db
+    .select({
+      n: count(),
+      amount: sql<string>`coalesce(sum(${payments.amount}), 0)::numeric(20,2)::text`,
+      fees: sql<string>`coalesce(sum(${payments.fees}), 0)::numeric(20,2)::text`,
+      settled: sql<string>`coalesce(sum(${payments.settledAmount}), 0)::numeric(20,2)::text`,
+    })
+    .from(payments)
+    .where(condition);
+  return { count: totals?.n ?? 0, amount: totals?.amount ?? "0.00", fees: totals?.fees ?? "0.00", settled: totals?.settled ?? "0.00" };
+}
+
+/**
+ * One page of payments and exact totals for the whole filter: from the kept hour totals when only dates
+ * filter (the page as it opens, at any number of payments), else summed over the matching rows.
+ */
 export async function listPayments(db: Db, f: PaymentFilter, role: Role): Promise<{ items: PaymentView[]; total: number; totals: PaymentTotals }> {
   const condition = where(f);
-  const [rows, [totals]] = await Promise.all([
+  const range = dateOnly(f);
+  const [rows, totals] = await Promise.all([
     db
       .select({ payment: payments, requestId: fundRequests.requestId })
       .from(payments)
@@ -46,21 +73,9 @@ export async function listPayments(db: Db, f: PaymentFilter, role: Role): Promis
       .orderBy(desc(payments.receivedAt), desc(payments.uuid))
       .limit(PAYMENT_PAGE_SIZE)
       .offset((f.page - 1) * PAYMENT_PAGE_SIZE),
-    db
-      .select({
-        n: count(),
-        amount: sql<string>`coalesce(sum(${payments.amount}), 0)::numeric(20,2)::text`,
-        fees: sql<string>`coalesce(sum(${payments.fees}), 0)::numeric(20,2)::text`,
-        settled: sql<string>`coalesce(sum(${payments.settledAmount}), 0)::numeric(20,2)::text`,
-      })
-      .from(payments)
-      .where(condition),
+    range ? totalsInRange(db, range) : scannedTotals(db, condition),
   ]);
-  return {
-    items: rows.map((r) => toPaymentView(r.payment, r.requestId, role)),
-    total: totals?.n ?? 0,
-    totals: { count: totals?.n ?? 0, amount: totals?.amount ?? "0.00", fees: totals?.fees ?? "0.00", settled: totals?.settled ?? "0.00" },
-  };
+  return { items: rows.map((r) => toPaymentView(r.payment, r.requestId, role)), total: totals.count, totals };
 }
 
 export async function paymentsForCsv(db: Db, f: PaymentFilter, role: Role): Promise<PaymentView[]> {
@@ -87,15 +102,7 @@ export async function getPayment(db: Db, uuid: string, role: Role): Promise<Paym
 /** Settled amount per UTC day for the last `days` days, zero-filled, oldest first. */
 export async function settledPerDay(db: Db, days = 30, now = new Date()): Promise<{ day: string; settled: string }[]> {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
-  const rows = await db
-    .select({
-      day: sql<string>`to_char(date_trunc('day', ${payments.receivedAt} at time zone 'UTC'), 'YYYY-MM-DD')`,
-      settled: sql<string>`sum(${payments.settledAmount})::numeric(20,2)::text`,
-    })
-    .from(payments)
-    .where(gte(payments.receivedAt, start))
-    .groupBy(sql`1`);
-  const byDay = new Map(rows.map((r) => [r.day, r.settled]));
+  const byDay = await settledByDay(db, days, now);
   return Array.from({ length: days }, (_, i) => {
     const d = new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10);
     return { day: d, settled: byDay.get(d) ?? "0.00" };

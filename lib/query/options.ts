@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 
+import type { SessionView } from "@/lib/auth/sessions";
 import type { BalanceView } from "@/lib/balance/view";
 import { apiFetch } from "@/lib/http/api-fetch";
 import { paymentFilterSearch, type PaymentFilter } from "@/lib/payments/filters";
@@ -31,6 +32,7 @@ export const keys = {
   paymentList: (f: PaymentFilter) =>
     ["payments", "list", { verified: f.verified ?? "", q: f.q ?? "", tag: f.tag ?? "", from: f.from ?? "", to: f.to ?? "", page: f.page }] as const,
   payment: (uuid: string) => ["payments", "detail", uuid.toLowerCase()] as const,
+  sessions: ["me", "sessions"] as const,
 };
 
 export function requestListSearch(p: RequestListParams): string {
@@ -75,4 +77,10 @@ export const paymentQuery = (uuid: string) =>
   queryOptions({
     queryKey: keys.payment(uuid),
     queryFn: () => apiFetch<PaymentView>(`/api/payments/${encodeURIComponent(uuid)}`),
+  });
+
+export const sessionsQuery = () =>
+  queryOptions({
+    queryKey: keys.sessions,
+    queryFn: () => apiFetch<Page<SessionView>>("/api/me/sessions"),
   });

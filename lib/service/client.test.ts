@@ -5,6 +5,7 @@ import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { createServiceClient, type ServiceCallRecord, type ServiceClientOptions } from "./client";
 import { InvalidIdentifierError, ServiceError } from "./errors";
 import { peerTransferPayloadSchema } from "./schemas";
+import { sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
 import { closedPortUrl } from "@/tests/support/test-http";
 
 // Against the sandbox over real HTTP: the service's behaviour, its faults and its call counts.
@@ -15,9 +16,11 @@ const FETCH = "GET /api/v1/transfer/request/peer/:request_id";
 const VERIFY = "GET /api/v1/transaction/:transaction_uuid";
 
 let sb: Sandbox;
+let control: SandboxControl;
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, apiKey: "test-key", autoDelayMs: 50 });
+  control = sandboxControl(sb);
 });
 
 afterAll(async () => {
@@ -25,29 +28,8 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await control("/sandbox/faults/clear");
-  await control("/sandbox/stats/reset");
+  await control.reset();
 });
-
-async function control(path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${sb.apiUrl}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  expect(res.status, `control ${path}`).toBe(200);
-  return res.json();
-}
-
-function fault(path: string, mode: "500" | "429" | "timeout" | "malformed" | "slow", count?: number) {
-  return control("/sandbox/faults", { path, mode, count });
-}
-
-async function calls(): Promise<Record<string, number>> {
-  const res = await fetch(`${sb.apiUrl}/sandbox/stats`);
-  const body = (await res.json()) as { calls: Record<string, number> };
-  return body.calls;
-}
 
 function client(overrides: Partial<ServiceClientOptions> = {}) {
   return createServiceClient({
@@ -93,7 +75,7 @@ describe("happy paths", () => {
     expect(typeof fetched.requested_by.name).toBe("string");
     expect(fetched.meta).toMatchObject({ notificationUrl: "http://127.0.0.1:9/hooks", transactionReference: "ref-1", extra: "kept" });
     expect(Number.isNaN(Date.parse(fetched.created_at))).toBe(false);
-    expect(await calls()).toEqual({ [CREATE]: 1, [FETCH]: 1 });
+    expect(await control.calls()).toEqual({ [CREATE]: 1, [FETCH]: 1 });
   });
 
   it("sees accept.auto and decline.auto move on from pending", async () => {
@@ -114,14 +96,14 @@ describe("happy paths", () => {
       expect(typeof w.balance).toBe("number");
       expect(w.formatted_balance).toMatch(/^[A-Z]{3} [\d,]+\.\d{2}$/);
     }
-    expect(await calls()).toEqual({ [BALANCE]: 1 });
+    expect(await control.calls()).toEqual({ [BALANCE]: 1 });
   });
 
   it("verifies the transaction an accepted request produced, and its webhook payload fits the schema", async () => {
     const svc = client();
     const { requestId } = await svc.createFundRequest(request(`payer.${Date.now()}`));
-    const accepted = (await control(`/sandbox/requests/${requestId}/accept`)) as { data: { transaction: unknown } };
-    const payload = peerTransferPayloadSchema.parse(accepted.data.transaction);
+    const transaction = await control.acceptForPayment(requestId);
+    const payload = peerTransferPayloadSchema.parse(transaction);
     expect(payload.type).toBe("peer-transfer.success");
 
     const verified = await svc.verifyTransaction(payload.uuid);
@@ -130,7 +112,7 @@ describe("happy paths", () => {
     expect(verified.settled_amount).toBe(payload.settled_amount);
     expect(typeof verified.status).toBe("string");
     expect(verified.currency).toBe("NGN");
-    expect((await calls())[VERIFY]).toBe(1);
+    expect((await control.calls())[VERIFY]).toBe(1);
   });
 });
 
@@ -141,7 +123,7 @@ describe("error kinds", () => {
     expect(error.httpStatus).toBe(401);
     expect(error.userMessage).toContain("SERVICE_API_KEY");
     expect(error.userMessage).not.toContain("wrong-key");
-    expect(await calls()).toEqual({ [BALANCE]: 1 });
+    expect(await control.calls()).toEqual({ [BALANCE]: 1 });
   });
 
   it("not_found: unknown request and unknown transaction, with the service's message, not retried", async () => {
@@ -155,7 +137,7 @@ describe("error kinds", () => {
     const unknownTx = await failure(svc.verifyTransaction(randomUUID()));
     expect(unknownTx.kind).toBe("not_found");
     expect(unknownTx.operation).toBe("verify");
-    expect(await calls()).toEqual({ [FETCH]: 1, [VERIFY]: 1 });
+    expect(await control.calls()).toEqual({ [FETCH]: 1, [VERIFY]: 1 });
   });
 
   it("not_found on create for an unknown user tag; the outcome is known", async () => {
@@ -172,28 +154,28 @@ describe("error kinds", () => {
     expect(error.httpStatus).toBe(400);
     expect(error.serviceMessage).toMatch(/tag/);
     expect(error.userMessage).toContain(error.serviceMessage);
-    expect(await calls()).toEqual({ [CREATE]: 1 });
+    expect(await control.calls()).toEqual({ [CREATE]: 1 });
   });
 
   it("server_error: a GET gives up after the first try and getRetries retries", async () => {
-    await fault("/api/v1/business/balance", "500");
+    await control.fault("/api/v1/business/balance", "500");
     const error = await failure(client({ getRetries: 3 }).getBalance());
     expect(error.kind).toBe("server_error");
     expect(error.httpStatus).toBe(500);
-    expect(await calls()).toEqual({ [BALANCE]: 4 });
+    expect(await control.calls()).toEqual({ [BALANCE]: 4 });
   });
 
   it("rate_limited: a Retry-After longer than maxRetryAfterMs is not waited for", async () => {
-    await fault("/api/v1/business/balance", "429");
+    await control.fault("/api/v1/business/balance", "429");
     const error = await failure(client({ maxRetryAfterMs: 500 }).getBalance());
     expect(error.kind).toBe("rate_limited");
     expect(error.retryAfterMs).toBe(1000);
     expect(error.userMessage).toContain("try again in 1 second");
-    expect(await calls()).toEqual({ [BALANCE]: 1 });
+    expect(await control.calls()).toEqual({ [BALANCE]: 1 });
   });
 
   it("timeout: a service that never answers fails within timeoutMs per attempt", async () => {
-    await fault("/api/v1/business/balance", "timeout");
+    await control.fault("/api/v1/business/balance", "timeout");
     const started = Date.now();
     const error = await failure(client({ timeoutMs: 300, getRetries: 0 }).getBalance());
     expect(error.kind).toBe("timeout");
@@ -202,20 +184,20 @@ describe("error kinds", () => {
   });
 
   it("timeout on create: never retried and its outcome is unknown", async () => {
-    await fault("/api/v1/transfer/request/peer", "timeout");
+    await control.fault("/api/v1/transfer/request/peer", "timeout");
     const error = await failure(client({ timeoutMs: 300 }).createFundRequest(request(`slow.${Date.now()}`)));
     expect(error.kind).toBe("timeout");
     expect(error.outcomeUnknown).toBe(true);
     expect(error.userMessage).toMatch(/check its status before sending it again/);
-    expect(await calls()).toEqual({ [CREATE]: 1 });
+    expect(await control.calls()).toEqual({ [CREATE]: 1 });
   });
 
   it("bad_response: a truncated JSON 200 is not retried", async () => {
-    await fault("/api/v1/business/balance", "malformed");
+    await control.fault("/api/v1/business/balance", "malformed");
     const error = await failure(client().getBalance());
     expect(error.kind).toBe("bad_response");
     expect(error.issues).toEqual(["(body): not valid JSON"]);
-    expect(await calls()).toEqual({ [BALANCE]: 1 });
+    expect(await control.calls()).toEqual({ [BALANCE]: 1 });
   });
 
   it("unreachable: nothing listening, retried, and a refused create is known not to have happened", async () => {
@@ -237,44 +219,44 @@ describe("error kinds", () => {
 
 describe("retries", () => {
   it("a GET that fails twice with 500 succeeds on the third call", async () => {
-    await fault("/api/v1/business/balance", "500", 2);
+    await control.fault("/api/v1/business/balance", "500", 2);
     const balance = await client().getBalance();
     expect(balance.wallets.length).toBeGreaterThan(0);
-    expect(await calls()).toEqual({ [BALANCE]: 3 });
+    expect(await control.calls()).toEqual({ [BALANCE]: 3 });
   });
 
   it("fetch and verify are retried the same way", async () => {
     const svc = client();
     const { requestId } = await svc.createFundRequest(request(`retry.${Date.now()}`));
-    await fault("/api/v1/transfer/request/peer/", "500", 1);
+    await control.fault("/api/v1/transfer/request/peer/", "500", 1);
     await expect(svc.getFundRequest(requestId)).resolves.toMatchObject({ request_id: requestId });
-    await fault("/api/v1/transaction/", "timeout", 1);
+    await control.fault("/api/v1/transaction/", "timeout", 1);
     const error = await failure(client({ timeoutMs: 300 }).verifyTransaction(randomUUID()));
     expect(error.kind).toBe("not_found");
-    expect(await calls()).toEqual({ [CREATE]: 1, [FETCH]: 2, [VERIFY]: 2 });
+    expect(await control.calls()).toEqual({ [CREATE]: 1, [FETCH]: 2, [VERIFY]: 2 });
   });
 
   it("a create is never retried, even on 500, and its outcome is unknown", async () => {
-    await fault("/api/v1/transfer/request/peer", "500", 1);
+    await control.fault("/api/v1/transfer/request/peer", "500", 1);
     const error = await failure(client({ getRetries: 3 }).createFundRequest(request(`once.${Date.now()}`)));
     expect(error.kind).toBe("server_error");
     expect(error.outcomeUnknown).toBe(true);
-    expect(await calls()).toEqual({ [CREATE]: 1 });
+    expect(await control.calls()).toEqual({ [CREATE]: 1 });
   });
 
   it("a create is not retried on 429 either", async () => {
-    await fault("/api/v1/transfer/request/peer", "429", 1);
+    await control.fault("/api/v1/transfer/request/peer", "429", 1);
     const error = await failure(client().createFundRequest(request(`once.${Date.now()}`)));
     expect(error.kind).toBe("rate_limited");
-    expect(await calls()).toEqual({ [CREATE]: 1 });
+    expect(await control.calls()).toEqual({ [CREATE]: 1 });
   });
 
   it("honours Retry-After: waits the second the service asks for, then succeeds", async () => {
-    await fault("/api/v1/business/balance", "429", 1);
+    await control.fault("/api/v1/business/balance", "429", 1);
     const started = Date.now();
     await client({ backoffBaseMs: 1 }).getBalance();
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(await calls()).toEqual({ [BALANCE]: 2 });
+    expect(await control.calls()).toEqual({ [BALANCE]: 2 });
   });
 });
 
@@ -288,7 +270,7 @@ describe("identifiers are checked before any call", () => {
     expect(error.kind).toBe("rejected");
     expect(error.userMessage).toMatch(/request id is not valid/);
     expect(onCall).toEqual([]);
-    expect(await calls()).toEqual({});
+    expect(await control.calls()).toEqual({});
   });
 
   it.each(["not-a-uuid", "", `${randomUUID()}/x`, `${randomUUID()}0`, "../../api/v1/business/balance"])(
@@ -297,14 +279,14 @@ describe("identifiers are checked before any call", () => {
       const error = await failure(client().verifyTransaction(uuid));
       expect(error).toBeInstanceOf(InvalidIdentifierError);
       expect(error.kind).toBe("rejected");
-      expect(await calls()).toEqual({});
+      expect(await control.calls()).toEqual({});
     },
   );
 
   it("accepts the longest valid request id (64 characters) and asks the service", async () => {
     const error = await failure(client().getFundRequest("a".repeat(64)));
     expect(error.kind).toBe("not_found");
-    expect(await calls()).toEqual({ [FETCH]: 1 });
+    expect(await control.calls()).toEqual({ [FETCH]: 1 });
   });
 });
 
@@ -312,9 +294,9 @@ describe("onCall", () => {
   it("fires once per logical call with the final result, retries included", async () => {
     const records: ServiceCallRecord[] = [];
     const svc = client({ onCall: (r) => records.push(r) });
-    await fault("/api/v1/business/balance", "500", 2);
+    await control.fault("/api/v1/business/balance", "500", 2);
     await svc.getBalance();
-    await fault("/api/v1/business/balance", "500");
+    await control.fault("/api/v1/business/balance", "500");
     await failure(svc.getBalance());
 
     expect(records).toHaveLength(2);
@@ -326,7 +308,7 @@ describe("onCall", () => {
       expect(r.at).toBeInstanceOf(Date);
       expect(r.durationMs).toBeGreaterThanOrEqual(0);
     }
-    expect(await calls()).toEqual({ [BALANCE]: 7 });
+    expect(await control.calls()).toEqual({ [BALANCE]: 7 });
   });
 
   it("a throwing observer does not break the call", async () => {

@@ -1,11 +1,12 @@
 import "server-only";
 
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 
 import type { Role } from "@/lib/auth/roles";
+import type { SessionEndReason } from "@/lib/auth/sessions";
 import { hashPassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";
-import { staff, type StaffRow } from "@/lib/db/schema";
+import { recoveryCodes, staff, staffSessions, type StaffRow } from "@/lib/db/schema";
 
 export interface StaffView {
   id: string;
@@ -13,6 +14,8 @@ export interface StaffView {
   name: string;
   role: Role;
   disabled: boolean;
+  /** Two-step sign-in is on (the staff page shows it, with Reset). */
+  twoStep: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -24,6 +27,7 @@ export function toStaffView(row: StaffRow): StaffView {
     name: row.name,
     role: row.role,
     disabled: row.disabled,
+    twoStep: row.totpSecret !== null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -68,10 +72,34 @@ export async function createAdminIfMissing(db: Db, email: string, password: stri
   return inserted.length > 0 ? "created" : "exists";
 }
 
-/** ADMIN_RESET=1: the account gets this password, the admin role and is enabled again. */
+/**
+ * ADMIN_RESET=1 (the way back in for a locked-out admin): this password, the admin role, enabled again,
+ * two-step sign-in removed (a lost phone), and every session of the account ended.
+ */
 export async function resetAdmin(db: Db, email: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  await db.update(staff).set({ passwordHash, role: "admin", disabled: false, updatedAt: new Date() }).where(eq(staff.email, email.toLowerCase()));
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(staff)
+      .set({
+        passwordHash,
+        role: "admin",
+        disabled: false,
+        totpSecret: null,
+        totpPendingSecret: null,
+        totpEnabledAt: null,
+        totpLastStep: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(staff.email, email.toLowerCase()))
+      .returning({ id: staff.id });
+    if (!row) return;
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.staffId, row.id));
+    await tx
+      .update(staffSessions)
+      .set({ endedAt: new Date(), endedReason: "admin_reset" satisfies SessionEndReason })
+      .where(and(eq(staffSessions.staffId, row.id), isNull(staffSessions.endedAt)));
+  });
 }
 
 export async function updateStaff(db: Db, id: string, patch: { role?: Role; disabled?: boolean }): Promise<StaffRow | null> {
@@ -98,4 +126,10 @@ export async function updateStaffKeepingAnAdmin(db: Db, id: string, patch: { rol
     if (losesAdmin && admins.some((a) => a.id === id) && admins.length < 2) return "last_admin";
     return updateStaff(tx, id, patch);
   });
+}
+
+/** A new password for the account (the person's own change; lib/auth/sessions ends their other sessions). */
+export async function setPassword(db: Db, id: string, password: string): Promise<void> {
+  const passwordHash = await hashPassword(password);
+  await db.update(staff).set({ passwordHash, updatedAt: new Date() }).where(eq(staff.id, id));
 }

@@ -2,6 +2,13 @@ import { z } from "zod";
 
 import { ROLES } from "@/lib/auth/roles";
 
+// The one password rule: new accounts and password changes alike.
+const newPassword = (field = "a password") =>
+  z
+    .string({ error: `Enter ${field} of at least 10 characters` })
+    .min(10, "At least 10 characters")
+    .max(200, "At most 200 characters");
+
 // Shared by the staff form and the /api/staff handlers.
 export const staffCreateSchema = z
   .object({
@@ -12,7 +19,7 @@ export const staffCreateSchema = z
       .pipe(z.email("Enter an e-mail address, like name@company.com").max(254, "At most 254 characters")),
     name: z.string({ error: "Enter the person's name" }).trim().min(1, "Enter the person's name").max(100, "At most 100 characters"),
     role: z.enum(ROLES, { message: "Choose admin, operator or viewer" }),
-    password: z.string({ error: "Enter a password of at least 10 characters" }).min(10, "At least 10 characters").max(200, "At most 200 characters"),
+    password: newPassword(),
   })
   .strict();
 
@@ -27,7 +34,43 @@ export const staffPatchSchema = z
 export const signInSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email("Enter your e-mail address").max(254)),
   password: z.string().min(1, "Enter your password").max(200),
+  // The authenticator app's 6 digits or a recovery code; empty means not given (DESIGN's `code` field).
+  code: z
+    .string()
+    .trim()
+    .max(40)
+    .optional()
+    .transform((v) => v || undefined),
 });
+
+// The account page's forms and the /api/me handlers.
+export const passwordChangeSchema = z
+  .object({
+    currentPassword: z.string({ error: "Enter your current password" }).min(1, "Enter your current password").max(200, "At most 200 characters"),
+    newPassword: newPassword("a new password"),
+  })
+  .strict()
+  .refine((v) => v.currentPassword !== v.newPassword, { message: "Choose a password different from the current one", path: ["newPassword"] });
+
+const appCode = z
+  .string({ error: "Enter the 6-digit code from your authenticator app" })
+  .trim()
+  .regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app");
+
+export const twoStepEnableSchema = z.object({ code: appCode }).strict();
+
+export const twoStepDisableSchema = z
+  .object({
+    password: z.string({ error: "Enter your password" }).min(1, "Enter your password").max(200, "At most 200 characters"),
+    code: z
+      .string({ error: "Enter a code from your authenticator app or a recovery code" })
+      .trim()
+      .min(6, "Enter a code from your authenticator app or a recovery code")
+      .max(40, "At most 40 characters"),
+  })
+  .strict();
+
+export const settingsPatchSchema = z.object({ require2fa: z.boolean({ error: "Must be true or false" }) }).strict();
 
 export type StaffCreateInput = z.infer<typeof staffCreateSchema>;
 export type StaffPatchInput = z.infer<typeof staffPatchSchema>;

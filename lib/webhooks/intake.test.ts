@@ -84,7 +84,7 @@ describe.each(dbTargets())("processDelivery on $name", (target) => {
   it("records a valid delivery once, answering 200 after the commit, with amounts as naira", async () => {
     const p = payload({ amount: 1500.5, actual_amount: 1500.5, fees: 15.01, settled_amount: 1485.49 });
     const result = await processDelivery(deps(), delivery(JSON.stringify(p)));
-    expect(result).toEqual({ status: 200, message: "Payment recorded.", recordedUuid: p.uuid });
+    expect(result).toEqual({ status: 200, message: "Payment recorded.", recordedUuid: p.uuid, paymentUuid: p.uuid });
     const [row] = await queryRows<{ amount: string; settled_amount: string; fees: string }>(
       database.db,
       sql`select amount::text, settled_amount::text, fees::text from payments where uuid = ${p.uuid}`,
@@ -209,12 +209,11 @@ describe.each(dbTargets())("processDelivery on $name", (target) => {
     ]);
   });
 
-  it("names the payment of a duplicate, so its follow-up job is queued again (a no-op when it exists)", async () => {
+  it("names the payment of a new delivery and of a repeat, so the follow-up job is queued for both (a no-op when it exists)", async () => {
     const p = payload();
     const body = JSON.stringify(p);
-    expect((await processDelivery(deps(), delivery(body))).recordedUuid).toBe(p.uuid.toLowerCase());
-    const again = await processDelivery(deps(), delivery(body));
-    expect(again).toMatchObject({ status: 200, recordedUuid: null, duplicateUuid: p.uuid.toLowerCase() });
+    expect(await processDelivery(deps(), delivery(body))).toMatchObject({ status: 200, recordedUuid: p.uuid.toLowerCase(), paymentUuid: p.uuid.toLowerCase() });
+    expect(await processDelivery(deps(), delivery(body))).toMatchObject({ status: 200, recordedUuid: null, paymentUuid: p.uuid.toLowerCase() });
   });
 
   it("acknowledges an unknown event type without recording a payment", async () => {

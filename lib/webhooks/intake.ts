@@ -31,10 +31,10 @@ export interface Delivery {
 export interface IntakeResult {
   status: 200 | 400 | 401 | 413 | 415 | 500;
   message: string;
-  /** Set when a new payment was recorded: verify and link it after answering. */
+  /** Set when a new payment was recorded: browsers are told after the commit. */
   recordedUuid: string | null;
-  /** Set when the payment was already recorded: its follow-up is queued again (a no-op when it exists). */
-  duplicateUuid?: string;
+  /** Set for a new payment and a repeat alike: its follow-up job is queued before the 200 (a no-op when it exists). */
+  paymentUuid?: string;
 }
 
 const MAX_AMOUNT = 1e13;
@@ -106,9 +106,10 @@ export async function processDelivery(deps: IntakeDeps, d: Delivery): Promise<In
       body,
       detail: verdict === "valid_reserialised" ? "signature over re-serialised JSON" : null,
     });
+    const paymentUuid = parsed.data.uuid.toLowerCase();
     return outcome === "recorded"
-      ? { status: 200, message: "Payment recorded.", recordedUuid: parsed.data.uuid.toLowerCase() }
-      : { status: 200, message: "Already recorded; nothing changed.", recordedUuid: null, duplicateUuid: parsed.data.uuid.toLowerCase() };
+      ? { status: 200, message: "Payment recorded.", recordedUuid: paymentUuid, paymentUuid }
+      : { status: 200, message: "Already recorded; nothing changed.", recordedUuid: null, paymentUuid };
   } catch (error) {
     console.error(`[webhook] could not record the payment: ${safeErrorSummary(error)}`);
     await logDelivery(db, {

@@ -35,6 +35,7 @@ export const PORTS = {
   production: { app: 3251, appStart: 3253, sandbox: 4251, service: 4253 },
   review: { app: 3261, sandbox: 4261 },
   campaignCrash: { app: 3271, sandbox: 4271 },
+  accounts: { app: 3281, sandbox: 4281 },
 } as const;
 
 export function tempDir(label: string): { dir: string; remove(): void } {

@@ -1,6 +1,6 @@
-// The sandbox's control API (no key) at its API host, typed for the tests: faults, call counts,
-// accept/decline as the consumer would, its records and webhook deliveries. Only fetch: usable against
-// a sandbox in this process or one started elsewhere (e2e's).
+// The sandbox's control API (no key) at its API host, typed for the tests and the benchmarks: faults, call counts,
+// accept/decline as the consumer would (and the transaction an accept made), its records and webhook deliveries.
+// Only fetch: usable against a sandbox in this process or one started elsewhere (e2e's, the bench's).
 import type { FaultMode } from "@/sandbox/faults";
 
 /** One of the sandbox's own fault modes (sandbox/faults.ts FAULT_MODES). */
@@ -33,6 +33,9 @@ export interface SandboxDelivery {
   outcome: "pending" | "delivered" | "failed";
 }
 
+/** The transaction an accept made, as the sandbox answers it (the payload of its payment notice). */
+export type SandboxTransaction = Record<string, unknown> & { uuid: string };
+
 /** The sandbox to control: its API host URL, or a started sandbox (whose key createDirect uses). */
 export type SandboxTarget = string | { apiUrl: string; apiKey?: string };
 
@@ -51,6 +54,10 @@ export function sandboxControl(target: SandboxTarget) {
     return JSON.parse(text) as T;
   }
   const calls = async () => (await call<{ calls: Record<string, number> }>("GET", "/sandbox/stats")).calls;
+  const requestPath = (requestId: string, action: "accept" | "decline") => `/sandbox/requests/${encodeURIComponent(requestId)}/${action}`;
+  const act = async (requestId: string, action: "accept" | "decline"): Promise<void> => {
+    await call("POST", requestPath(requestId, action));
+  };
   const requests = async () => (await call<{ data: { requests: SandboxRequestRecord[] } }>("GET", "/sandbox/requests")).data.requests;
 
   return {
@@ -74,11 +81,20 @@ export function sandboxControl(target: SandboxTarget) {
     async count(key: string): Promise<number> {
       return (await calls())[key] ?? 0;
     },
+    /** Accepts or declines as the consumer would. */
+    act,
     async accept(requestId: string): Promise<void> {
-      await call("POST", `/sandbox/requests/${requestId}/accept`);
+      await act(requestId, "accept");
     },
     async decline(requestId: string): Promise<void> {
-      await call("POST", `/sandbox/requests/${requestId}/decline`);
+      await act(requestId, "decline");
+    },
+    /** Accepts as the consumer; answers the transaction the sandbox made for it (its payment notice's payload). */
+    async acceptForPayment(requestId: string): Promise<SandboxTransaction> {
+      const answer = await call<{ data?: { transaction?: Record<string, unknown> } }>("POST", requestPath(requestId, "accept"));
+      const transaction = answer.data?.transaction;
+      if (typeof transaction?.uuid !== "string") throw new Error(`sandbox accept of ${requestId}: no transaction in the answer`);
+      return { ...transaction, uuid: transaction.uuid };
     },
     /** Every request the sandbox holds, as it stored them. */
     requests,

@@ -26,12 +26,20 @@ export interface SignInClient<R> {
   postForm(path: string, form: Record<string, string>): Promise<R>;
 }
 
-/** The two steps of the sign-in form; returns the client's answer to the credentials callback. */
-export async function signInWith<R>(client: SignInClient<R>, email: string, password: string): Promise<R> {
-  const answer = await client.getJson(CSRF_PATH);
+/** The csrf token in an answer of CSRF_PATH; fails naming `what` when there is none. */
+export function csrfTokenOf(answer: unknown, what: string): string {
   const csrfToken = typeof answer === "object" && answer !== null ? (answer as { csrfToken?: unknown }).csrfToken : undefined;
-  if (typeof csrfToken !== "string" || csrfToken === "") throw new Error(`sign-in of ${email}: no csrf token from ${CSRF_PATH}`);
-  return client.postForm(CREDENTIALS_PATH, { email, password, csrfToken, callbackUrl: "/" });
+  if (typeof csrfToken !== "string" || csrfToken === "") throw new Error(`${what}: no csrf token from ${CSRF_PATH}`);
+  return csrfToken;
+}
+
+/**
+ * The two steps of the sign-in form; returns the client's answer to the credentials callback. `code` is
+ * the second step (an authenticator code or a recovery code) for an account with two-step sign-in.
+ */
+export async function signInWith<R>(client: SignInClient<R>, email: string, password: string, code?: string): Promise<R> {
+  const csrfToken = csrfTokenOf(await client.getJson(CSRF_PATH), `sign-in of ${email}`);
+  return client.postForm(CREDENTIALS_PATH, { email, password, ...(code === undefined ? {} : { code }), csrfToken, callbackUrl: "/" });
 }
 
 /** A success redirects (302) somewhere without `error=`. */
@@ -93,6 +101,8 @@ export function openSession(url: string, address: string = fakeAddress()): Sessi
 export interface SignInOptions {
   /** The pretend client address (X-Forwarded-For); a fresh fakeAddress() when not given. */
   address?: string;
+  /** The second step: a code from the authenticator app, or a recovery code. */
+  code?: string;
 }
 
 export interface SignInResult {
@@ -116,6 +126,7 @@ export async function trySignIn(url: string, email: string, password: string, op
     },
     email,
     password,
+    opts.code,
   );
   await res.arrayBuffer();
   const location = res.headers.get("location") ?? "";
@@ -128,4 +139,21 @@ export async function signIn(url: string, email: string, password: string, opts:
   const result = await trySignIn(url, email, password, opts);
   if (!result.ok) throw new Error(`sign-in of ${email} at ${url} failed: HTTP ${result.status}, location ${result.location || "none"}`);
   return result.session;
+}
+
+export const SIGN_OUT_PATH = "/api/auth/signout";
+
+/**
+ * Signs out the way the sign-out button's endpoint does: POST SIGN_OUT_PATH with the csrf token (redirect
+ * not followed); the session's jar drops the cookie it clears. Returns the answer (302 on success).
+ */
+export async function signOut(session: Session): Promise<Response> {
+  const csrfToken = csrfTokenOf(await (await session.fetch(CSRF_PATH)).json(), `sign-out at ${session.url}`);
+  const res = await session.fetch(SIGN_OUT_PATH, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ csrfToken, callbackUrl: "/sign-in" }).toString(),
+  });
+  await res.arrayBuffer();
+  return res;
 }

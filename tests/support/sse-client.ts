@@ -128,6 +128,18 @@ export class SseClient {
     return !this.closed;
   }
 
+  /** Resolves true once the stream has ended (the server closed it, or close() did), false after `timeoutMs`. */
+  ended(timeoutMs: number): Promise<boolean> {
+    if (this.closed) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      void this.reading.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
   /** Ends the stream; resolves once reading stopped. */
   close(): Promise<void> {
     this.controller.abort();

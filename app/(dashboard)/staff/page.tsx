@@ -1,32 +1,38 @@
 import { AddStaffForm } from "@/components/staff/add-staff-form";
 import { StaffRowActions } from "@/components/staff/staff-row-actions";
+import { TeamSettings } from "@/components/staff/team-settings";
+import { Badge } from "@/components/ui/badge";
 import { DataTable, Td } from "@/components/ui/table";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { ADMINS } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
-import { listStaff } from "@/lib/staff/repo";
+import { getSettings } from "@/lib/settings/repo";
+import { listStaff, toStaffView } from "@/lib/staff/repo";
 
 export const metadata = { title: "Staff" };
 
 export default async function StaffPage() {
   const me = await requirePageStaff(ADMINS, "/staff");
-  const rows = await listStaff(await getDb());
+  const db = await getDb();
+  const [rows, settings] = await Promise.all([listStaff(db).then((list) => list.map(toStaffView)), getSettings(db)]);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Staff</h1>
-      <DataTable label="Staff accounts" caption="Staff accounts" columns={["Name", "E-mail", "Status", "Role and access"]}>
+      <DataTable label="Staff accounts" caption="Staff accounts" columns={["Name", "E-mail", "Status", "Two-step", "Role and access"]}>
         {rows.map((row) => (
           <tr key={row.id} data-testid="staff-row">
             <Td>{row.name}</Td>
             <Td className="break-all">{row.email}</Td>
             <Td>{row.disabled ? <span className="text-red-700">Disabled</span> : "Active"}</Td>
+            <Td>{row.twoStep ? <Badge tone="success">On</Badge> : <Badge tone="neutral">Off</Badge>}</Td>
             <Td>
-              <StaffRowActions id={row.id} email={row.email} role={row.role} disabled={row.disabled} self={row.id === me.id} />
+              <StaffRowActions id={row.id} email={row.email} role={row.role} disabled={row.disabled} twoStep={row.twoStep} self={row.id === me.id} />
             </Td>
           </tr>
         ))}
       </DataTable>
       <AddStaffForm />
+      <TeamSettings require2fa={settings.require2fa} selfHasTwoStep={me.twoStepEnabled} />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { ANY_STAFF } from "@/lib/auth/roles";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
 import { admitStream } from "@/lib/live/stream-limit";
 import { otherMethods } from "@/lib/http/other-methods";
-import { findStaffById } from "@/lib/staff/repo";
+import { openSession } from "@/lib/auth/sessions";
 
 export const dynamic = "force-dynamic";
 
@@ -25,10 +25,11 @@ export const GET = withStaff(ANY_STAFF, async (request, { staff, db }) => {
       // The retry hint is the browser's reconnect delay; the first comment flushes the headers.
       send("retry: 2000\n: connected\n\n");
       const unsubscribe = subscribe((event: LiveEvent) => send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
-      // Each heartbeat re-reads the account, so a disabled one stops hearing events within one period.
+      // Each heartbeat re-reads the session, so an ended one (or a disabled account) stops hearing events within one period.
       const heartbeat = setInterval(() => {
-        findStaffById(db, staff.id).then(
-          (row) => (row && !row.disabled ? send(": ping\n\n") : cleanup()),
+        openSession(db, staff.sessionId, staff.id).then(
+          // A rule turned on since the stream opened counts too: without a second step, no events.
+          (open) => (open && !(open.require2fa && open.staff.totpSecret === null) ? send(": ping\n\n") : cleanup()),
           () => send(": ping\n\n"),
         );
       }, HEARTBEAT_MS);

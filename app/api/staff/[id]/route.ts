@@ -1,6 +1,7 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { ADMINS } from "@/lib/auth/roles";
+import { endSessions } from "@/lib/auth/sessions";
 import { parseJsonBody } from "@/lib/http/body";
 import { conflict, notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
@@ -23,11 +24,20 @@ export const PATCH = withStaff<{ id: string }>(ADMINS, async (request, { db, sta
   const updated = await updateStaffKeepingAnAdmin(db, target.id, body);
   if (updated === "last_admin") throw conflict("This is the last active admin; make someone else an admin first.");
   if (!updated) throw notFound("No staff account has that id.");
+  // A changed role or a disable signs the person out everywhere: they sign in again under the new terms.
   if (role !== undefined && role !== target.role) {
-    await writeAudit(db, { action: "staff.role_changed", actor: staff, target: target.email, detail: { from: target.role, to: role }, ip });
+    const ended = await endSessions(db, target.id, "role_changed");
+    await writeAudit(db, {
+      action: "staff.role_changed",
+      actor: staff,
+      target: target.email,
+      detail: { from: target.role, to: role, sessionsEnded: ended },
+      ip,
+    });
   }
   if (disabled !== undefined && disabled !== target.disabled) {
-    await writeAudit(db, { action: disabled ? "staff.disabled" : "staff.enabled", actor: staff, target: target.email, ip });
+    const ended = disabled ? await endSessions(db, target.id, "disabled") : 0;
+    await writeAudit(db, { action: disabled ? "staff.disabled" : "staff.enabled", actor: staff, target: target.email, detail: { sessionsEnded: ended }, ip });
   }
   return ok(toStaffView(updated), "Account updated");
 });

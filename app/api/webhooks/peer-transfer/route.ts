@@ -6,6 +6,7 @@ import { announcePayment } from "@/lib/payments/after-record";
 import { queueFollowUp } from "@/lib/payments/follow-up-job";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { MAX_WEBHOOK_BYTES, processDelivery } from "@/lib/webhooks/intake";
+import { deliveryStarted } from "@/lib/webhooks/intake-pressure";
 import { rejectionLogFor } from "@/lib/webhooks/rejection-log";
 import { readCapped } from "@/lib/http/read-capped";
 import { otherMethods } from "@/lib/http/other-methods";
@@ -18,6 +19,7 @@ const NO_COMPRESSION = { "Cache-Control": "no-store, no-transform" };
 
 /** The service's signed peer-transfer.success deliveries; no session, the signature is the credential. */
 export async function POST(request: Request) {
+  const done = deliveryStarted();
   try {
     const config = getConfig();
     const db = await getDb();
@@ -36,15 +38,15 @@ export async function POST(request: Request) {
         remoteAddr: clientIp(request.headers),
       },
     );
-    // The follow-up job is queued before the 200: should this process die between the commit and
-    // the queueing, the service's retry arrives as a duplicate and queues it (one job per uuid).
-    if (result.recordedUuid) await announcePayment(result.recordedUuid);
-    const paid = result.recordedUuid ?? result.duplicateUuid;
-    if (paid) await queueFollowUp(paid);
+    // Before the 200 (docs/architecture.md): the follow-up job is stored, with those of the deliveries
+    // arriving alongside; a repeat queues it again in case the one that recorded it died first.
+    await Promise.all([result.paymentUuid ? queueFollowUp(result.paymentUuid) : null, result.recordedUuid ? announcePayment(result.recordedUuid) : null]);
     return result.status === 200 ? ok({}, result.message, 200, NO_COMPRESSION) : fail(result.status, result.message, undefined, NO_COMPRESSION);
   } catch (error) {
     console.error(`[webhook] delivery failed: ${safeErrorSummary(error)}`);
     return fail(500, "The delivery could not be processed; please retry.", undefined, NO_COMPRESSION);
+  } finally {
+    done();
   }
 }
 

@@ -1,0 +1,89 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+import { Badge } from "@/components/ui/badge";
+import { Button, buttonClasses } from "@/components/ui/button";
+import { formatTime } from "@/lib/time/format";
+
+import { RecoveryCodes } from "./recovery-codes";
+import { TwoStepDisableForm } from "./two-step-disable-form";
+import { TwoStepSetup } from "./two-step-setup";
+
+export interface TwoStepStatus {
+  enabled: boolean;
+  enabledAt: string | null;
+  recoveryCodesLeft: number;
+}
+
+/** The account page's two-step sign-in: set it up, see the recovery codes once, or see it on and turn it off. */
+export function TwoStepSection({ status, mustEnrol, required }: { status: TwoStepStatus; mustEnrol: boolean; required: boolean }) {
+  const router = useRouter();
+  const [codes, setCodes] = useState<string[] | null>(null);
+  // Remembered from the first render: after enabling, the refreshed page no longer says the person had to.
+  const [wasEnrolling] = useState(mustEnrol);
+
+  if (codes) {
+    return (
+      <div className="space-y-4">
+        <p className="flex items-center gap-2 text-sm text-slate-800">
+          <Badge tone="success">On</Badge> Two-step sign-in is on. From your next sign-in you will enter a code from your app after your password.
+        </p>
+        <RecoveryCodes codes={codes} />
+        <div className="flex flex-wrap items-center gap-3">
+          {wasEnrolling ? (
+            <Link href="/" className={buttonClasses("primary")}>
+              I have saved them — continue to the overview
+            </Link>
+          ) : (
+            <Button onClick={() => setCodes(null)}>I have saved them</Button>
+          )}
+        </div>
+      </div>
+    );
+  }
+
+  if (status.enabled) {
+    const left = status.recoveryCodesLeft;
+    return (
+      <div className="space-y-4">
+        <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800" data-testid="two-step-status">
+          <Badge tone="success">On</Badge>
+          <span>
+            Since {formatTime(status.enabledAt)}. {left} of 10 recovery code{left === 1 ? "" : "s"} left.
+          </span>
+        </p>
+        {left <= 2 ? (
+          <p className="text-sm text-amber-900">
+            You are running out of recovery codes. To get ten new ones, turn two-step sign-in off and set it up again
+            {required ? " (your team requires it, so ask an admin to reset it for you)" : ""}.
+          </p>
+        ) : null}
+        {required ? (
+          <p className="text-sm text-slate-700">
+            Your team requires two-step sign-in, so it cannot be turned off. Lost your phone? Sign in with a recovery code, or ask an admin to reset it for you.
+          </p>
+        ) : (
+          <TwoStepDisableForm />
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div className="space-y-3">
+      <p className="flex items-center gap-2 text-sm text-slate-800" data-testid="two-step-status">
+        <Badge tone="neutral">Off</Badge> Only your password protects this account.
+      </p>
+      <TwoStepSetup
+        onEnabled={(recoveryCodes) => {
+          setCodes(recoveryCodes);
+          // The nav and the rest of the page follow (a person who had to enrol gets everything back).
+          router.refresh();
+        }}
+      />
+    </div>
+  );
+}

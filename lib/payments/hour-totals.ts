@@ -1,0 +1,127 @@
+import "server-only";
+
+import { and, gte, lt, sql } from "drizzle-orm";
+
+import type { Db } from "@/lib/db/client";
+import { paymentHourTotals, payments } from "@/lib/db/schema";
+import { koboToNaira, nairaToKobo } from "@/lib/money";
+
+// Totals that cost the same at any number of payments (docs/architecture.md, "Payments page"): a payment's
+// received_at is its insert time and never changes, so an hour that is over has fixed sums. Each such hour is
+// summed once into payment_hour_totals (an hour with no payments gets a zero row, so the latest row is the
+// watermark); totals and the chart add those rows to a live sum over the hour not yet closed.
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+// An hour counts as over this long after it ends: no transaction that stamped received_at in it is still open.
+const SETTLE_MS = 10 * 60_000;
+
+export interface TimeRange {
+  /** First instant included (a whole UTC day's start); none: from the first payment. */
+  from?: Date;
+  /** First instant excluded (a whole UTC day's start); none: up to now. */
+  to?: Date;
+}
+
+export interface Totals {
+  count: number;
+  amount: string;
+  fees: string;
+  settled: string;
+}
+
+const floorTo = (t: Date, ms: number) => new Date(Math.floor(t.getTime() / ms) * ms);
+const earlier = (a: Date, b: Date) => (a < b ? a : b);
+const later = (a: Date, b: Date) => (a > b ? a : b);
+
+/** The start of the first hour not yet over: payments from here on are summed live. */
+export function openFrom(now: Date): Date {
+  return floorTo(new Date(now.getTime() - SETTLE_MS), HOUR_MS);
+}
+
+/** Sums every finished hour not yet in the table: one range scan of the new hours, nothing once caught up. */
+export async function closeFinishedHours(db: Db, now = new Date()): Promise<void> {
+  const open = openFrom(now);
+  const [last] = await db.select({ hour: sql<string | null>`max(${paymentHourTotals.hour})::text` }).from(paymentHourTotals);
+  let start: Date;
+  if (last?.hour) {
+    start = new Date(new Date(last.hour).getTime() + HOUR_MS);
+  } else {
+    const [first] = await db.select({ at: sql<string | null>`min(${payments.receivedAt})::text` }).from(payments);
+    if (!first?.at) return;
+    start = floorTo(new Date(first.at), HOUR_MS);
+  }
+  if (start >= open) return;
+  // Another instance closing the same hours at once inserts nothing twice (the hour is the key).
+  await db.execute(sql`
+    insert into payment_hour_totals (hour, count, amount, fees, settled)
+    select h, count(p.uuid)::int, coalesce(sum(p.amount), 0), coalesce(sum(p.fees), 0), coalesce(sum(p.settled_amount), 0)
+    from generate_series(${start.toISOString()}::timestamptz, ${new Date(open.getTime() - HOUR_MS).toISOString()}::timestamptz, interval '1 hour') as h
+    left join payments p on p.received_at >= h and p.received_at < h + interval '1 hour'
+    group by h
+    on conflict (hour) do nothing`);
+}
+
+/** Exact totals of the payments received in `range`, from the kept hours plus a live sum of the open one. */
+export async function totalsInRange(db: Db, range: TimeRange, now = new Date()): Promise<Totals> {
+  await closeFinishedHours(db, now);
+  const open = openFrom(now);
+  const keptTo = range.to ? earlier(range.to, open) : open;
+  const liveFrom = range.from ? later(range.from, open) : open;
+  const [[kept], [live]] = await Promise.all([
+    db
+      .select({
+        n: sql<number>`coalesce(sum(${paymentHourTotals.count}), 0)::int`,
+        amount: sql<string>`coalesce(sum(${paymentHourTotals.amount}), 0)::numeric(20,2)::text`,
+        fees: sql<string>`coalesce(sum(${paymentHourTotals.fees}), 0)::numeric(20,2)::text`,
+        settled: sql<string>`coalesce(sum(${paymentHourTotals.settled}), 0)::numeric(20,2)::text`,
+      })
+      .from(paymentHourTotals)
+      .where(and(range.from ? gte(paymentHourTotals.hour, range.from) : undefined, lt(paymentHourTotals.hour, keptTo))),
+    db
+      .select({
+        n: sql<number>`count(*)::int`,
+        amount: sql<string>`coalesce(sum(${payments.amount}), 0)::numeric(20,2)::text`,
+        fees: sql<string>`coalesce(sum(${payments.fees}), 0)::numeric(20,2)::text`,
+        settled: sql<string>`coalesce(sum(${payments.settledAmount}), 0)::numeric(20,2)::text`,
+      })
+      .from(payments)
+      .where(and(gte(payments.receivedAt, liveFrom), range.to ? lt(payments.receivedAt, range.to) : undefined)),
+  ]);
+  return {
+    count: Number(kept?.n ?? 0) + Number(live?.n ?? 0),
+    amount: addNaira(kept?.amount, live?.amount),
+    fees: addNaira(kept?.fees, live?.fees),
+    settled: addNaira(kept?.settled, live?.settled),
+  };
+}
+
+/** Two decimal naira strings added exactly, in kobo (never as floats). */
+function addNaira(a = "0", b = "0"): string {
+  const [x, y] = [nairaToKobo(a), nairaToKobo(b)];
+  if (x === null || y === null) throw new Error("a payment total is not a two-decimal amount");
+  return koboToNaira(x + y);
+}
+
+/** Settled amount per UTC day over the `days` days ending today, as decimal strings by "YYYY-MM-DD". */
+export async function settledByDay(db: Db, days: number, now = new Date()): Promise<Map<string, string>> {
+  await closeFinishedHours(db, now);
+  const start = new Date(floorTo(now, DAY_MS).getTime() - (days - 1) * DAY_MS);
+  const open = openFrom(now);
+  const day = (column: typeof paymentHourTotals.hour | typeof payments.receivedAt) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const [kept, live] = await Promise.all([
+    db
+      .select({ day: day(paymentHourTotals.hour), settled: sql<string>`sum(${paymentHourTotals.settled})::numeric(20,2)::text` })
+      .from(paymentHourTotals)
+      .where(and(gte(paymentHourTotals.hour, start), lt(paymentHourTotals.hour, open)))
+      .groupBy(sql`1`),
+    db
+      .select({ day: day(payments.receivedAt), settled: sql<string>`sum(${payments.settledAmount})::numeric(20,2)::text` })
+      .from(payments)
+      .where(gte(payments.receivedAt, later(open, start)))
+      .groupBy(sql`1`),
+  ]);
+  const byDay = new Map<string, string>();
+  for (const r of [...kept, ...live]) byDay.set(r.day, addNaira(byDay.get(r.day), r.settled));
+  return byDay;
+}

@@ -1,0 +1,419 @@
+// Issue 15 against one sandbox-mode `next start` of the hardening build, over HTTP only: two-step sign-in
+// (enrolment, codes good once, wrong codes under the sign-in throttle, recovery codes), sessions that really
+// end (password change, an admin's changes, sign-out, an open live stream) and the team's require2fa rule.
+// TRUST_PROXY=1, so each sign-in's pretend address (X-Forwarded-For) keeps the per-address limit out of the
+// way and the per-e-mail limit is the one under test.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { startSandbox, type Sandbox } from "@/sandbox/server";
+import { signIn, signOut, trySignIn, type Session, type SignInResult } from "@/tests/support/sign-in";
+import { SseClient } from "@/tests/support/sse-client";
+import { TotpDevice } from "@/tests/support/totp-device";
+
+import { DEMO, HARDENING_KEY, PORTS, freshDataDir, sandboxModeEnv, startDashboard, type Dashboard, type Envelope, type ListData } from "./support";
+
+interface Me {
+  id: string;
+  email: string;
+  role: string;
+  sessionId: string;
+  mustEnrol: boolean;
+  twoStep: { enabled: boolean; enabledAt: string | null; recoveryCodesLeft: number };
+}
+
+interface SessionView {
+  id: string;
+  userAgent: string;
+  ip: string;
+  current: boolean;
+}
+
+interface Person {
+  id: string;
+  email: string;
+  password: string;
+}
+
+interface Enrolled {
+  device: TotpDevice;
+  recoveryCodes: string[];
+  /** The code that turned it on. */
+  enablingCode: string;
+}
+
+const JSON_HEADERS = { "content-type": "application/json" };
+/** The live stream's heartbeat is 15 s; one period plus the request's own time. */
+const ONE_HEARTBEAT_MS = 20_000;
+
+let sandbox: Sandbox;
+let app: Dashboard;
+let admin: Session;
+let people = 0;
+const data = freshDataDir("accounts");
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: PORTS.accounts.sandbox, apiKey: HARDENING_KEY, autoDelayMs: 200, webhookRetryDelaysMs: [], log: () => {} });
+  app = await startDashboard({ port: PORTS.accounts.app, dataDir: data.dir, env: sandboxModeEnv(PORTS.accounts.sandbox, { TRUST_PROXY: "1" }) });
+  admin = await signIn(app.url, DEMO.email, DEMO.password);
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await sandbox?.close();
+  data.remove();
+});
+
+/** A new staff account made by the admin over the API. */
+async function createPerson(role: "admin" | "operator" | "viewer" = "operator"): Promise<Person> {
+  people += 1;
+  const email = `p${people}.${Date.now().toString(36)}@accounts.test`;
+  const password = `accounts-pass-${people}-${Math.random().toString(36).slice(2, 10)}`;
+  const res = await admin.json<Envelope<{ id: string }>>("/api/staff", {
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ email, name: `Accounts ${people}`, role, password }),
+  });
+  if (res.status !== 201) throw new Error(`POST /api/staff answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return { id: res.body.data.id, email, password };
+}
+
+/** The status of a request, its body read and dropped. */
+async function statusOf(session: Session, path: string, init?: RequestInit): Promise<number> {
+  const res = await session.fetch(path, init);
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function me(session: Session): Promise<Me> {
+  const res = await session.json<Envelope<Me>>("/api/me");
+  if (res.status !== 200) throw new Error(`GET /api/me answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res.body.data;
+}
+
+function post(session: Session, path: string, body: unknown = {}) {
+  return session.json<Envelope<unknown>>(path, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body) });
+}
+
+/** Two-step sign-in set up over the API by a signed-in person: set-up, then enable with the app's code. */
+async function enrol(session: Session): Promise<Enrolled> {
+  const setup = await session.json<Envelope<{ secret: string; otpauthUrl: string; qrSvg: string }>>("/api/me/2fa/setup", { method: "POST" });
+  if (setup.status !== 200) throw new Error(`set-up answered ${setup.status}: ${JSON.stringify(setup.body).slice(0, 300)}`);
+  const device = new TotpDevice(setup.body.data.secret);
+  const enablingCode = await device.nextCode();
+  const enabled = await session.json<Envelope<{ recoveryCodes: string[] }>>("/api/me/2fa/enable", {
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ code: enablingCode }),
+  });
+  if (enabled.status !== 200) throw new Error(`enable answered ${enabled.status}: ${JSON.stringify(enabled.body).slice(0, 300)}`);
+  return { device, recoveryCodes: enabled.body.data.recoveryCodes, enablingCode };
+}
+
+/** The `code` of a refused sign-in's redirect (?error=CredentialsSignin&code=…), or null. */
+function refusalCode(result: SignInResult): string | null {
+  return result.location ? new URL(result.location, app.url).searchParams.get("code") : null;
+}
+
+function expectRefused(result: SignInResult, code: string | RegExp): void {
+  expect(result.ok).toBe(false);
+  expect(result.status).toBe(302);
+  if (typeof code === "string") expect(refusalCode(result)).toBe(code);
+  else expect(refusalCode(result) ?? "").toMatch(code);
+  expect(result.session.hasCookie(/session-token/)).toBe(false);
+}
+
+/** Where a page request was sent (a redirect's path), or its status when it was not redirected; `cookie` replaces the session's. */
+async function pageOutcome(session: Session, path: string, cookie?: string): Promise<string> {
+  const res = await session.fetch(path, { headers: { accept: "text/html", ...(cookie === undefined ? {} : { cookie }) } });
+  const html = await res.text();
+  const location = res.headers.get("location");
+  if (res.status >= 300 && res.status < 400 && location) return new URL(location, app.url).pathname;
+  // A redirect thrown after streaming began arrives as a refresh in the page.
+  const meta = /<meta[^>]+http-equiv="refresh"[^>]+content="\d+;\s*url=([^"]+)"/i.exec(html);
+  if (meta?.[1]) return new URL(meta[1].replace(/&amp;/g, "&"), app.url).pathname;
+  return `HTTP ${res.status}`;
+}
+
+describe("two-step sign-in", () => {
+  it("enrols over the API; then the password alone asks for the code, a wrong code is refused, the right one signs in once", async () => {
+    const p = await createPerson();
+    const s = await signIn(app.url, p.email, p.password);
+
+    const setup = await s.json<Envelope<{ secret: string; otpauthUrl: string; qrSvg: string }>>("/api/me/2fa/setup", { method: "POST" });
+    expect(setup.status).toBe(200);
+    expect(setup.headers.get("cache-control")).toContain("no-store");
+    expect(setup.body.data.secret).toMatch(/^[A-Z2-7]{32}$/);
+    const url = new URL(setup.body.data.otpauthUrl);
+    expect(url.protocol).toBe("otpauth:");
+    expect(url.searchParams.get("secret")).toBe(setup.body.data.secret);
+    expect(url.searchParams.get("issuer")).toBe("Fundboard");
+    expect(setup.body.data.qrSvg).toMatch(/^<svg/);
+    const device = new TotpDevice(setup.body.data.secret);
+
+    // A wrong first code turns nothing on.
+    expect((await post(s, "/api/me/2fa/enable", { code: device.wrongCode() })).status).toBe(422);
+    expect((await me(s)).twoStep.enabled).toBe(false);
+    const enablingCode = await device.nextCode();
+    const enabled = await s.json<Envelope<{ recoveryCodes: string[] }>>("/api/me/2fa/enable", {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ code: enablingCode }),
+    });
+    expect(enabled.status).toBe(200);
+    expect(enabled.headers.get("cache-control")).toContain("no-store");
+    expect(enabled.body.data.recoveryCodes).toHaveLength(10);
+    expect((await me(s)).twoStep).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
+    // On already: a new set-up is refused.
+    expect((await post(s, "/api/me/2fa/setup")).status).toBe(409);
+
+    expect((await signOut(s)).status).toBe(302);
+
+    expectRefused(await trySignIn(app.url, p.email, p.password), "code-required");
+    expectRefused(await trySignIn(app.url, p.email, p.password, { code: device.wrongCode() }), "bad-code");
+    // The code that turned it on was used then: it cannot sign in.
+    expectRefused(await trySignIn(app.url, p.email, p.password, { code: enablingCode }), "bad-code");
+    // A wrong password with a right code is the plain refusal, and does not use the code up.
+    const code = await device.nextCode();
+    expectRefused(await trySignIn(app.url, p.email, "not-the-password-at-all", { code }), "invalid");
+
+    const signedIn = await trySignIn(app.url, p.email, p.password, { code });
+    expect(signedIn.ok).toBe(true);
+    expect(await me(signedIn.session)).toMatchObject({ email: p.email, twoStep: { enabled: true } });
+
+    // The same code again, in a new sign-in: refused (replay).
+    expectRefused(await trySignIn(app.url, p.email, p.password, { code }), "bad-code");
+  });
+
+  it("5 wrong codes lock the account like 5 wrong passwords: the 6th attempt is throttled even with the right code", async () => {
+    const p = await createPerson();
+    const s = await signIn(app.url, p.email, p.password);
+    const { device } = await enrol(s);
+    for (let i = 0; i < 5; i++) expectRefused(await trySignIn(app.url, p.email, p.password, { code: device.wrongCode() }), "bad-code");
+    expectRefused(await trySignIn(app.url, p.email, p.password, { code: await device.nextCode() }), /^throttled-\d+$/);
+
+    // The same as five wrong passwords on an account without two-step sign-in.
+    const q = await createPerson();
+    for (let i = 0; i < 5; i++) expectRefused(await trySignIn(app.url, q.email, `wrong-password-${i}`), "invalid");
+    expectRefused(await trySignIn(app.url, q.email, q.password), /^throttled-\d+$/);
+  });
+
+  it("a recovery code signs in once, however it is typed; its second use is refused", async () => {
+    const p = await createPerson();
+    const s = await signIn(app.url, p.email, p.password);
+    const { recoveryCodes } = await enrol(s);
+    const [first, second] = recoveryCodes;
+    if (!first || !second) throw new Error("too few recovery codes");
+
+    const once = await trySignIn(app.url, p.email, p.password, { code: first });
+    expect(once.ok).toBe(true);
+    expect((await me(once.session)).twoStep.recoveryCodesLeft).toBe(9);
+    expectRefused(await trySignIn(app.url, p.email, p.password, { code: first }), "bad-code");
+    expectRefused(await trySignIn(app.url, p.email, p.password, { code: first.toUpperCase().replace("-", " ") }), "bad-code");
+
+    const typed = await trySignIn(app.url, p.email, p.password, { code: ` ${second.toUpperCase()} ` });
+    expect(typed.ok).toBe(true);
+    expect((await me(typed.session)).twoStep.recoveryCodesLeft).toBe(8);
+  });
+});
+
+describe("sessions end for real", () => {
+  it("a password change ends the person's other sessions: B's next API request is 401, its pages go to sign-in; A works on", async () => {
+    const p = await createPerson();
+    const a = await signIn(app.url, p.email, p.password);
+    const b = await signIn(app.url, p.email, p.password);
+    expect(await pageOutcome(b, "/requests")).toBe("HTTP 200");
+    const listed = await a.json<Envelope<ListData<SessionView>>>("/api/me/sessions");
+    expect(listed.body.data.items).toHaveLength(2);
+    expect(listed.body.data.items.filter((i) => i.current).map((i) => i.id)).toEqual([(await me(a)).sessionId]);
+
+    const newPassword = `${p.password}-changed`;
+    const changed = await post(a, "/api/me/password", { currentPassword: p.password, newPassword });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toEqual({ otherSessionsEnded: 1 });
+
+    expect(await statusOf(b, "/api/me")).toBe(401);
+    expect(await statusOf(b, "/api/requests")).toBe(401);
+    expect(await pageOutcome(b, "/requests")).toBe("/sign-in");
+    expect(await statusOf(a, "/api/me")).toBe(200);
+    expect((await a.json<Envelope<ListData<SessionView>>>("/api/me/sessions")).body.data.items.map((i) => i.current)).toEqual([true]);
+
+    expectRefused(await trySignIn(app.url, p.email, p.password), "invalid");
+    expect((await trySignIn(app.url, p.email, newPassword)).ok).toBe(true);
+  });
+
+  it("a wrong current password changes nothing and ends no session", async () => {
+    const p = await createPerson();
+    const a = await signIn(app.url, p.email, p.password);
+    const b = await signIn(app.url, p.email, p.password);
+    const refused = await post(a, "/api/me/password", { currentPassword: "not-my-password", newPassword: "a-new-password-123" });
+    expect(refused.status).toBe(422);
+    expect(await statusOf(b, "/api/me")).toBe(200);
+    expect((await trySignIn(app.url, p.email, p.password)).ok).toBe(true);
+  });
+
+  it("an admin's role change ends all of that person's sessions", async () => {
+    const p = await createPerson("operator");
+    const sessions = [await signIn(app.url, p.email, p.password), await signIn(app.url, p.email, p.password)];
+    const res = await admin.json<Envelope<{ role: string }>>(`/api/staff/${p.id}`, {
+      method: "PATCH",
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ role: "viewer" }),
+    });
+    expect(res.status).toBe(200);
+    for (const s of sessions) expect(await statusOf(s, "/api/me")).toBe(401);
+    expect((await me(await signIn(app.url, p.email, p.password))).role).toBe("viewer");
+    // The admin's own session is untouched.
+    expect(await statusOf(admin, "/api/me")).toBe(200);
+  });
+
+  it("an admin's disable ends all of that person's sessions: enabled again, the old ones stay ended", async () => {
+    const p = await createPerson();
+    const sessions = [await signIn(app.url, p.email, p.password), await signIn(app.url, p.email, p.password)];
+    const patch = (disabled: boolean) =>
+      admin.json<Envelope<unknown>>(`/api/staff/${p.id}`, { method: "PATCH", headers: JSON_HEADERS, body: JSON.stringify({ disabled }) });
+    expect((await patch(true)).status).toBe(200);
+    for (const s of sessions) expect(await statusOf(s, "/api/me")).toBe(401);
+    expect((await patch(false)).status).toBe(200);
+    for (const s of sessions) expect(await statusOf(s, "/api/me")).toBe(401);
+    expect(await statusOf(await signIn(app.url, p.email, p.password), "/api/me")).toBe(200);
+  });
+
+  it("an admin's reset-2fa ends all of that person's sessions; the password alone signs in afterwards", async () => {
+    const p = await createPerson();
+    const enrolling = await signIn(app.url, p.email, p.password);
+    const { recoveryCodes } = await enrol(enrolling);
+    const second = await trySignIn(app.url, p.email, p.password, { code: recoveryCodes[0] ?? "" });
+    expect(second.ok).toBe(true);
+    const sessions = [enrolling, second.session];
+    for (const s of sessions) expect(await statusOf(s, "/api/me")).toBe(200);
+
+    const reset = await post(admin, `/api/staff/${p.id}/reset-2fa`);
+    expect(reset.status).toBe(200);
+    for (const s of sessions) expect(await statusOf(s, "/api/me")).toBe(401);
+    // Nothing left to reset.
+    expect((await post(admin, `/api/staff/${p.id}/reset-2fa`)).status).toBe(409);
+
+    const fresh = await trySignIn(app.url, p.email, p.password);
+    expect(fresh.ok).toBe(true);
+    expect((await me(fresh.session)).twoStep).toEqual({ enabled: false, enabledAt: null, recoveryCodesLeft: 0 });
+  });
+
+  it("DELETE /api/me/sessions/:id of another person's session is 404 and leaves it open; one's own other session ends", async () => {
+    const x = await createPerson();
+    const y = await createPerson();
+    const xa = await signIn(app.url, x.email, x.password);
+    const xb = await signIn(app.url, x.email, x.password);
+    const ys = await signIn(app.url, y.email, y.password);
+    const theirs = (await me(ys)).sessionId;
+
+    expect(await statusOf(xa, `/api/me/sessions/${theirs}`, { method: "DELETE" })).toBe(404);
+    expect(await statusOf(xa, "/api/me/sessions/not-a-session-id", { method: "DELETE" })).toBe(404);
+    expect(await statusOf(ys, "/api/me")).toBe(200);
+
+    const mine = (await me(xb)).sessionId;
+    expect(await statusOf(xa, `/api/me/sessions/${mine}`, { method: "DELETE" })).toBe(200);
+    expect(await statusOf(xb, "/api/me")).toBe(401);
+    expect(await statusOf(xa, "/api/me")).toBe(200);
+    // Ended already: not found the second time.
+    expect(await statusOf(xa, `/api/me/sessions/${mine}`, { method: "DELETE" })).toBe(404);
+  });
+
+  it("sign-out ends the session itself: a saved copy of the cookie is refused afterwards", async () => {
+    const p = await createPerson();
+    const s = await signIn(app.url, p.email, p.password);
+    const other = await signIn(app.url, p.email, p.password);
+    const saved = s.cookie();
+    expect(saved).toMatch(/session-token=/);
+    expect(await statusOf(s, "/api/me")).toBe(200);
+
+    const out = await signOut(s);
+    expect(out.status).toBe(302);
+    expect(s.hasCookie(/session-token/)).toBe(false);
+    expect(await statusOf(s, "/api/me", { headers: { cookie: saved } })).toBe(401);
+    expect(await pageOutcome(s, "/requests", saved)).toBe("/sign-in");
+    // next-auth's own session read says "no session" too, and issues no fresh cookie.
+    const sessionRead = await s.fetch("/api/auth/session", { headers: { cookie: saved } });
+    expect(await sessionRead.json()).toBeNull();
+    expect(sessionRead.headers.get("set-cookie") ?? "").not.toMatch(/session-token=[^;]/);
+    // Only that session: the person's other one goes on.
+    expect(await statusOf(other, "/api/me")).toBe(200);
+  });
+
+  it("an open /api/live stream of a session that is ended closes within one heartbeat", async () => {
+    const p = await createPerson();
+    const a = await signIn(app.url, p.email, p.password);
+    const b = await signIn(app.url, p.email, p.password);
+    const bLive = await SseClient.open(b);
+    const aLive = await SseClient.open(a);
+    try {
+      expect(aLive.open).toBe(true);
+      const aId = (await me(a)).sessionId;
+      expect(await statusOf(b, `/api/me/sessions/${aId}`, { method: "DELETE" })).toBe(200);
+      const started = Date.now();
+      expect(await aLive.ended(ONE_HEARTBEAT_MS + 5_000)).toBe(true);
+      expect(Date.now() - started).toBeLessThanOrEqual(ONE_HEARTBEAT_MS);
+      // The session that was not ended keeps its stream.
+      expect(bLive.open).toBe(true);
+      expect(await statusOf(b, "/api/me")).toBe(200);
+    } finally {
+      await aLive.close();
+      await bLive.close();
+    }
+  });
+});
+
+describe("the team requires two-step sign-in", () => {
+  it("a person without it may only reach their account and its set-up until they have it", async () => {
+    // The admin making the change has two-step sign-in, so the rule does not stop them.
+    const owner = await createPerson("admin");
+    const ownerSession = await signIn(app.url, owner.email, owner.password);
+    await enrol(ownerSession);
+    const p = await createPerson("viewer");
+    const before = await signIn(app.url, p.email, p.password);
+    expect(await statusOf(before, "/api/balance")).toBe(200);
+    // Only an admin changes it.
+    expect(await statusOf(before, "/api/settings", { method: "PATCH", headers: JSON_HEADERS, body: JSON.stringify({ require2fa: true }) })).toBe(403);
+
+    const setRequired = (on: boolean) =>
+      ownerSession.json<Envelope<{ require2fa: boolean }>>("/api/settings", {
+        method: "PATCH",
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ require2fa: on }),
+      });
+    const on = await setRequired(true);
+    expect(on.status).toBe(200);
+    expect(on.body.data).toEqual({ require2fa: true });
+    try {
+      // A session from before the change, and a sign-in after it (the password alone still signs in).
+      const after = await trySignIn(app.url, p.email, p.password);
+      expect(after.ok).toBe(true);
+      for (const s of [before, after.session]) {
+        expect(await statusOf(s, "/api/balance")).toBe(403);
+        expect(await statusOf(s, "/api/requests")).toBe(403);
+        expect(await statusOf(s, "/api/live")).toBe(403);
+        const mine = await me(s);
+        expect(mine).toMatchObject({ mustEnrol: true, twoStep: { enabled: false } });
+        expect(await statusOf(s, "/api/me/sessions")).toBe(200);
+      }
+      // Pages take them to the account page to set it up.
+      expect(await pageOutcome(before, "/requests")).toBe("/account");
+      // So does the rule stop an admin without two-step sign-in.
+      expect(await statusOf(admin, "/api/settings")).toBe(403);
+      expect(await statusOf(ownerSession, "/api/balance")).toBe(200);
+
+      const setup = await post(before, "/api/me/2fa/setup");
+      expect(setup.status).toBe(200);
+      const device = new TotpDevice((setup.body.data as { secret: string }).secret);
+      expect((await post(before, "/api/me/2fa/enable", { code: await device.nextCode() })).status).toBe(200);
+      expect((await me(before)).mustEnrol).toBe(false);
+      expect(await statusOf(before, "/api/balance")).toBe(200);
+      // With it on, turning it off is refused while the team requires it.
+      expect((await post(before, "/api/me/2fa/disable", { password: p.password, code: await device.nextCode() })).status).toBe(409);
+    } finally {
+      const off = await setRequired(false);
+      expect(off.status).toBe(200);
+      expect(off.body.data).toEqual({ require2fa: false });
+    }
+    expect(await statusOf(admin, "/api/settings")).toBe(200);
+  });
+});
