@@ -2,6 +2,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
+import * as prettier from "prettier";
+
 import { describeMachine, type MachineInfo } from "./machine";
 import type { BenchOptions } from "./options";
 import type { BenchResults, TargetLine } from "./targets";
@@ -57,12 +59,15 @@ export function readmeFigures(report: Report): string {
 }
 
 /** Replaces the figures between the markers in the README's Benchmarks section; the text around them stays. */
-export function updateReadme(root: string, report: Report): boolean {
+export async function updateReadme(root: string, report: Report): Promise<boolean> {
   const file = path.join(root, "README.md");
   const text = readFileSync(file, "utf8");
   const begin = text.indexOf(BEGIN);
   const end = text.indexOf(END);
   if (begin < 0 || end < begin) return false;
-  writeFileSync(file, text.slice(0, begin) + readmeFigures(report) + text.slice(end + END.length));
+  const next = text.slice(0, begin) + readmeFigures(report) + text.slice(end + END.length);
+  // Formatted as `npm run lint` checks it (the table's column widths), with the project's Prettier settings.
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  writeFileSync(file, await prettier.format(next, { ...options, filepath: file }));
   return true;
 }

@@ -190,7 +190,7 @@ printTable(targets);
 writeJson(options.resultsFile, report);
 log(`wrote ${path.relative(options.root, options.resultsFile)}`);
 if (options.updateReadme && errors.length === 0)
-  log(updateReadme(options.root, report) ? "updated the README's Benchmarks figures" : "README: no bench markers found; not updated");
+  log((await updateReadme(options.root, report)) ? "updated the README's Benchmarks figures" : "README: no bench markers found; not updated");
 
 const missed = targets.filter((t) => t.verdict === "missed");
 // A skipped scale-out (no DATABASE_URL) is a result too: it says why.
