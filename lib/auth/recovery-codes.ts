@@ -1,6 +1,8 @@
 import "server-only";
 
-import { createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
+
+import { derivedKey } from "./derived-key";
 
 import { normaliseTotpInput } from "./totp";
 
@@ -12,21 +14,9 @@ export const RECOVERY_CODE_COUNT = 10;
 export const RECOVERY_CODE_ALPHABET = "23456789abcdefghijkmnpqrstuvwxyz";
 const CODE_LENGTH = 10;
 const HKDF_INFO = "fundboard recovery codes v1";
-const KEY_CACHE_LIMIT = 8;
 const NORMALISED_PATTERN = new RegExp(`^[${RECOVERY_CODE_ALPHABET}]{${CODE_LENGTH}}$`);
 
-const keys = new Map<string, Buffer>();
-
-function keyFor(authSecret: string): Buffer {
-  if (!authSecret) throw new Error("AUTH_SECRET is empty");
-  let key = keys.get(authSecret);
-  if (!key) {
-    key = Buffer.from(hkdfSync("sha256", authSecret, Buffer.alloc(0), HKDF_INFO, 32));
-    if (keys.size >= KEY_CACHE_LIMIT) keys.clear();
-    keys.set(authSecret, key);
-  }
-  return key;
-}
+const keyFor = (authSecret: string): Buffer => derivedKey(authSecret, HKDF_INFO);
 
 function newRecoveryCode(): string {
   // 256 is a multiple of 32, so `byte & 31` picks each symbol with equal odds.

@@ -1,27 +1,17 @@
 import "server-only";
 
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+
+import { derivedKey } from "./derived-key";
 
 // Two-step secrets are encrypted at rest (AES-256-GCM) with a key derived from AUTH_SECRET, so a copied database alone does not yield them.
 const VERSION_PREFIX = "v1.";
 const HKDF_INFO = "fundboard totp secret v1";
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-const KEY_CACHE_LIMIT = 8;
 const OPEN_FAILED = "two-step secret could not be decrypted";
 
-const keys = new Map<string, Buffer>();
-
-function keyFor(authSecret: string): Buffer {
-  if (!authSecret) throw new Error("AUTH_SECRET is empty");
-  let key = keys.get(authSecret);
-  if (!key) {
-    key = Buffer.from(hkdfSync("sha256", authSecret, Buffer.alloc(0), HKDF_INFO, 32));
-    if (keys.size >= KEY_CACHE_LIMIT) keys.clear();
-    keys.set(authSecret, key);
-  }
-  return key;
-}
+const keyFor = (authSecret: string): Buffer => derivedKey(authSecret, HKDF_INFO);
 
 /** Encrypts `plain`: "v1." + base64url(iv ‖ tag ‖ ciphertext), a fresh random IV each time. */
 export function sealSecret(plain: string, authSecret: string): string {
