@@ -53,16 +53,19 @@ test.describe("every route × every role", () => {
   let paymentUuid = "";
   let campaignId = "";
 
-  /** A one-row draft campaign uploaded by the admin, moved through `steps` first. */
+  /**
+   * A draft campaign uploaded by the admin, moved through `steps` first. One that is started gets more
+   * rows (120) than the 90-a-minute budget can send at once, so it is still sending when the next step
+   * arrives; a one-row campaign could finish first, and pausing a finished campaign is rightly a 409.
+   */
   async function campaignIn(steps: ("start" | "pause")[]): Promise<string> {
     const admin = sessions.get("admin");
     if (!admin) throw new Error("no admin session");
+    const rows = steps.includes("start") ? 120 : 1;
+    const csv = ["tag,amount,description", ...Array.from({ length: rows }, (_, i) => `accept.matrix${i},1,Matrix`)].join("\n");
     const made = await admin.post("/api/campaigns", {
       headers: { Origin: BASE_URL },
-      multipart: {
-        name: "Matrix",
-        file: { name: "matrix.csv", mimeType: "text/csv", buffer: Buffer.from("tag,amount,description\naccept.matrix,1,Matrix\n") },
-      },
+      multipart: { name: "Matrix", file: { name: "matrix.csv", mimeType: "text/csv", buffer: Buffer.from(`${csv}\n`) } },
     });
     expect(made.status(), await made.text()).toBe(201);
     const id = ((await made.json()) as { data: { id: string } }).data.id;
@@ -134,6 +137,8 @@ test.describe("every route × every role", () => {
     const url = route.pattern.replace("[id]", target).replace("[requestId]", requestId).replace("[uuid]", paymentUuid);
     if (route.pattern === "/api/live") return liveCall(ctx);
     const res = await send(ctx, route, url, headers);
+    // A campaign left sending would spend the budget other specs need: cancel it (a 409 if already over).
+    if (step) await sessions.get("admin")?.post(`/api/campaigns/${target}/cancel`, { headers });
     if (res.headers()["content-type"]?.startsWith("text/csv"))
       return { status: res.status(), body: { status: res.ok(), message: (await res.text()).slice(0, 80) } };
     return { status: res.status(), body: (await res.json()) as { status: boolean; message: string } };
