@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { eq } from "drizzle-orm";
 
-import type { Database } from "@/lib/db/client";
 import { auditLog, recoveryCodes, staff } from "@/lib/db/schema";
 import { findStaffByEmail, updateStaff } from "@/lib/staff/repo";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { bootstrapAdmins } from "./bootstrap";
 import { DEMO_ADMIN } from "./demo";
@@ -15,18 +14,10 @@ import { openSession, startSession } from "./sessions";
 const [pglite] = dbTargets();
 
 describe("bootstrapAdmins", () => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  if (!pglite) throw new Error("PGlite target missing");
+  const database = useTestDatabase(pglite);
   const lines: string[] = [];
   const log = (l: string) => lines.push(l);
-
-  beforeAll(async () => {
-    if (!pglite) throw new Error("PGlite target missing");
-    const t = await pglite.create();
-    database = t.database;
-    dispose = t.dispose;
-  });
-  afterAll(async () => dispose());
 
   it("creates the ADMIN_EMAIL admin once; a later start leaves a disabled account disabled", async () => {
     const { db } = database;

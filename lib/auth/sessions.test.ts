@@ -1,26 +1,17 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { settings, staff, staffSessions } from "@/lib/db/schema";
 import { getSettings, saveSettings } from "@/lib/settings/repo";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { endSession, endSessions, listSessions, openSession, SESSION_IDLE_MS, startSession } from "./sessions";
 
 const NOT_A_SESSION = "00000000-0000-4000-8000-000000000000";
 
 describe.each(dbTargets())("staff sessions on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
   let people = 0;
-
-  beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
-  });
-  afterAll(async () => dispose());
 
   async function person(): Promise<string> {
     people += 1;

@@ -1,22 +1,13 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { signInAttempts } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { beginAttempt, checkThrottle, clearFailures, MAX_FAILURES, recordFailure, WINDOW_MS } from "./throttle";
 
 describe.each(dbTargets())("sign-in throttle on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
-
-  beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
-  });
-  afterAll(async () => dispose());
+  const database = useTestDatabase(target);
 
   it("allows four failures, refuses the fifth onward for that e-mail, with the wait in minutes", async () => {
     const { db } = database;

@@ -1,12 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { campaignRows, fundRequests } from "@/lib/db/schema";
 import type { RequestDeps } from "@/lib/requests/deps";
 import { ServiceError } from "@/lib/service/errors";
 import type { Sandbox } from "@/sandbox/server";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newTag, requestDeps } from "@/tests/support/request-deps";
 import { startTestSandbox } from "@/tests/support/sandbox";
 import { CREATE_CALL, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
@@ -34,18 +33,13 @@ const file = (lines: string[]) => {
 };
 
 describe.each(dbTargets())("campaign sending on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
   let deps: RequestDeps;
   let operator: { id: string; name: string };
   beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
     deps = requestDeps(database.db, sb, { service: { getRetries: 0 } });
     operator = await insertStaff(database.db, "Camp Operator");
   });
-  afterAll(async () => dispose());
   beforeEach(async () => control.reset());
 
   it("drafts with invalid rows and warnings, sends every queued row once, and finishes", async () => {

@@ -1,21 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { DEMO_ADMIN } from "@/lib/auth/demo";
-import type { Database } from "@/lib/db/client";
 import { staff } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "./mode";
 
 describe.each(dbTargets())("claimDatabaseMode on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
-  beforeEach(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
-  });
-  afterEach(async () => dispose());
+  const database = useTestDatabase(target, { perTest: true });
 
   it("a sandbox database refuses to start live, saying what it holds and what to do", async () => {
     await claimDatabaseMode(database.db, "sandbox", "db");

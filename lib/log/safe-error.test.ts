@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { payments, staff } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { safeErrorSummary } from "./safe-error";
 
 // A failed write's parameters (e-mail, phone, name, password hash) must never reach the log.
 describe.each(dbTargets())("safeErrorSummary on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
-  beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
-  });
-  afterAll(async () => dispose());
+  const database = useTestDatabase(target);
 
   it("keeps the code and what went wrong, not the staff row's e-mail or password hash", async () => {
     const row = { email: "secret.person@biz.test", name: "Secret Person", role: "viewer" as const, passwordHash: "$argon2id$v=19$m=19456$HASHVALUE" };

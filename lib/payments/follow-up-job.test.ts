@@ -2,10 +2,10 @@ import { sql } from "drizzle-orm";
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { queryRows, type Database } from "@/lib/db/client";
+import { queryRows } from "@/lib/db/client";
 import { createJobEngine } from "@/lib/jobs/engine";
 import { followUpJobId, QUEUES } from "@/lib/jobs/queues";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { payload } from "@/tests/support/payloads";
 
 import { createFollowUpQueue } from "./follow-up-job";
@@ -13,18 +13,13 @@ import { createFollowUpQueue } from "./follow-up-job";
 // Deliveries answered together share one insert of their follow-up jobs (docs/architecture.md): each caller
 // resolves only once its job is stored, one job per payment however often it is queued.
 describe.each(dbTargets())("the follow-up queue on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
   let boss: PgBoss;
   beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
     boss = await createJobEngine(database, database.pool?.options.connectionString ?? null);
   });
   afterAll(async () => {
     await boss.stop({ graceful: false, close: true, wait: true });
-    await dispose();
   });
 
   const stored = async (uuids: string[]) =>

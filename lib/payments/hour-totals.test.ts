@@ -1,9 +1,8 @@
 import { count, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { paymentHourTotals, payments } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { closeFinishedHours, settledByDay, totalsInRange } from "./hour-totals";
 
@@ -31,12 +30,8 @@ function payment(receivedAt: Date, amount: string) {
 // Totals of finished hours are kept, so the payments page costs the same at any number of payments; what
 // they answer must equal a plain sum over the rows, whatever the range.
 describe.each(dbTargets())("payment hour totals on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
   beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
     const rows = [
       payment(new Date("2026-03-01T10:00:00Z"), "100.25"),
       payment(new Date("2026-03-01T23:00:00Z"), "0.75"),
@@ -46,7 +41,6 @@ describe.each(dbTargets())("payment hour totals on $name", (target) => {
     ];
     await database.db.insert(payments).values(rows);
   });
-  afterAll(async () => dispose());
 
   async function scanned(from?: Date, to?: Date) {
     const [row] = await database.db

@@ -1,12 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { fundRequests, payments } from "@/lib/db/schema";
 import { createFundRequest } from "@/lib/requests/create";
 import { applyFetched } from "@/lib/requests/refresh";
 import { processDelivery } from "@/lib/webhooks/intake";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
 import { startTestSandbox } from "@/tests/support/sandbox";
 import { FETCH_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
@@ -25,23 +24,18 @@ interface SandboxDelivery {
 }
 
 describe.each(dbTargets())("payment verification and linking on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
   let sb: Sandbox;
   let control: SandboxControl;
   let operator: { id: string; name: string };
 
   beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
     sb = await startTestSandbox();
     control = sandboxControl(sb);
     operator = await insertStaff(database.db);
   });
   afterAll(async () => {
     await sb.close();
-    await dispose();
   });
   afterEach(async () => control.clearFaults());
 

@@ -1,12 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { fundRequests } from "@/lib/db/schema";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
 import type { ServiceErrorKind } from "@/lib/service/errors";
 import type { Sandbox } from "@/sandbox/server";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
 import { startTestSandbox } from "@/tests/support/sandbox";
 import { CREATE_CALL, CREATE_PATH, sandboxControl, type FaultMode, type SandboxControl } from "@/tests/support/sandbox-control";
@@ -38,19 +37,14 @@ function input(over: Partial<{ tag: string; amount: string | number; description
 }
 
 describe.each(dbTargets())("createFundRequest on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
   let deps: RequestDeps;
   let operator: { id: string; name: string };
 
   beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
     deps = requestDeps(database.db, sb);
     operator = await insertStaff(database.db, "Ola Operator");
   });
-  afterAll(async () => dispose());
   beforeEach(async () => control.reset());
 
   const rowsForKey = (key: string) => database.db.select().from(fundRequests).where(eq(fundRequests.idempotencyKey, key));

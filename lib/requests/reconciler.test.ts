@@ -1,11 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { fundRequests, type FundRequestRow } from "@/lib/db/schema";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
 import type { Sandbox } from "@/sandbox/server";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
 import { startTestSandbox } from "@/tests/support/sandbox";
 import { FETCH_CALL, FETCH_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
@@ -32,20 +31,15 @@ beforeAll(async () => {
 afterAll(async () => sb.close());
 
 describe.each(dbTargets())("reconciler on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
   /** Like the app's background client: no retries inside a call, the reconciler paces itself. */
   let deps: RequestDeps;
   let operator: { id: string; name: string };
 
   beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
     deps = requestDeps(database.db, sb, { service: { getRetries: 0 } });
     operator = await insertStaff(database.db, "Ola Operator");
   });
-  afterAll(async () => dispose());
   beforeEach(async () => {
     await database.db.delete(fundRequests);
     await control.reset();

@@ -1,12 +1,11 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { fundRequests } from "@/lib/db/schema";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
 import type { FundRequest } from "@/lib/service/schemas";
 import type { Sandbox } from "@/sandbox/server";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
 import { startTestSandbox } from "@/tests/support/sandbox";
 import { FETCH_CALL, FETCH_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
@@ -31,19 +30,14 @@ beforeAll(async () => {
 afterAll(async () => sb.close());
 
 describe.each(dbTargets())("request detail and forward-only status on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
   let deps: RequestDeps;
   let operator: { id: string; name: string };
 
   beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
     deps = requestDeps(database.db, sb);
     operator = await insertStaff(database.db, "Ola Operator");
   });
-  afterAll(async () => dispose());
   beforeEach(async () => control.reset());
 
   /** A pending request sent through our code to a fresh consumer who waits for a person. */

@@ -1,22 +1,12 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { backgroundShare, budgetSpent, spendServiceCall } from "./budget";
 
 describe.each(dbTargets())("the shared service budget on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
-  let reopen: () => Promise<Database>;
-  beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
-    reopen = t.reopen;
-  });
-  afterAll(async () => dispose());
+  const database = useTestDatabase(target);
   beforeEach(async () => {
     await database.db.execute(sql`delete from service_calls`);
   });
@@ -49,7 +39,7 @@ describe.each(dbTargets())("the shared service budget on $name", (target) => {
 
   it("never lets concurrent callers, on two connections, pass the limit together", async () => {
     // A second connection to the same database stands in for a second instance (Postgres only; PGlite has one).
-    const second = target.name === "postgres" ? await reopen() : database;
+    const second = target.name === "postgres" ? await database.reopen() : database;
     try {
       const verdicts = await Promise.all(
         Array.from({ length: 40 }, (_, i) => spendServiceCall((i % 2 === 0 ? database : second).db, i % 3 === 0 ? "background" : "interactive", 25)),

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { staff } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { updateStaffKeepingAnAdmin } from "./repo";
 
 describe.each(dbTargets())("staff changes on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
-
-  beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
-  });
-  afterAll(async () => dispose());
+  const database = useTestDatabase(target);
 
   async function admin(email: string): Promise<string> {
     const [row] = await database.db.insert(staff).values({ email, name: email, role: "admin", passwordHash: "x" }).returning({ id: staff.id });

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
-import { queryRows, type Database } from "@/lib/db/client";
+import { queryRows } from "@/lib/db/client";
 import { payments, webhookDeliveries } from "@/lib/db/schema";
 import { BVN, payload } from "@/tests/support/payloads";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { MAX_WEBHOOK_BYTES, processDelivery, type Delivery, type IntakeDeps } from "./intake";
 import { readCapped } from "@/lib/http/read-capped";
@@ -54,18 +54,13 @@ describe("redactBody", () => {
 });
 
 describe.each(dbTargets())("processDelivery on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
   let rejections: RejectionLog;
   const deps = (): IntakeDeps => ({ db: database.db, apiKey: KEY, amountUnit: "major", rejections });
 
   beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
     rejections = createRejectionLog(database.db);
   });
-  afterAll(async () => dispose());
 
   async function counts() {
     const [p] = await database.db.select({ n: sql<number>`count(*)::int` }).from(payments);

@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { webhookDeliveries } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { DELIVERY_COUNT_CAP, DELIVERY_MAX_PAGE, DELIVERY_PAGE_SIZE, listDeliveries, recentBadSignatures } from "./log-queries";
 import { createRejectionLog } from "./rejection-log";
@@ -14,15 +13,8 @@ const NOW = new Date(Date.UTC(2030, 5, 1, 12, 30));
 const minutesAgo = (m: number) => new Date(NOW.getTime() - m * 60_000);
 
 describe.each(dbTargets())("delivery-log queries on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
 
-  beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
-  });
-  afterAll(async () => dispose());
   beforeEach(async () => {
     await database.db.execute(sql`delete from webhook_deliveries`);
   });

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { queryRows, type Database, type Db } from "@/lib/db/client";
-import { dbTargets } from "@/tests/support/db-targets";
+import { queryRows, type Db } from "@/lib/db/client";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { pruneDeliveryLog } from "./log-retention";
 
@@ -12,15 +12,8 @@ const NOW = new Date(Date.UTC(2030, 5, 1, 12, 0));
 const DAY = 86_400_000;
 
 describe.each(dbTargets())("pruneDeliveryLog on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
 
-  beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
-  });
-  afterAll(async () => dispose());
   beforeEach(async () => {
     await database.db.execute(sql`delete from webhook_deliveries`);
   });

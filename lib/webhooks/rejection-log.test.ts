@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
-import { queryRows, type Database, type Db } from "@/lib/db/client";
-import { dbTargets } from "@/tests/support/db-targets";
+import { queryRows, type Db } from "@/lib/db/client";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { createRejectionLog, foldKey, type Rejection } from "./rejection-log";
 
@@ -23,19 +23,12 @@ interface Row {
 }
 
 describe.each(dbTargets())("rejection log on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
   let now = T0;
   const lines: string[] = [];
   const make = (options: Parameters<typeof createRejectionLog>[1] = {}) =>
     createRejectionLog(database.db, { now: () => now, log: (l) => lines.push(l), flushMs: 60_000, ...options });
 
-  beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
-  });
-  afterAll(async () => dispose());
   beforeEach(async () => {
     await database.db.execute(sql`delete from webhook_deliveries`);
     now = T0;

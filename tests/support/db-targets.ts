@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import pg from "pg";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 
 import { openDatabase, type Database } from "@/lib/db/client";
 
@@ -84,4 +85,49 @@ const postgres = (baseUrl: string): DbTargetUnderTest => ({
 export function dbTargets(): DbTargetUnderTest[] {
   const url = process.env.TEST_DATABASE_URL;
   return url ? [pglite, postgres(url)] : [pglite];
+}
+
+/** The database `useTestDatabase` gives a describe block; `reopen` opens another connection to the same data. */
+export interface TestDatabase extends Database {
+  reopen(): Promise<Database>;
+}
+
+// One helper so no test file repeats the create/dispose hooks; the returned Database reads whichever one the hooks opened.
+export function useTestDatabase(target: DbTargetUnderTest, { perTest = false }: { perTest?: boolean } = {}): TestDatabase {
+  let opened: Awaited<ReturnType<DbTargetUnderTest["create"]>> | null = null;
+  const open = async () => {
+    opened = await target.create();
+  };
+  const dispose = async () => {
+    const closing = opened;
+    opened = null;
+    await closing?.dispose();
+  };
+  if (perTest) {
+    beforeEach(open);
+    afterEach(dispose);
+  } else {
+    beforeAll(open);
+    afterAll(dispose);
+  }
+  const current = () => {
+    if (!opened) throw new Error(`the ${target.name} test database is open only inside its tests and hooks`);
+    return opened;
+  };
+  return {
+    get kind() {
+      return current().database.kind;
+    },
+    get db() {
+      return current().database.db;
+    },
+    get pool() {
+      return current().database.pool;
+    },
+    get pglite() {
+      return current().database.pglite;
+    },
+    close: () => current().database.close(),
+    reopen: () => current().reopen(),
+  };
 }
