@@ -33,6 +33,8 @@ test("the overview shows every wallet's formatted_balance exactly as the sandbox
 test("the overview's recent payments update live when a consumer pays", async ({ page, request }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+  // The list is drawn on the server: an event published before the stream is open would never reach it.
+  await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
   const tag = uniqueTag("live.overview");
   const made = await request.post("/api/requests", {
     headers: { Origin: BASE_URL },

@@ -142,16 +142,21 @@ test("fifty viewers at once cause one balance call; a fault shows the error pane
   const expires = Date.parse(first.data.fetchedAt) + 5_000;
   await expect.poll(() => Date.now(), { timeout: 7_000 }).toBeGreaterThan(expires);
   await sandbox.resetStats();
+  const burstStarted = Date.now();
   const burst = await Promise.all(Array.from({ length: 50 }, () => request.get("/api/balance")));
+  // One call per 5 s cache period the burst lasted: one, unless the machine stretched it past 5 s.
+  const burstPeriods = Math.ceil((Date.now() - burstStarted) / 5000);
   expect(burst.every((r) => r.status() === 200)).toBe(true);
-  expect((await sandbox.stats())["GET /api/v1/business/balance"]).toBe(1);
+  const burstCalls = (await sandbox.stats())["GET /api/v1/business/balance"] ?? 0;
+  expect(burstCalls).toBeGreaterThanOrEqual(1);
+  expect(burstCalls).toBeLessThanOrEqual(burstPeriods);
   // Fifty refresh clicks at once: a refresh skips the cache only for a value 5 s old or more,
   // so however long the burst takes, it costs at most one call per five seconds.
   const started = Date.now();
   const refreshes = await Promise.all(Array.from({ length: 50 }, () => request.get("/api/balance?refresh=1")));
   const periods = Math.ceil((Date.now() - started) / 5000);
   expect(refreshes.every((r) => r.status() === 200)).toBe(true);
-  expect((await sandbox.stats())["GET /api/v1/business/balance"]).toBeLessThanOrEqual(1 + periods);
+  expect((await sandbox.stats())["GET /api/v1/business/balance"]).toBeLessThanOrEqual(burstCalls + periods);
   // The page shows the cached value; once that is past the refresh floor, Refresh reaches the service.
   await page.goto("/");
   await expect(page.getByTestId("wallet").first()).toBeVisible();

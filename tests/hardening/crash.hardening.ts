@@ -274,7 +274,8 @@ describe("2. crash safety: SIGKILL while 1,000 deliveries arrive", () => {
       },
       PORTS.crashPglite,
     );
-  });
+    // As long as the Postgres case: the wait for every payment to be verified alone may take 150 s.
+  }, 300_000);
 
   const base = postgresBaseUrl();
   it.runIf(base)(
