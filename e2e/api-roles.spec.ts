@@ -52,6 +52,8 @@ test.describe("every route × every role", () => {
   let requestId = "";
   let paymentUuid = "";
   let campaignId = "";
+  /** Every campaign made here: cancelled in afterAll too, so one left sending by a failure cannot starve later specs. */
+  const madeCampaigns: string[] = [];
 
   /**
    * A draft campaign uploaded by the admin, moved through `steps` first. One that is started gets more
@@ -69,6 +71,7 @@ test.describe("every route × every role", () => {
     });
     expect(made.status(), await made.text()).toBe(201);
     const id = ((await made.json()) as { data: { id: string } }).data.id;
+    madeCampaigns.push(id);
     for (const step of steps) expect((await admin.post(`/api/campaigns/${id}/${step}`, { headers: { Origin: BASE_URL } })).status()).toBe(200);
     return id;
   }
@@ -99,6 +102,8 @@ test.describe("every route × every role", () => {
   });
 
   test.afterAll(async () => {
+    const admin = sessions.get("admin");
+    for (const id of madeCampaigns) await admin?.post(`/api/campaigns/${id}/cancel`, { headers: { Origin: BASE_URL } });
     for (const ctx of sessions.values()) await ctx.dispose();
   });
 
@@ -151,6 +156,7 @@ test.describe("every route × every role", () => {
     "POST /api/me/2fa/setup",
     "POST /api/me/2fa/enable",
     "POST /api/me/2fa/disable",
+    "POST /api/me/2fa/recovery-codes",
     "DELETE /api/me/sessions/[id]",
     "POST /api/me/sessions/revoke-others",
   ]);
@@ -176,7 +182,8 @@ test.describe("every route × every role", () => {
           res = await own.post(route.pattern, { headers, data: { code: totpCode(secret, Date.now()) } });
           break;
         }
-        case "POST /api/me/2fa/disable": {
+        case "POST /api/me/2fa/disable":
+        case "POST /api/me/2fa/recovery-codes": {
           const { secret } = await turnOnTwoStep(own);
           // A code is good once: the step after the one that enabled it.
           res = await own.post(route.pattern, { headers, data: { password: person.password, code: nextStepCode(secret) } });

@@ -40,6 +40,7 @@ export const ROUTE_TABLE: RouteCase[] = [
   { method: "POST", pattern: "/api/me/2fa/setup", allowed: ["admin", "operator", "viewer"] },
   { method: "POST", pattern: "/api/me/2fa/enable", allowed: ["admin", "operator", "viewer"] },
   { method: "POST", pattern: "/api/me/2fa/disable", allowed: ["admin", "operator", "viewer"] },
+  { method: "POST", pattern: "/api/me/2fa/recovery-codes", allowed: ["admin", "operator", "viewer"] },
   { method: "GET", pattern: "/api/me/sessions", allowed: ["admin", "operator", "viewer"] },
   { method: "DELETE", pattern: "/api/me/sessions/[id]", allowed: ["admin", "operator", "viewer"] },
   { method: "POST", pattern: "/api/me/sessions/revoke-others", allowed: ["admin", "operator", "viewer"] },

@@ -123,10 +123,30 @@ test("an operator sets up two-step sign-in, signs in with a code from then on, a
     await expect(other.getByTestId("form-error")).toHaveText(BAD_CODE);
     await expect(other).toHaveURL(/\/sign-in/);
 
-    // Turning it off takes the password and a code; an unused recovery code will do.
-    await page.getByLabel("Your password").fill(person.password);
-    await page.getByLabel("Code from your authenticator app, or a recovery code").fill(recoveryCodes[1] ?? "");
-    await page.getByRole("button", { name: "Turn off" }).click();
+    // Ten new recovery codes take the password and a code (an unused old recovery code will do), and replace all the old ones.
+    const renew = page.getByRole("form", { name: "New recovery codes" });
+    await renew.getByLabel("Your password").fill(person.password);
+    await renew.getByLabel("Code from your authenticator app, or a recovery code").fill(recoveryCodes[1] ?? "");
+    await renew.getByRole("button", { name: "Get new codes" }).click();
+    await expect(page.getByText("Here are your new recovery codes. The old ones no longer work.")).toBeVisible();
+    await expect(page.getByTestId("recovery-code")).toHaveCount(10);
+    const renewed = await page.getByTestId("recovery-code").allTextContents();
+    expect(
+      renewed.filter((c) => recoveryCodes.includes(c)),
+      "no old code comes back",
+    ).toEqual([]);
+    await page.getByRole("button", { name: "I have saved them" }).click();
+    await expect(page.getByTestId("two-step-status")).toContainText("10 of 10 recovery codes left");
+
+    // Turning it off takes the password and a code: an old recovery code no longer counts, a new one does.
+    const off = page.getByRole("form", { name: "Turn off two-step sign-in" });
+    await off.getByLabel("Your password").fill(person.password);
+    await off.getByLabel("Code from your authenticator app, or a recovery code").fill(recoveryCodes[2] ?? "");
+    await off.getByRole("button", { name: "Turn off" }).click();
+    await expect(page.locator("#disable-code-error")).toHaveText("That code does not match or was already used");
+    await expect(page.getByTestId("two-step-status")).toContainText("On");
+    await off.getByLabel("Code from your authenticator app, or a recovery code").fill(renewed[0] ?? "");
+    await off.getByRole("button", { name: "Turn off" }).click();
     await expect(page.getByTestId("two-step-status")).toContainText("Off");
     await expect(page.getByRole("button", { name: "Set up two-step sign-in" })).toBeVisible();
   } finally {

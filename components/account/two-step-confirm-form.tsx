@@ -7,12 +7,26 @@ import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
 import { ApiError, apiFetch } from "@/lib/http/api-fetch";
-import { twoStepDisableSchema } from "@/lib/staff/schemas";
+import { twoStepConfirmSchema } from "@/lib/staff/schemas";
 
 type Errors = Partial<Record<"password" | "code", string>>;
 
-/** Turning two-step sign-in off: the password and a current code (or a recovery code). */
-export function TwoStepDisableForm() {
+export interface TwoStepConfirmAction {
+  /** Field ids and the form's name derive from it. */
+  id: "disable" | "renew";
+  title: string;
+  explain?: string;
+  url: string;
+  submit: string;
+  pending: string;
+  failed: string;
+}
+
+/**
+ * An action that needs the password and a current code (or a recovery code): turning two-step sign-in
+ * off, or renewing the recovery codes. `onDone` gets the answer's data; the page is refreshed after.
+ */
+export function TwoStepConfirmForm<T>({ action, onDone }: { action: TwoStepConfirmAction; onDone?: (data: T) => void }) {
   const router = useRouter();
   const [password, setPassword] = useState("");
   const [code, setCode] = useState("");
@@ -23,7 +37,7 @@ export function TwoStepDisableForm() {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setError(null);
-    const parsed = twoStepDisableSchema.safeParse({ password, code: code.replace(/\s+/g, "") });
+    const parsed = twoStepConfirmSchema.safeParse({ password, code: code.replace(/\s+/g, "") });
     if (!parsed.success) {
       const flat = parsed.error.flatten().fieldErrors;
       setErrors({ password: flat.password?.[0], code: flat.code?.[0] });
@@ -32,9 +46,10 @@ export function TwoStepDisableForm() {
     setErrors({});
     setPending(true);
     try {
-      await apiFetch("/api/me/2fa/disable", { method: "POST", json: parsed.data });
+      const data = await apiFetch<T>(action.url, { method: "POST", json: parsed.data });
       setPassword("");
       setCode("");
+      onDone?.(data);
       router.refresh();
     } catch (e) {
       if (e instanceof ApiError) {
@@ -42,7 +57,7 @@ export function TwoStepDisableForm() {
         setErrors(next);
         // A field's own error already says it beside the field.
         setError(next.password || next.code ? null : e.message);
-      } else setError("Two-step sign-in could not be turned off. Try again.");
+      } else setError(action.failed);
     } finally {
       setPending(false);
     }
@@ -50,15 +65,16 @@ export function TwoStepDisableForm() {
 
   const aria = (name: keyof Errors) => ({
     "aria-invalid": errors[name] ? true : undefined,
-    "aria-describedby": errors[name] ? `disable-${name}-error` : undefined,
+    "aria-describedby": errors[name] ? `${action.id}-${name}-error` : undefined,
   });
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Turn off two-step sign-in" className="grid gap-3 sm:max-w-md">
-      <h3 className="text-sm font-semibold text-slate-900">Turn off two-step sign-in</h3>
-      <Field id="disable-password" label="Your password" error={errors.password}>
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label={action.title} className="grid gap-3 sm:max-w-md">
+      <h3 className="text-sm font-semibold text-slate-900">{action.title}</h3>
+      {action.explain ? <p className="text-sm text-slate-700">{action.explain}</p> : null}
+      <Field id={`${action.id}-password`} label="Your password" error={errors.password}>
         <input
-          id="disable-password"
+          id={`${action.id}-password`}
           type="password"
           autoComplete="current-password"
           value={password}
@@ -67,9 +83,9 @@ export function TwoStepDisableForm() {
           {...aria("password")}
         />
       </Field>
-      <Field id="disable-code" label="Code from your authenticator app, or a recovery code" error={errors.code}>
+      <Field id={`${action.id}-code`} label="Code from your authenticator app, or a recovery code" error={errors.code}>
         <input
-          id="disable-code"
+          id={`${action.id}-code`}
           type="text"
           autoComplete="one-time-code"
           maxLength={40}
@@ -81,7 +97,7 @@ export function TwoStepDisableForm() {
       </Field>
       <div>
         <Button type="submit" variant="secondary" disabled={pending}>
-          {pending ? "Turning off…" : "Turn off"}
+          {pending ? action.pending : action.submit}
         </Button>
       </div>
       {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}

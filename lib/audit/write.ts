@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   "account.password_changed",
   "account.two_step_enabled",
   "account.two_step_disabled",
+  "account.recovery_codes_renewed",
   "account.session_ended",
   "account.other_sessions_ended",
   "staff.created",

@@ -1,14 +1,13 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import type { Database } from "@/lib/db/client";
 import { recoveryCodes, staff } from "@/lib/db/schema";
-import { dbTargets } from "@/tests/support/db-targets";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { normaliseRecoveryCode, RECOVERY_CODE_COUNT } from "./recovery-codes";
 import { openSecret } from "./secret-box";
 import { TOTP_PERIOD_S, TOTP_WINDOW_STEPS, totpCode, totpCodeAtStep, totpStep } from "./totp";
-import { beginTwoStepSetup, checkSecondStep, enableTwoStep, recoveryCodesLeft, removeTwoStep, TwoStepUnreadable } from "./two-step";
+import { beginTwoStepSetup, checkSecondStep, enableTwoStep, recoveryCodesLeft, removeTwoStep, replaceRecoveryCodes, TwoStepUnreadable } from "./two-step";
 
 const AUTH_SECRET = "two-step-test-auth-secret-5c1e9a7b3d2f4e6a8b0c";
 /** A fixed clock: 10 s into a 30 s step, so the step's neighbours are a drift away on either side. */
@@ -30,16 +29,8 @@ function wrongCode(secret: string, step: number): string {
 }
 
 describe.each(dbTargets())("two-step sign-in on $name", (target) => {
-  let database: Database;
-  let dispose: () => Promise<void>;
+  const database = useTestDatabase(target);
   let people = 0;
-
-  beforeAll(async () => {
-    const t = await target.create();
-    database = t.database;
-    dispose = t.dispose;
-  });
-  afterAll(async () => dispose());
 
   async function person(): Promise<{ id: string; email: string }> {
     people += 1;
@@ -286,6 +277,36 @@ describe.each(dbTargets())("two-step sign-in on $name", (target) => {
     // The old codes belong to nothing now.
     expect(await check(p.id, p.codes[2] ?? "", NOW)).toBeNull();
     expect(await check(p.id, outcome.recoveryCodes[0] ?? "", NOW)).toBe("recovery_code");
+  });
+
+  it("replaceRecoveryCodes gives ten new codes for all the old ones, used or not, and leaves the app's secret alone", async () => {
+    const p = await enrolled();
+    expect(await check(p.id, p.codes[0] ?? "", NOW)).toBe("recovery_code");
+    expect(await recoveryCodesLeft(database.db, p.id)).toBe(RECOVERY_CODE_COUNT - 1);
+    const before = await staffRow(p.id);
+
+    const renewed = await replaceRecoveryCodes(database.db, p.id, AUTH_SECRET);
+    if (!renewed) throw new Error("renewal refused");
+    expect(renewed).toHaveLength(RECOVERY_CODE_COUNT);
+    expect(renewed.every((c) => RECOVERY_FORMAT.test(c))).toBe(true);
+    expect(renewed.filter((c) => p.codes.includes(c))).toEqual([]);
+    expect(await codeRows(p.id)).toHaveLength(RECOVERY_CODE_COUNT);
+    expect(await recoveryCodesLeft(database.db, p.id)).toBe(RECOVERY_CODE_COUNT);
+    expect(await staffRow(p.id)).toMatchObject({ totpSecret: before.totpSecret, totpLastStep: before.totpLastStep });
+
+    expect(await check(p.id, p.codes[1] ?? "", NOW), "an old, unused code").toBeNull();
+    expect(await check(p.id, renewed[0] ?? "", NOW)).toBe("recovery_code");
+    expect(await check(p.id, totpCodeAtStep(p.secret, STEP + 1), during(STEP + 1)), "the app still works").toBe("totp");
+  });
+
+  it("replaceRecoveryCodes for a person without two-step sign-in answers null and stores nothing", async () => {
+    const who = await person();
+    expect(await replaceRecoveryCodes(database.db, who.id, AUTH_SECRET)).toBeNull();
+    expect(await codeRows(who.id)).toEqual([]);
+    const p = await enrolled();
+    await removeTwoStep(database.db, p.id);
+    expect(await replaceRecoveryCodes(database.db, p.id, AUTH_SECRET)).toBeNull();
+    expect(await codeRows(p.id)).toEqual([]);
   });
 
   it("set-up while two-step sign-in is on answers null and leaves the secret alone", async () => {

@@ -122,6 +122,26 @@ export async function removeTwoStep(db: Db, staffId: string): Promise<boolean> {
   });
 }
 
+/**
+ * Ten new recovery codes in place of all the old ones (used or not), for a person whose two-step sign-in
+ * is on; null when it is not. One transaction, so a sign-in never sees a mix of old and new.
+ */
+export async function replaceRecoveryCodes(db: Db, staffId: string, authSecret: string): Promise<string[] | null> {
+  const codes = newRecoveryCodes();
+  return db.transaction(async (tx) => {
+    // Locks the row, so a disable or reset running meanwhile cannot leave codes on an account without a secret.
+    const on = await tx
+      .update(staff)
+      .set({ updatedAt: new Date() })
+      .where(and(eq(staff.id, staffId), isNotNull(staff.totpSecret)))
+      .returning({ id: staff.id });
+    if (on.length === 0) return null;
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.staffId, staffId));
+    await tx.insert(recoveryCodes).values(codes.map((c) => ({ staffId, codeHash: hashRecoveryCode(normaliseRecoveryCode(c) ?? c, authSecret) })));
+    return codes;
+  });
+}
+
 /** How many of the person's recovery codes are still unused. */
 export async function recoveryCodesLeft(db: Db, staffId: string): Promise<number> {
   const [row] = await db

@@ -59,7 +59,8 @@ const appCode = z
 
 export const twoStepEnableSchema = z.object({ code: appCode }).strict();
 
-export const twoStepDisableSchema = z
+/** The password and a current code: turning two-step sign-in off, or renewing the recovery codes. */
+export const twoStepConfirmSchema = z
   .object({
     password: z.string({ error: "Enter your password" }).min(1, "Enter your password").max(200, "At most 200 characters"),
     code: z

@@ -109,6 +109,17 @@ async function enrol(session: Session): Promise<Enrolled> {
   return { device, recoveryCodes: enabled.body.data.recoveryCodes, enablingCode };
 }
 
+/** POST /api/me/2fa/recovery-codes that must succeed: the new codes. */
+async function renewRecoveryCodes(session: Session, body: { password: string; code: string }): Promise<string[]> {
+  const res = await session.json<Envelope<{ recoveryCodes: string[] }>>("/api/me/2fa/recovery-codes", {
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200) throw new Error(`recovery-codes answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return res.body.data.recoveryCodes;
+}
+
 /** The `code` of a refused sign-in's redirect (?error=CredentialsSignin&code=…), or null. */
 function refusalCode(result: SignInResult): string | null {
   return result.location ? new URL(result.location, app.url).searchParams.get("code") : null;
@@ -213,6 +224,30 @@ describe("two-step sign-in", () => {
     const typed = await trySignIn(app.url, p.email, p.password, { code: ` ${second.toUpperCase()} ` });
     expect(typed.ok).toBe(true);
     expect((await me(typed.session)).twoStep.recoveryCodesLeft).toBe(8);
+  });
+
+  it("new recovery codes need the password and a code, and void every old one", async () => {
+    const p = await createPerson();
+    const s = await signIn(app.url, p.email, p.password);
+    const none = await post(s, "/api/me/2fa/recovery-codes", { password: p.password, code: "123456" });
+    expect(none.status, "two-step sign-in is not on yet").toBe(409);
+    const { device, recoveryCodes } = await enrol(s);
+    const [used, old] = recoveryCodes;
+    if (!used || !old) throw new Error("too few recovery codes");
+
+    const wrongPassword = await post(s, "/api/me/2fa/recovery-codes", { password: "not-the-password", code: await device.nextCode() });
+    expect(wrongPassword.status).toBe(422);
+    expect(await post(s, "/api/me/2fa/recovery-codes", { password: p.password })).toMatchObject({ status: 422 });
+    expect((await me(s)).twoStep.recoveryCodesLeft, "nothing changed").toBe(10);
+
+    const renewed = await renewRecoveryCodes(s, { password: p.password, code: used });
+    expect(renewed).toHaveLength(10);
+    expect(renewed.filter((c) => recoveryCodes.includes(c))).toEqual([]);
+    expect((await me(s)).twoStep.recoveryCodesLeft).toBe(10);
+    expectRefused(await trySignIn(app.url, p.email, p.password, { code: old }), "bad-code");
+    const fresh = await trySignIn(app.url, p.email, p.password, { code: renewed[0] ?? "" });
+    expect(fresh.ok).toBe(true);
+    expect((await me(fresh.session)).twoStep.recoveryCodesLeft).toBe(9);
   });
 });
 
