@@ -144,7 +144,7 @@ test("an operator sets up two-step sign-in, signs in with a code from then on, a
     await off.getByLabel("Code from your authenticator app, or a recovery code").fill(recoveryCodes[2] ?? "");
     await off.getByRole("button", { name: "Turn off" }).click();
     await expect(page.locator("#disable-code-error")).toHaveText("That code does not match or was already used");
-    await expect(page.getByTestId("two-step-status")).toContainText("On");
+    await expect(page.getByTestId("two-step-status")).toContainText("10 of 10 recovery codes left");
     await off.getByLabel("Code from your authenticator app, or a recovery code").fill(renewed[0] ?? "");
     await off.getByRole("button", { name: "Turn off" }).click();
     await expect(page.getByTestId("two-step-status")).toContainText("Off");

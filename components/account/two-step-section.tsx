@@ -50,9 +50,11 @@ export function TwoStepSection({ status, mustEnrol, required }: { status: TwoSte
       <div className="space-y-4">
         <p className="flex items-center gap-2 text-sm text-slate-800">
           <Badge tone="success">On</Badge>
-          {shown.renewed
-            ? "Here are your new recovery codes. The old ones no longer work."
-            : "Two-step sign-in is on. From your next sign-in you will enter a code from your app after your password."}
+          <span>
+            {shown.renewed
+              ? "Here are your new recovery codes. The old ones no longer work."
+              : "Two-step sign-in is on. From your next sign-in you will enter a code from your app after your password."}
+          </span>
         </p>
         <RecoveryCodes codes={shown.codes} />
         <div className="flex flex-wrap items-center gap-3">

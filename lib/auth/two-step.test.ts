@@ -285,7 +285,7 @@ describe.each(dbTargets())("two-step sign-in on $name", (target) => {
     expect(await recoveryCodesLeft(database.db, p.id)).toBe(RECOVERY_CODE_COUNT - 1);
     const before = await staffRow(p.id);
 
-    const renewed = await replaceRecoveryCodes(database.db, p.id, AUTH_SECRET);
+    const renewed = await replaceRecoveryCodes(database.db, p.id, before.totpSecret, AUTH_SECRET);
     if (!renewed) throw new Error("renewal refused");
     expect(renewed).toHaveLength(RECOVERY_CODE_COUNT);
     expect(renewed.every((c) => RECOVERY_FORMAT.test(c))).toBe(true);
@@ -299,14 +299,24 @@ describe.each(dbTargets())("two-step sign-in on $name", (target) => {
     expect(await check(p.id, totpCodeAtStep(p.secret, STEP + 1), during(STEP + 1)), "the app still works").toBe("totp");
   });
 
-  it("replaceRecoveryCodes for a person without two-step sign-in answers null and stores nothing", async () => {
+  it("replaceRecoveryCodes answers null and changes nothing once the checked secret is gone or replaced", async () => {
     const who = await person();
-    expect(await replaceRecoveryCodes(database.db, who.id, AUTH_SECRET)).toBeNull();
+    expect(await replaceRecoveryCodes(database.db, who.id, null, AUTH_SECRET)).toBeNull();
     expect(await codeRows(who.id)).toEqual([]);
+
     const p = await enrolled();
+    const checked = (await staffRow(p.id)).totpSecret;
     await removeTwoStep(database.db, p.id);
-    expect(await replaceRecoveryCodes(database.db, p.id, AUTH_SECRET)).toBeNull();
+    expect(await replaceRecoveryCodes(database.db, p.id, checked, AUTH_SECRET), "reset meanwhile").toBeNull();
     expect(await codeRows(p.id)).toEqual([]);
+
+    // Reset and set up again meanwhile: the codes the new enable showed stay the ones that work.
+    const again = await beginTwoStepSetup(database.db, p, AUTH_SECRET);
+    if (!again) throw new Error("set-up refused");
+    const outcome = await enableTwoStep(database.db, p.id, totpCode(again.secret, NOW), AUTH_SECRET, NOW);
+    if (!outcome.ok) throw new Error(`enable refused: ${outcome.reason}`);
+    expect(await replaceRecoveryCodes(database.db, p.id, checked, AUTH_SECRET), "an older secret").toBeNull();
+    expect(await check(p.id, outcome.recoveryCodes[0] ?? "", NOW)).toBe("recovery_code");
   });
 
   it("set-up while two-step sign-in is on answers null and leaves the secret alone", async () => {

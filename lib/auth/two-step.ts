@@ -124,16 +124,18 @@ export async function removeTwoStep(db: Db, staffId: string): Promise<boolean> {
 
 /**
  * Ten new recovery codes in place of all the old ones (used or not), for a person whose two-step sign-in
- * is on; null when it is not. One transaction, so a sign-in never sees a mix of old and new.
+ * is still on with `sealedSecret` (the one their code was checked against); null when it is not.
+ * One transaction, so a sign-in never sees a mix of old and new.
  */
-export async function replaceRecoveryCodes(db: Db, staffId: string, authSecret: string): Promise<string[] | null> {
+export async function replaceRecoveryCodes(db: Db, staffId: string, sealedSecret: string | null, authSecret: string): Promise<string[] | null> {
+  if (sealedSecret === null) return null;
   const codes = newRecoveryCodes();
   return db.transaction(async (tx) => {
     // Locks the row, so a disable or reset running meanwhile cannot leave codes on an account without a secret.
     const on = await tx
       .update(staff)
       .set({ updatedAt: new Date() })
-      .where(and(eq(staff.id, staffId), isNotNull(staff.totpSecret)))
+      .where(and(eq(staff.id, staffId), eq(staff.totpSecret, sealedSecret)))
       .returning({ id: staff.id });
     if (on.length === 0) return null;
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.staffId, staffId));

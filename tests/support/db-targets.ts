@@ -93,6 +93,8 @@ export interface TestDatabase extends Database {
 }
 
 // One helper so no test file repeats the create/dispose hooks; the returned Database reads whichever one the hooks opened.
+// Call it first in a describe block: vitest's default hook order ("stack") then opens the database before the
+// block's own setup and closes it after the block's own teardown (a job engine stops before its database).
 export function useTestDatabase(target: DbTargetUnderTest, { perTest = false }: { perTest?: boolean } = {}): TestDatabase {
   let opened: Awaited<ReturnType<DbTargetUnderTest["create"]>> | null = null;
   const open = async () => {

@@ -1,11 +1,10 @@
 import { writeAudit } from "@/lib/audit/write";
-import { confirmPasswordAndCode } from "@/lib/auth/confirm-two-step";
+import { confirmPasswordAndCode, notOn } from "@/lib/auth/confirm-two-step";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { clearFailures } from "@/lib/auth/throttle";
 import { replaceRecoveryCodes } from "@/lib/auth/two-step";
 import { getConfig } from "@/lib/config";
-import { conflict } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
@@ -16,10 +15,10 @@ export const dynamic = "force-dynamic";
 /** Ten new recovery codes in place of the old ones, for the password and a current code; shown this once. */
 export const POST = withStaff(ANY_STAFF, async (request, { db, staff, ip }) => {
   const body = await parseJsonBody(request, twoStepConfirmSchema);
-  await confirmPasswordAndCode(db, staff, body, ip);
-  const codes = await replaceRecoveryCodes(db, staff.id, getConfig().authSecret);
-  // An admin's reset between the check and here leaves nothing to attach codes to.
-  if (!codes) throw conflict("Two-step sign-in is not on.");
+  const checked = await confirmPasswordAndCode(db, staff, body, ip);
+  // Only for the secret the code was checked against: a reset (and a new set-up) meanwhile wins.
+  const codes = await replaceRecoveryCodes(db, staff.id, checked.totpSecret, getConfig().authSecret);
+  if (!codes) throw notOn();
   await clearFailures(db, staff.email);
   await writeAudit(db, { action: "account.recovery_codes_renewed", actor: staff, target: staff.email, ip });
   return ok({ recoveryCodes: codes }, "New recovery codes. The old ones no longer work. Keep these somewhere safe: they are shown only once.", 200, {
