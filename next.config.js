@@ -37,7 +37,9 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // forbidden() for pages a role may not open (lib/auth/page-guard.ts).
-  experimental: { authInterrupts: true },
+  // proxyClientMaxBodySize: proxy.ts refuses page bodies over 64 KiB (server actions are far smaller); Next.js
+  // copies a body for the proxy up to this size and drains the rest without keeping it (default 10 MB a request).
+  experimental: { authInterrupts: true, proxyClientMaxBodySize: "64kb" },
   // Native/wasm packages load from node_modules at run time instead of being bundled.
   serverExternalPackages: ["@electric-sql/pglite", "pg", "pg-boss", "@node-rs/argon2"],
   async headers() {

@@ -8,6 +8,16 @@ const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"
 // Open without a session: what the old matcher left out besides the API and static files (any path starting "sign-in").
 const SIGN_IN = /^\/sign-in/;
 
+// A page takes a body only for a server action (the sign-in form, sign-out), which Next.js reads whole,
+// chunked or not. A browser sends those small bodies with a Content-Length, so anything else is refused here.
+const MAX_PAGE_BODY_BYTES = 64 * 1024;
+
+function oversizedPageBody(request: NextRequest): boolean {
+  if (request.method === "GET" || request.method === "HEAD") return false;
+  const length = Number(request.headers.get("content-length") ?? Number.NaN);
+  return !(Number.isFinite(length) && length <= MAX_PAGE_BODY_BYTES);
+}
+
 function toSignIn(request: NextRequest): NextResponse {
   const url = request.nextUrl.clone();
   url.pathname = "/sign-in";
@@ -21,7 +31,10 @@ export function proxy(request: NextRequest) {
   const csp = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV !== "production" });
   const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
   let response: NextResponse;
-  if (hasSession || SIGN_IN.test(request.nextUrl.pathname)) {
+  if (oversizedPageBody(request)) {
+    const message = `A page takes at most ${MAX_PAGE_BODY_BYTES} bytes, sent with a Content-Length; this body was refused unread.`;
+    response = NextResponse.json({ status: false, message, data: {} }, { status: 413 });
+  } else if (hasSession || SIGN_IN.test(request.nextUrl.pathname)) {
     const requestHeaders = new Headers(request.headers);
     requestHeaders.set("x-nonce", nonce);
     // The dashboard layout sends an ended session back to sign-in with the page it asked for.

@@ -1,8 +1,8 @@
 // How every server of ours runs `next start`: with the peer-address stamp preloaded (TRUST_PROXY).
 import path from "node:path";
 
-/** The command and arguments for `next start -p port` in `root`, for spawn(). */
-export function nextStartCommand(root: string, port: number): { command: string; args: string[] } {
+/** The command and arguments for `next start -p port [-H host]` in `root`, for spawn(). */
+export function nextStartCommand(root: string, port: number, host?: string): { command: string; args: string[] } {
   return {
     command: process.execPath,
     args: [
@@ -12,6 +12,7 @@ export function nextStartCommand(root: string, port: number): { command: string;
       "start",
       "-p",
       String(port),
+      ...(host ? ["-H", host] : []),
     ],
   };
 }

@@ -91,7 +91,7 @@ if (config.sandbox) {
   await waitFor(`${sandboxUrl}/sandbox/stats`, "The sandbox", 30_000);
 }
 
-const next = nextStartCommand(root, config.port);
+const next = nextStartCommand(root, config.port, config.host);
 start("the dashboard", next.command, next.args, { ...env, NODE_ENV: "production" });
 await waitFor(`http://127.0.0.1:${config.port}/api/health`, "The dashboard", 120_000);
 

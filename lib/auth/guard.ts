@@ -6,8 +6,9 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import type { Db } from "@/lib/db/client";
 import { clientIp } from "@/lib/http/client-ip";
-import { errorResponse, forbidden, unauthorized } from "@/lib/http/api-error";
+import { errorResponse, forbidden, notFound, unauthorized } from "@/lib/http/api-error";
 import { isSameOrigin } from "@/lib/http/origin";
+import { malformedParam } from "@/lib/http/route-params";
 
 import type { Role } from "./roles";
 import { currentStaff, type CurrentStaff } from "./session";
@@ -30,7 +31,8 @@ export interface GuardOptions {
 
 /**
  * Every staff route handler is wrapped by this, naming the roles it allows: session checked against
- * the database, role, two-step set-up when the team requires it, Origin on mutations. Whatever the checks or the handler throw becomes the answer
+ * the database, role, two-step set-up when the team requires it, Origin on mutations, path parameters
+ * of their kind (lib/http/route-params.ts: a malformed id is "not found" before any query). Whatever the checks or the handler throw becomes the answer
  * here, by errorResponse: an ApiError's own, a ServiceError's 502/503/504, and for anything else a 500
  * with no internal error reaching the client.
  */
@@ -52,7 +54,9 @@ export function withStaff<P extends Params = Record<string, never>>(
       if (MUTATING.has(request.method) && !isSameOrigin(request, getConfig().appUrl)) {
         throw forbidden("This request did not come from the dashboard (Origin mismatch), so it was refused.");
       }
-      return await handler(request, { staff, params: await route.params, db: await getDb(), ip: clientIp(request.headers) });
+      const params = await route.params;
+      if (malformedParam(params)) throw notFound("Nothing here has that id: it is not one the dashboard makes. Check the link, or find the item in its list.");
+      return await handler(request, { staff, params, db: await getDb(), ip: clientIp(request.headers) });
     } catch (error) {
       return errorResponse(error, `${request.method} ${request.nextUrl.pathname}`);
     }

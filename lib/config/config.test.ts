@@ -86,6 +86,14 @@ describe("parseConfig", () => {
     expect(problems({ ...rest, NODE_ENV: "production" }).join("\n")).toContain("APP_URL");
   });
 
+  it("binds to loopback in sandbox mode (its demo password is public) and to every interface with a real service, unless HOST says", () => {
+    expect(parseConfig({}).host).toBe("127.0.0.1");
+    expect(parseConfig(REAL).host).toBe("0.0.0.0");
+    expect(parseConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+    expect(parseConfig({ ...REAL, HOST: "10.1.2.3" }).host).toBe("10.1.2.3");
+    expect(problems({ HOST: "a b" }).join("\n")).toMatch(/^HOST .*address or host name/m);
+  });
+
   it("reads DATABASE_URL as Postgres", () => {
     expect(parseConfig({ DATABASE_URL: "postgres://u:p@localhost/db" }).database).toEqual({ kind: "postgres", url: "postgres://u:p@localhost/db" });
   });

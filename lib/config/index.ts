@@ -17,6 +17,8 @@ export interface AppConfig {
   appUrl: string;
   webhookUrl: string;
   port: number;
+  /** Where `npm start` listens: HOST, else 127.0.0.1 in sandbox mode and every interface (0.0.0.0) otherwise. */
+  host: string;
   sandboxPort: number;
   database: { kind: "pglite"; dataDir: string } | { kind: "postgres"; url: string };
   dataDir: string;
@@ -99,6 +101,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     appUrl,
     webhookUrl: `${appUrl}/api/webhooks/peer-transfer`,
     port: e.PORT,
+    host: e.HOST ?? (sandbox ? "127.0.0.1" : "0.0.0.0"),
     sandboxPort: e.SANDBOX_PORT,
     database: e.DATABASE_URL ? { kind: "postgres", url: e.DATABASE_URL } : { kind: "pglite", dataDir },
     dataDir,

@@ -21,6 +21,11 @@ export const envSchema = z.object({
   SERVICE_AMOUNT_UNIT: z.enum(["major", "minor"], { message: 'must be "major" (naira) or "minor" (kobo)' }).default("major"),
   APP_URL: httpUrl.optional(),
   PORT: port.default(3000),
+  // The address `npm start` binds the dashboard to; unset: 127.0.0.1 in sandbox mode (its demo password is public), every interface otherwise.
+  HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]+$/, "must be an address or host name to listen on, e.g. 0.0.0.0 or 127.0.0.1")
+    .optional(),
   SANDBOX_PORT: port.max(65534, "must be at most 65534 (the verify host uses the next port)").default(4010),
   DATABASE_URL: z
     .string()

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 
+import { currentStaff } from "@/lib/auth/session";
 import { getDatabase } from "@/lib/db";
 import { ok, fail } from "@/lib/http/envelope";
 import { lastServiceCall } from "@/lib/service/app-client";
@@ -8,17 +9,20 @@ import { safeErrorSummary } from "@/lib/log/safe-error";
 
 export const dynamic = "force-dynamic";
 
-/** Public liveness: is the database reachable, and how did the last service call go. */
+/** Liveness for anyone (is the database reachable); the last service call's operation and timing for signed-in admins only. */
 export async function GET() {
-  const service = lastServiceCall();
+  let reachable = true;
   try {
     const { db } = await getDatabase();
     await db.execute(sql`select 1`);
-    return ok({ db: "ok" as const, service }, "Healthy");
   } catch (error) {
+    reachable = false;
     console.error(`[health] database check failed: ${safeErrorSummary(error)}`);
-    return fail(503, "The database is not reachable.", { db: "error" as const, service });
   }
+  const staff = reachable ? await currentStaff().catch(() => null) : null;
+  const extra = staff?.role === "admin" ? { service: lastServiceCall() } : {};
+  if (!reachable) return fail(503, "The database is not reachable.", { db: "error" as const });
+  return ok({ db: "ok" as const, ...extra }, "Healthy", 200, { "Cache-Control": "no-store" });
 }
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

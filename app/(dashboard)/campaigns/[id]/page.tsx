@@ -13,13 +13,12 @@ import { getCampaignView, listCampaignRows } from "@/lib/campaigns/queries";
 import { CAMPAIGN_ROWS_PAGE_SIZE, ROW_STATUSES, type CampaignView } from "@/lib/campaigns/view";
 import { getDb } from "@/lib/db";
 import { pageParam } from "@/lib/http/page-param";
+import { malformedParam } from "@/lib/http/route-params";
 import { formatTime } from "@/lib/time/format";
 
 export const metadata = { title: "Campaign" };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function filterOptions(c: CampaignView): RowFilterOption[] {
   return [
@@ -34,7 +33,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
   const { id } = await params;
   const staff = await requirePageStaff(ANY_STAFF, campaignHref(id));
   // A campaign id is a uuid, which never needs percent-encoding: anything else is simply not found.
-  if (!UUID.test(id)) notFound();
+  if (malformedParam({ id })) notFound();
   const raw = await searchParams;
   const status = rowFilterParam(raw.status);
   const page = pageParam(raw.page);

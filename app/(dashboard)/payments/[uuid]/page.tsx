@@ -5,10 +5,10 @@ import { PaymentDetail } from "@/components/payments/payment-detail";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
+import { malformedParam } from "@/lib/http/route-params";
 import { getPayment } from "@/lib/payments/query";
 import { keys } from "@/lib/query/options";
 import { getServerQueryClient } from "@/lib/query/server-client";
-import { UUID_RE } from "@/lib/service/schemas";
 
 export const metadata = { title: "Payment" };
 
@@ -16,7 +16,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ uuid: 
   const { uuid: raw } = await params;
   const staff = await requirePageStaff(ANY_STAFF, `/payments/${raw}`);
   // A uuid needs no decoding: anything with escapes in it is not one.
-  if (!UUID_RE.test(raw)) notFound();
+  if (malformedParam({ uuid: raw })) notFound();
   const uuid = raw.toLowerCase();
   const payment = await getPayment(await getDb(), uuid, staff.role);
   if (!payment) notFound();

@@ -5,11 +5,11 @@ import { RequestDetail } from "@/components/requests/request-detail";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
+import { malformedParam } from "@/lib/http/route-params";
 import { keys } from "@/lib/query/options";
 import { getServerQueryClient } from "@/lib/query/server-client";
 import { requestDeps } from "@/lib/requests/deps";
 import { getRequestDetail } from "@/lib/requests/refresh";
-import { REQUEST_ID_RE } from "@/lib/service/client";
 
 export const metadata = { title: "Request" };
 
@@ -17,7 +17,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
   // A valid id never needs percent-encoding, so anything else (a stray "%" included) is simply not found.
   const { id } = await params;
   await requirePageStaff(ANY_STAFF, `/requests/${encodeURIComponent(id)}`);
-  if (!REQUEST_ID_RE.test(id)) notFound();
+  if (malformedParam({ requestId: id })) notFound();
   const client = getServerQueryClient();
   const db = await getDb();
   // Service trouble is left to the browser's query, which shows what failed.

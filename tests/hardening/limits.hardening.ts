@@ -1,0 +1,178 @@
+// Issue 19, items 1, 8 and 11 against one sandbox-mode `next start`: every route that reads a body stops at
+// its cap (chunked or not) while the server's memory stays flat; a malformed id on any [param] route is
+// "not found", never a 500; /api/health tells the public only whether the database is up.
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { ROUTE_TABLE, type RouteCase } from "@/e2e/route-table";
+import { startSandbox, type Sandbox } from "@/sandbox/server";
+import { floodChunked, residentBytes } from "@/tests/support/chunked-flood";
+import { payload } from "@/tests/support/payloads";
+import { ROOT } from "@/tests/support/paths";
+import { signedHeaders } from "@/tests/support/sign-delivery";
+import { signIn, type Session } from "@/tests/support/sign-in";
+
+import { DEMO, DIST_DIR, HARDENING_KEY, PORTS, createRequest, freshDataDir, sandboxModeEnv, startDashboard, type Dashboard, type Envelope } from "./support";
+
+/** Far over every cap (the largest is the campaign upload's 2 MiB); a server reading it whole would grow by this much. */
+const FLOOD_BYTES = 256 * 1024 * 1024;
+/** What the server may grow by over the whole walk: a few buffers per request, never a body. */
+const RSS_GROWTH_LIMIT = 160 * 1024 * 1024;
+const CONTENT_TYPE: Record<NonNullable<RouteCase["reads"]>, string> = {
+  json: "application/json",
+  form: "application/x-www-form-urlencoded",
+  multipart: "multipart/form-data; boundary=flood",
+};
+
+let sandbox: Sandbox;
+let app: Dashboard;
+let admin: Session;
+const data = freshDataDir("limits");
+const seed = { requestId: "", paymentUuid: payload().uuid, staffId: "", campaignId: "" };
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: PORTS.limits.sandbox, apiKey: HARDENING_KEY, autoDelayMs: 200, webhookRetryDelaysMs: [], log: () => {} });
+  app = await startDashboard({ port: PORTS.limits.app, dataDir: data.dir, env: sandboxModeEnv(PORTS.limits.sandbox) });
+  admin = await signIn(app.url, DEMO.email, DEMO.password);
+  seed.requestId = (await createRequest(admin, { tag: "limits.seed", amount: "1500.00", description: "Seeded request" })).requestId ?? "";
+  const body = JSON.stringify(payload({ uuid: seed.paymentUuid }));
+  expect((await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body, HARDENING_KEY) })).status).toBe(200);
+  const staff = await admin.json<Envelope<{ id: string }>>("/api/staff", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "limits.viewer@hardening.test", name: "Limits Viewer", role: "viewer", password: "limits-viewer-password" }),
+  });
+  expect(staff.status).toBe(201);
+  seed.staffId = staff.body.data.id;
+  const form = new FormData();
+  form.set("name", "Limits dues");
+  form.set("file", new Blob(["tag,amount,description\nlimits.one,100,Dues\n"], { type: "text/csv" }), "dues.csv");
+  const campaign = await admin.json<Envelope<{ id: string }>>("/api/campaigns", { method: "POST", body: form });
+  expect(campaign.status, JSON.stringify(campaign.body)).toBe(201);
+  seed.campaignId = campaign.body.data.id;
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await sandbox?.close();
+  data.remove();
+});
+
+/** The route's pattern with a real id of each parameter's kind (a session id of nobody's: DELETE must not sign the admin out). */
+function concrete(route: RouteCase): string {
+  const id = route.pattern.startsWith("/api/campaigns/") ? seed.campaignId : route.pattern.startsWith("/api/staff/") ? seed.staffId : randomUUID();
+  return route.pattern
+    .replace("[requestId]", seed.requestId)
+    .replace("[uuid]", seed.paymentUuid)
+    .replace("[id]", id)
+    .replace("[...nextauth]", "callback/credentials");
+}
+
+describe("item 1: a body far over its cap is never read whole", () => {
+  const mutating = ROUTE_TABLE.filter((r) => r.method !== "GET");
+
+  it("every route that takes a body answers 413 (or closes) before the end of a chunked 256 MiB body, signed in or not; memory stays flat", async () => {
+    expect(mutating.filter((r) => r.reads).length).toBeGreaterThanOrEqual(10);
+    const baseline = residentBytes(app.pid);
+    let peak = baseline;
+    const problems: string[] = [];
+    for (const who of ["anonymous", "admin"] as const) {
+      for (const route of mutating) {
+        const target = concrete(route);
+        const headers: Record<string, string> = { "content-type": CONTENT_TYPE[route.reads ?? "json"], origin: app.url, "x-forwarded-for": admin.address };
+        if (who === "admin") headers.cookie = admin.cookie();
+        const answer = await floodChunked(`${app.url}${target}`, { method: route.method, headers, totalBytes: FLOOD_BYTES, prefix: '{"a":"' });
+        peak = Math.max(peak, residentBytes(app.pid));
+        const what = `${who} ${route.method} ${target}: ${answer.status ?? "closed"} after ${Math.round(answer.sentBytes / 1024)} KiB`;
+        // Refused before reading (401, 403) or answered without reading: either way never after the whole body.
+        if (answer.complete) problems.push(`${what} (read to the end)`);
+        else if (who === "admin" && route.reads && answer.status !== null && answer.status !== 413) problems.push(`${what} (not 413)`);
+      }
+    }
+    console.log(`[hardening] limits: rss ${Math.round(baseline / 2 ** 20)} MiB → peak ${Math.round(peak / 2 ** 20)} MiB over ${mutating.length * 2} floods`);
+    expect(problems).toEqual([]);
+    expect(peak - baseline).toBeLessThan(RSS_GROWTH_LIMIT);
+    // Still serving, and the admin still signed in.
+    expect((await admin.json<Envelope>("/api/me")).status).toBe(200);
+  });
+
+  it("a page's server actions refuse a chunked or oversized body with 413, keeping at most 64 KiB of it", async () => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, DIST_DIR, "server", "server-reference-manifest.json"), "utf8")) as {
+      node?: Record<string, unknown>;
+    };
+    const actions = Object.keys(manifest.node ?? {});
+    expect(actions.length).toBeGreaterThan(0);
+    const baseline = residentBytes(app.pid);
+    let peak = baseline;
+    for (const action of actions) {
+      for (const page of ["/sign-in", "/"]) {
+        const answer = await floodChunked(`${app.url}${page}`, {
+          method: "POST",
+          headers: { "next-action": action, "content-type": "text/plain;charset=UTF-8", origin: app.url, cookie: admin.cookie() },
+          totalBytes: FLOOD_BYTES,
+          prefix: '["',
+        });
+        peak = Math.max(peak, residentBytes(app.pid));
+        // Next.js drains the rest of a page's body without keeping it, so the answer may come after the last byte.
+        expect([413, null], `action ${action} on ${page}`).toContain(answer.status);
+      }
+    }
+    expect(peak - baseline).toBeLessThan(RSS_GROWTH_LIMIT);
+  });
+});
+
+describe("item 8: malformed ids are not found, never a 500", () => {
+  const MALFORMED = ["-".repeat(36), "0".repeat(36), "abc", "00000000-0000-0000-0000-00000000000g", "%25", "x".repeat(65), "' OR 1=1 --"];
+
+  it("every [param] route answers 404 or 422 with an envelope for every malformed id", async () => {
+    const routes = ROUTE_TABLE.filter((r) => /\[(?!\.\.\.)\w+\]/.test(r.pattern));
+    expect(routes.length).toBeGreaterThanOrEqual(12);
+    const problems: string[] = [];
+    for (const route of routes) {
+      for (const value of MALFORMED) {
+        const target = route.pattern.replace(/\[\w+\]/, encodeURIComponent(value));
+        const res = await admin.fetch(target, {
+          method: route.method,
+          headers: { "content-type": "application/json" },
+          body: route.method === "GET" ? undefined : "{}",
+        });
+        const text = await res.text();
+        // A dashes-only string is a well-formed request id: the service is asked, and does not know it.
+        if (![404, 422].includes(res.status)) problems.push(`${route.method} ${target}: ${res.status} ${text.slice(0, 120)}`);
+        else if (!/"status":false/.test(text)) problems.push(`${route.method} ${target}: no envelope`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it("the detail pages show their not-found page for a malformed id", async () => {
+    for (const [page, heading] of [
+      [`/campaigns/${"-".repeat(36)}`, "Campaign not found"],
+      [`/campaigns/${"0".repeat(36)}`, "Campaign not found"],
+      [`/payments/${"-".repeat(36)}`, "Payment not found"],
+      [`/requests/${"x".repeat(65)}`, "Request not found"],
+    ] as const) {
+      const res = await admin.fetch(page);
+      expect([200, 404], page).toContain(res.status);
+      expect(await res.text(), page).toContain(heading);
+    }
+  });
+});
+
+describe("item 11: /api/health", () => {
+  it("tells the public only whether the database is up; signed-in admins also see the last service call", async () => {
+    await admin.json("/api/balance");
+    const open = await fetch(`${app.url}/api/health`);
+    expect(open.status).toBe(200);
+    const body = (await open.json()) as Envelope<Record<string, unknown>>;
+    expect(body.data).toEqual({ db: "ok" });
+    const asAdmin = await admin.json<Envelope<{ db: string; service: { operation: string } | null }>>("/api/health");
+    expect(asAdmin.body.data.db).toBe("ok");
+    expect(asAdmin.body.data.service?.operation).toBe("balance");
+    const viewer = await signIn(app.url, "limits.viewer@hardening.test", "limits-viewer-password");
+    expect((await viewer.json<Envelope<Record<string, unknown>>>("/api/health")).body.data).toEqual({ db: "ok" });
+  });
+});
