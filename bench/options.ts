@@ -7,7 +7,7 @@ export type BenchStep = (typeof BENCH_STEPS)[number];
 
 export interface BenchOptions {
   smoke: boolean;
-  /** `--only=…`: just those steps (quick to repeat while tuning); the README is left alone. Null: every step. */
+  /** `--only=…`: just those steps (quick to repeat while tuning); bench/README.md is left alone. Null: every step. */
   only: ReadonlySet<BenchStep> | null;
   root: string;
   intake: { deliveries: number; repeatShare: number; concurrency: number; warmup: number; rounds: number };
@@ -48,7 +48,7 @@ export interface BenchOptions {
   /** Postgres server for the intake comparison and the scale-out (DATABASE_URL); null: PGlite only, no scale-out. */
   postgresUrl: string | null;
   resultsFile: string;
-  /** Only a full run of every step rewrites the README's Benchmarks section. */
+  /** Only a full run of every step rewrites the figures in bench/README.md. */
   updateReadme: boolean;
 }
 

@@ -1,4 +1,4 @@
-// The run's output: a table on stdout, the JSON file, and (full runs) the README's figures.
+// The run's output: a table on stdout, the JSON file, and (full runs) the figures in bench/README.md.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -58,9 +58,9 @@ export function readmeFigures(report: Report): string {
   ].join("\n");
 }
 
-/** Replaces the figures between the markers in the README's Benchmarks section; the text around them stays. */
+/** Replaces the figures between the markers in bench/README.md; the text around them stays. */
 export async function updateReadme(root: string, report: Report): Promise<boolean> {
-  const file = path.join(root, "README.md");
+  const file = path.join(root, "bench", "README.md");
   const text = readFileSync(file, "utf8");
   const begin = text.indexOf(BEGIN);
   const end = text.indexOf(END);

@@ -1,5 +1,5 @@
 // `npm run bench` (the issue's sizes) and `npm run bench:smoke` (tiny sizes, part of `npm test`): every benchmark in one
-// run, a table on stdout, the JSON report, and on a full run the README's figures. Exits non-zero when a measurement
+// run, a table on stdout, the JSON report, and on a full run the figures in bench/README.md. Exits non-zero when a measurement
 // could not be taken; a missed target is reported, not fatal.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -190,7 +190,7 @@ printTable(targets);
 writeJson(options.resultsFile, report);
 log(`wrote ${path.relative(options.root, options.resultsFile)}`);
 if (options.updateReadme && errors.length === 0)
-  log((await updateReadme(options.root, report)) ? "updated the README's Benchmarks figures" : "README: no bench markers found; not updated");
+  log((await updateReadme(options.root, report)) ? "updated the figures in bench/README.md" : "bench/README.md: no bench markers found; not updated");
 
 const missed = targets.filter((t) => t.verdict === "missed");
 // A skipped scale-out (no DATABASE_URL) is a result too: it says why.

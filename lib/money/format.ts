@@ -3,7 +3,7 @@ import { addDecimals, groupThousands, rescale, toDecimal, type Decimal } from ".
 /**
  * The service's `formatted_balance`: currency code, a space, balance/100 with thousands
  * separators and two decimals. The balance is read as the exact decimal JSON carries and
- * rounded half away from zero (README, "Money").
+ * rounded half away from zero (docs/decisions.md, "Money formatting").
  */
 export function formatMinor(currency: string, balanceMinor: number | string | Decimal): string {
   const d = toDecimal(balanceMinor);
