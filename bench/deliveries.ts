@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 
-import { sign } from "@/lib/webhooks/signature";
+import { deliverySignature } from "@/tests/support/sign-delivery";
 import { payload } from "@/tests/support/payloads";
 
 export interface PreparedDelivery {
@@ -26,7 +26,7 @@ export function prepareDeliveries(count: number, repeatShare: number, apiKey: st
   for (let i = 0; i < count - repeats; i++) {
     const uuid = randomUUID();
     const body = JSON.stringify(payload({ uuid, description: `Bench delivery ${i}` }));
-    originals.push({ uuid, body, signature: sign(apiKey, body), repeat: false });
+    originals.push({ uuid, body, signature: deliverySignature(body, apiKey), repeat: false });
   }
   const all = [...originals];
   for (let i = 0; i < repeats; i++) {

@@ -7,7 +7,7 @@ import { request as playwrightRequest } from "@playwright/test";
 
 import type { Role } from "../lib/auth/roles";
 import { totpCode } from "../lib/auth/totp";
-import { DEV_API_KEY } from "../sandbox/dev-key";
+import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { payload } from "../tests/support/payloads";
 import { signedHeaders } from "../tests/support/sign-delivery";
 import { ROUTE_TABLE, type RouteCase } from "./route-table";

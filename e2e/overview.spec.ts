@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 import { currencyOf, formatMinor, sumMinor } from "../lib/money";
-import { DEV_API_KEY } from "../sandbox/dev-key";
+import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { BASE_URL, E2E_SANDBOX_PORT, sandbox, uniqueTag } from "./support";
 
 interface Wallet {

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { DEV_API_KEY } from "../sandbox/dev-key";
+import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { fakeAddress as fakeClientIp } from "../tests/support/sign-in";
 import { BASE_URL, DEMO_ADMIN, SANDBOX_URL, createStaff, newSession, sandbox, uniqueTag } from "./support";
 

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { DEV_API_KEY } from "../sandbox/dev-key";
+import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { payload } from "../tests/support/payloads";
 import { deliverySignature } from "../tests/support/sign-delivery";
 

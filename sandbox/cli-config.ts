@@ -1,5 +1,5 @@
 // Reads the sandbox CLI's environment, failing with one line that names the bad variable.
-import { DEV_API_KEY } from "./dev-key";
+import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { isHttpUrl } from "./request-body";
 import { DEFAULT_PORT } from "./server";
 import type { AmountUnit } from "./types";

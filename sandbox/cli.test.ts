@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { CliConfigError, describeKey, readCliConfig } from "./cli-config";
-import { DEV_API_KEY } from "./dev-key";
+import { DEV_API_KEY } from "@/lib/config/dev-key";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 

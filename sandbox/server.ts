@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { apiRoutes } from "./api-routes";
 import { consumerRoutes } from "./consumer-page";
 import { controlRoutes } from "./control-routes";
-import { DEV_API_KEY } from "./dev-key";
+import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { FaultTable } from "./faults";
 import { listener, requestTarget, serveOpen, serveService, type ServiceGuards } from "./host-handlers";
 import { createRequestActions } from "./request-actions";

@@ -1,7 +1,7 @@
 import "server-only";
 
 import type { Db } from "@/lib/db/client";
-import { csvRow } from "@/lib/payments/csv";
+import { csvRow } from "@/lib/csv/row";
 
 import { listCampaignRows } from "./queries";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { DEV_API_KEY } from "@/sandbox/dev-key";
+import { DEV_API_KEY } from "@/lib/config/dev-key";
 
 import { ConfigError, parseConfig, resolveAuthSecret } from "./index";
 

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { DEV_API_KEY } from "@/sandbox/dev-key";
+import { DEV_API_KEY } from "./dev-key";
 import type { AmountUnit } from "@/lib/money";
 
 import { envSchema } from "./schema";

@@ -101,22 +101,10 @@ describe("securityHeaders", () => {
   });
 });
 
-describe("next.config.js", () => {
-  interface Rule {
-    source: string;
-    headers: HeaderPair[];
-  }
-
-  async function configRules(): Promise<Rule[]> {
-    // A plain-JS module (Node loads it untranspiled), so it is imported by URL and checked at run time.
-    const mod: unknown = await import(/* @vite-ignore */ new URL("../../next.config.js", import.meta.url).href);
-    const config = (mod as { default?: { headers?: () => Promise<Rule[]> } }).default;
-    if (typeof config?.headers !== "function") throw new Error("next.config.js exports no headers()");
-    return config.headers();
-  }
-
+describe("next.config.ts", () => {
   it("sends the strict fallback CSP and the static headers on every path, and no HSTS", async () => {
-    const rules = await configRules();
+    const { default: config } = await import("@/next.config");
+    const rules = (await config.headers?.()) ?? [];
     const all = rules.find((r) => r.source === "/:path*");
     expect(all, "a rule for every path").toBeDefined();
     const headers = all?.headers ?? [];

@@ -1,4 +1,4 @@
-// Security headers built in one place: proxy.ts sends them with a per-request nonce; next.config.js mirrors the static ones.
+// Security headers built in one place: proxy.ts sends them with a per-request nonce; next.config.ts sends the static ones.
 
 export interface HeaderPair {
   key: string;

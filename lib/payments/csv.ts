@@ -1,18 +1,6 @@
+import { csvRow } from "@/lib/csv/row";
+
 import type { PaymentView } from "./view";
-
-// A spreadsheet runs a cell that starts with one of these as a formula (CSV injection).
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** One RFC 4180 field: formula starts defused with a leading quote, then quoted when it needs to be. */
-export function csvField(value: string | null | undefined): string {
-  let text = value ?? "";
-  if (FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export function csvRow(values: readonly (string | null | undefined)[]): string {
-  return `${values.map(csvField).join(",")}\r\n`;
-}
 
 const COLUMNS: [string, (p: PaymentView) => string | null][] = [
   ["received_at", (p) => p.receivedAt],

@@ -33,7 +33,3 @@ export function verifySignature(raw: Buffer, header: string | null, key: string)
   }
   return reserialised !== null && matches(reserialised) ? "valid_reserialised" : "mismatch";
 }
-
-export function sign(key: string, body: string): string {
-  return createHmac("sha512", key).update(body).digest("hex");
-}

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { DEMO_ADMIN } from "@/lib/auth/demo";
-import { DEV_API_KEY } from "@/sandbox/dev-key";
+import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { isListening } from "@/tests/support/ports";
 
 import { npmStart } from "./npm-start";

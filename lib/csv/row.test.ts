@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+
+import { csvField, csvRow } from "./row";
+
+describe("csvField", () => {
+  it("quotes fields with commas, quotes and line breaks", () => {
+    expect(csvField("plain")).toBe("plain");
+    expect(csvField('a,"b"')).toBe('"a,""b"""');
+    expect(csvField("a\nb")).toBe('"a\nb"');
+    expect(csvField(null)).toBe("");
+  });
+
+  it("defuses cells a spreadsheet would run as formulas", () => {
+    for (const start of ["=", "+", "-", "@", "\t", "\r"]) expect(csvField(`${start}1`).replace(/^"/, "")).toMatch(/^'/);
+    expect(csvField("=1+1")).toBe("'=1+1");
+    expect(csvField('=A1,"x"')).toBe(`"'=A1,""x"""`);
+  });
+});
+
+describe("csvRow", () => {
+  it("joins fields with commas and ends with CRLF", () => {
+    expect(csvRow(["a", "b,c", null])).toBe('a,"b,c",\r\n');
+  });
+});
