@@ -54,7 +54,7 @@ test("an admin resets a person's two-step sign-in from the staff page", async ({
   await admin.dispose();
   const theirs = await newSession(person.email, person.password);
   try {
-    await turnOnTwoStep(theirs);
+    await turnOnTwoStep(theirs, person.password);
     await page.goto("/staff");
     const row = page.getByTestId("staff-row").filter({ hasText: person.email });
     await expect(row).toContainText("On");

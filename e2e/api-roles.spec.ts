@@ -116,7 +116,7 @@ test.describe("every route × every role", () => {
     const person = await createStaff(admin, role);
     const theirs = await newSession(person.email, person.password);
     try {
-      await turnOnTwoStep(theirs);
+      await turnOnTwoStep(theirs, person.password);
     } finally {
       await theirs.dispose();
     }
@@ -175,16 +175,19 @@ test.describe("every route × every role", () => {
         case "POST /api/me/password":
           res = await own.post(route.pattern, { headers, data: { currentPassword: person.password, newPassword: "matrix-new-password" } });
           break;
+        case "POST /api/me/2fa/setup":
+          res = await own.post(route.pattern, { headers, data: { password: person.password } });
+          break;
         case "POST /api/me/2fa/enable": {
-          const setup = await own.post("/api/me/2fa/setup", { headers });
+          const setup = await own.post("/api/me/2fa/setup", { headers, data: { password: person.password } });
           expect(setup.status(), await setup.text()).toBe(200);
           const { secret } = ((await setup.json()) as { data: { secret: string } }).data;
-          res = await own.post(route.pattern, { headers, data: { code: totpCode(secret, Date.now()) } });
+          res = await own.post(route.pattern, { headers, data: { password: person.password, code: totpCode(secret, Date.now()) } });
           break;
         }
         case "POST /api/me/2fa/disable":
         case "POST /api/me/2fa/recovery-codes": {
-          const { secret } = await turnOnTwoStep(own);
+          const { secret } = await turnOnTwoStep(own, person.password);
           // A code is good once: the step after the one that enabled it.
           res = await own.post(route.pattern, { headers, data: { password: person.password, code: nextStepCode(secret) } });
           break;

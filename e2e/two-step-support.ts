@@ -4,12 +4,12 @@ import { expect, type APIRequestContext } from "@playwright/test";
 import { totpCode, totpCodeAtStep, totpStep } from "../lib/auth/totp";
 import { BASE_URL } from "./support";
 
-/** Set-up and enable in the context's own session (which stays open); answers the secret and the ten recovery codes. */
-export async function turnOnTwoStep(ctx: APIRequestContext): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const setup = await ctx.post("/api/me/2fa/setup", { headers: { Origin: BASE_URL } });
+/** Set-up and enable in the context's own session (which stays open), with the person's password; answers the secret and the ten recovery codes. */
+export async function turnOnTwoStep(ctx: APIRequestContext, password: string): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const setup = await ctx.post("/api/me/2fa/setup", { headers: { Origin: BASE_URL }, data: { password } });
   expect(setup.status(), await setup.text()).toBe(200);
   const { secret } = ((await setup.json()) as { data: { secret: string } }).data;
-  const enabled = await ctx.post("/api/me/2fa/enable", { headers: { Origin: BASE_URL }, data: { code: totpCode(secret, Date.now()) } });
+  const enabled = await ctx.post("/api/me/2fa/enable", { headers: { Origin: BASE_URL }, data: { password, code: totpCode(secret, Date.now()) } });
   expect(enabled.status(), await enabled.text()).toBe(200);
   return { secret, recoveryCodes: ((await enabled.json()) as { data: { recoveryCodes: string[] } }).data.recoveryCodes };
 }

@@ -29,7 +29,12 @@ async function enterCode(page: Page, code: string): Promise<void> {
 }
 
 /** Sets two-step sign-in up on /account as the page's person would: the secret read off the page, the code computed from it. */
-async function setUpOnAccountPage(page: Page): Promise<string> {
+async function setUpOnAccountPage(page: Page, password: string): Promise<string> {
+  // The password first: a stolen session alone cannot turn two-step sign-in on.
+  await page.getByLabel("Your password").fill("not-the-password");
+  await page.getByRole("button", { name: "Set up two-step sign-in" }).click();
+  await expect(page.locator("#setup-password-error")).toHaveText("That is not your current password");
+  await page.getByLabel("Your password").fill(password);
   await page.getByRole("button", { name: "Set up two-step sign-in" }).click();
   const qr = page.getByTestId("totp-qr");
   await expect(qr).toBeVisible();
@@ -64,7 +69,7 @@ test("an operator sets up two-step sign-in, signs in with a code from then on, a
     await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible();
     await expect(page.getByTestId("two-step-status")).toContainText("Off");
 
-    const secret = await setUpOnAccountPage(page);
+    const secret = await setUpOnAccountPage(page, person.password);
     await expect(page.getByTestId("recovery-code")).toHaveCount(10);
     await expect(page.getByText("These recovery codes are shown only once.")).toBeVisible();
     const recoveryCodes = await page.getByTestId("recovery-code").allTextContents();
@@ -166,7 +171,7 @@ test("while the team requires two-step sign-in, a viewer without it can open onl
   const signedIn = await signInOverHttp(adminContext.request, adminPerson.email, adminPerson.password);
   expect(signedIn.status(), "the admin's sign-in redirects").toBe(302);
   expect(signedIn.headers().location ?? "", "the admin signed in").not.toContain("error=");
-  await turnOnTwoStep(adminContext.request);
+  await turnOnTwoStep(adminContext.request, adminPerson.password);
   try {
     const adminPage = await adminContext.newPage();
     await adminPage.goto("/staff");
@@ -193,7 +198,7 @@ test("while the team requires two-step sign-in, a viewer without it can open onl
     expect(me.data.mustEnrol).toBe(true);
 
     // Setting it up opens everything again.
-    await setUpOnAccountPage(page);
+    await setUpOnAccountPage(page, viewer.password);
     await expect(page.getByTestId("recovery-code")).toHaveCount(10);
     await page.getByRole("link", { name: "I have saved them — continue to the overview" }).click();
     await expect(page).toHaveURL(`${BASE_URL}/`);

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
 import { ApiError, apiFetch } from "@/lib/http/api-fetch";
-import { twoStepEnableSchema } from "@/lib/staff/schemas";
+import { twoStepEnableSchema, twoStepSetupSchema } from "@/lib/staff/schemas";
 
 interface Setup {
   secret: string;
@@ -19,23 +19,39 @@ export function groupSecret(secret: string): string {
   return (secret.match(/.{1,4}/g) ?? []).join(" ");
 }
 
-/** Set-up: ask for a secret, show its QR code and text, and turn two-step sign-in on with the app's first code. */
+/**
+ * Set-up: the password (so a stolen session cannot turn it on), then a secret with its QR code and text, and
+ * two-step sign-in turned on with the app's first code. The password is kept in memory until then: enable asks for it too.
+ */
 export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => void }) {
   const [setup, setSetup] = useState<Setup | null>(null);
+  const [password, setPassword] = useState("");
+  const [passwordError, setPasswordError] = useState<string | null>(null);
   const [code, setCode] = useState("");
   const [codeError, setCodeError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
-  async function begin() {
+  async function begin(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
     setError(null);
+    const parsed = twoStepSetupSchema.safeParse({ password });
+    if (!parsed.success) {
+      setPasswordError(parsed.error.issues[0]?.message ?? "Enter your password");
+      return;
+    }
+    setPasswordError(null);
     setPending(true);
     try {
-      setSetup(await apiFetch<Setup>("/api/me/2fa/setup", { method: "POST" }));
+      setSetup(await apiFetch<Setup>("/api/me/2fa/setup", { method: "POST", json: parsed.data }));
       setCode("");
       setCodeError(null);
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : "Two-step sign-in could not be set up just now. Try again.");
+      if (e instanceof ApiError) {
+        const field = e.fieldErrors.password?.[0];
+        if (field) setPasswordError(field);
+        else setError(e.message);
+      } else setError("Two-step sign-in could not be set up just now. Try again.");
     } finally {
       setPending(false);
     }
@@ -45,7 +61,7 @@ export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[
     event.preventDefault();
     setError(null);
     // Apps show the code as "123 456"; the server wants the six digits only.
-    const parsed = twoStepEnableSchema.safeParse({ code: code.replace(/\s+/g, "") });
+    const parsed = twoStepEnableSchema.safeParse({ password, code: code.replace(/\s+/g, "") });
     if (!parsed.success) {
       setCodeError(parsed.error.issues[0]?.message ?? "Enter the 6-digit code from your authenticator app");
       return;
@@ -61,6 +77,12 @@ export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[
         if (field) setCodeError(field);
         else setError(e.message);
       } else setError("Two-step sign-in could not be turned on. Try again.");
+      // The password was refused (changed meanwhile, or a typo the throttle caught): ask for it again.
+      if (e instanceof ApiError && e.fieldErrors.password) {
+        setSetup(null);
+        setPassword("");
+        setPasswordError(e.fieldErrors.password[0] ?? null);
+      }
     } finally {
       setPending(false);
     }
@@ -73,9 +95,24 @@ export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[
           After your password, you will also enter a 6-digit code from an authenticator app on your phone (Google Authenticator, Microsoft Authenticator,
           1Password and the like).
         </p>
-        <Button onClick={() => void begin()} disabled={pending}>
-          {pending ? "Preparing…" : "Set up two-step sign-in"}
-        </Button>
+        <form onSubmit={(e) => void begin(e)} noValidate className="space-y-3 sm:max-w-xs">
+          <Field id="setup-password" label="Your password" error={passwordError ?? undefined}>
+            <input
+              id="setup-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              aria-invalid={passwordError ? true : undefined}
+              aria-describedby={passwordError ? "setup-password-error" : undefined}
+              className={inputClass}
+            />
+          </Field>
+          <Button type="submit" disabled={pending}>
+            {pending ? "Preparing…" : "Set up two-step sign-in"}
+          </Button>
+        </form>
         {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}
       </div>
     );
@@ -123,7 +160,14 @@ export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[
               <Button type="submit" disabled={pending}>
                 {pending ? "Checking…" : "Turn on two-step sign-in"}
               </Button>
-              <Button variant="quiet" onClick={() => setSetup(null)} disabled={pending}>
+              <Button
+                variant="quiet"
+                onClick={() => {
+                  setSetup(null);
+                  setPassword("");
+                }}
+                disabled={pending}
+              >
                 Cancel
               </Button>
             </div>

@@ -1,38 +1,38 @@
 import { describe, expect, it } from "vitest";
 
-import { admitStream, MAX_STREAMS_PER_SESSION, openStreamCount } from "./stream-limit";
+import { admitStream, MAX_STREAMS_PER_ACCOUNT, openStreamCount } from "./stream-limit";
 
 describe("admitStream", () => {
-  it("keeps at most five streams per session: the sixth closes the oldest", () => {
+  it("keeps at most ten streams per account: the eleventh closes the oldest", () => {
     const closed: number[] = [];
     const forget: Array<() => void> = [];
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 15; i++) {
       const id = i;
-      const f = admitStream("session-a", () => {
+      const f = admitStream("account-a", () => {
         closed.push(id);
         f?.();
       });
       forget.push(f);
     }
-    expect(MAX_STREAMS_PER_SESSION).toBe(5);
+    expect(MAX_STREAMS_PER_ACCOUNT).toBe(10);
     expect(closed).toEqual([0, 1, 2, 3, 4]);
-    expect(openStreamCount("session-a")).toBe(5);
-    // Another session is counted on its own.
-    admitStream("session-b", () => undefined);
-    expect(openStreamCount("session-b")).toBe(1);
+    expect(openStreamCount("account-a")).toBe(10);
+    // Another account is counted on its own.
+    admitStream("account-b", () => undefined);
+    expect(openStreamCount("account-b")).toBe(1);
     expect(closed).toHaveLength(5);
   });
 
   it("forgets a stream that closed by itself, so it no longer counts", () => {
-    const forgets = Array.from({ length: 5 }, () => admitStream("session-c", () => undefined));
+    const forgets = Array.from({ length: 10 }, () => admitStream("account-c", () => undefined));
     forgets[2]?.();
     forgets[2]?.();
-    expect(openStreamCount("session-c")).toBe(4);
+    expect(openStreamCount("account-c")).toBe(9);
     let closedOldest = false;
-    admitStream("session-c", () => (closedOldest = true));
+    admitStream("account-c", () => (closedOldest = true));
     expect(closedOldest).toBe(false);
-    expect(openStreamCount("session-c")).toBe(5);
+    expect(openStreamCount("account-c")).toBe(10);
     for (const f of forgets) f();
-    expect(openStreamCount("session-c")).toBe(1);
+    expect(openStreamCount("account-c")).toBe(1);
   });
 });

@@ -1,7 +1,10 @@
 import "server-only";
 
-/** At most this many open /api/live streams per session on an instance; a sixth closes the oldest. */
-export const MAX_STREAMS_PER_SESSION = 5;
+/**
+ * At most this many open /api/live streams per account on an instance, however many times it signed in; one
+ * more closes the oldest. Each stream holds this instance's listener and timer, so the cap is per instance.
+ */
+export const MAX_STREAMS_PER_ACCOUNT = 10;
 
 type Close = () => void;
 
@@ -15,29 +18,29 @@ function registry(): Map<string, Close[]> {
 }
 
 /**
- * Registers an open stream of `session`; when that makes one too many, the oldest is closed (each
- * open stream holds a bus listener and a timer, so a session must not hold them without bound).
+ * Registers an open stream of `account`; when that makes one too many, the oldest is closed (each
+ * open stream holds a bus listener and a timer, so an account must not hold them without bound).
  * Returns the function that forgets this stream once it has closed.
  */
-export function admitStream(session: string, close: Close, max = MAX_STREAMS_PER_SESSION): () => void {
+export function admitStream(account: string, close: Close, max = MAX_STREAMS_PER_ACCOUNT): () => void {
   const streams = registry();
-  const open = streams.get(session) ?? [];
+  const open = streams.get(account) ?? [];
   open.push(close);
-  streams.set(session, open);
+  streams.set(account, open);
   while (open.length > max) {
     const oldest = open.shift();
     oldest?.();
   }
   return () => {
-    const current = streams.get(session);
+    const current = streams.get(account);
     if (!current) return;
     const index = current.indexOf(close);
     if (index >= 0) current.splice(index, 1);
-    if (current.length === 0) streams.delete(session);
+    if (current.length === 0) streams.delete(account);
   };
 }
 
-/** Open streams of a session on this instance. */
-export function openStreamCount(session: string): number {
-  return registry().get(session)?.length ?? 0;
+/** Open streams of an account on this instance. */
+export function openStreamCount(account: string): number {
+  return registry().get(account)?.length ?? 0;
 }

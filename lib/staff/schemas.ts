@@ -57,12 +57,17 @@ const appCode = z
   .trim()
   .regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app");
 
-export const twoStepEnableSchema = z.object({ code: appCode }).strict();
+const ownPassword = z.string({ error: "Enter your password" }).min(1, "Enter your password").max(200, "At most 200 characters");
+
+/** Set-up needs the password, so a stolen session alone cannot turn two-step sign-in on and lock the owner out. */
+export const twoStepSetupSchema = z.object({ password: ownPassword }).strict();
+
+export const twoStepEnableSchema = z.object({ password: ownPassword, code: appCode }).strict();
 
 /** The password and a current code: turning two-step sign-in off, or renewing the recovery codes. */
 export const twoStepConfirmSchema = z
   .object({
-    password: z.string({ error: "Enter your password" }).min(1, "Enter your password").max(200, "At most 200 characters"),
+    password: ownPassword,
     code: z
       .string({ error: "Enter a code from your authenticator app or a recovery code" })
       .trim()

@@ -94,16 +94,16 @@ function post(session: Session, path: string, body: unknown = {}) {
   return session.json<Envelope<unknown>>(path, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body) });
 }
 
-/** Two-step sign-in set up over the API by a signed-in person: set-up, then enable with the app's code. */
-async function enrol(session: Session): Promise<Enrolled> {
-  const setup = await session.json<Envelope<{ secret: string; otpauthUrl: string; qrSvg: string }>>("/api/me/2fa/setup", { method: "POST" });
+/** Two-step sign-in set up over the API by a signed-in person: set-up, then enable with the app's code (the password with each). */
+async function enrol(session: Session, password: string): Promise<Enrolled> {
+  const setup = (await post(session, "/api/me/2fa/setup", { password })) as { status: number; body: Envelope<{ secret: string }> };
   if (setup.status !== 200) throw new Error(`set-up answered ${setup.status}: ${JSON.stringify(setup.body).slice(0, 300)}`);
   const device = new TotpDevice(setup.body.data.secret);
   const enablingCode = await device.nextCode();
   const enabled = await session.json<Envelope<{ recoveryCodes: string[] }>>("/api/me/2fa/enable", {
     method: "POST",
     headers: JSON_HEADERS,
-    body: JSON.stringify({ code: enablingCode }),
+    body: JSON.stringify({ password, code: enablingCode }),
   });
   if (enabled.status !== 200) throw new Error(`enable answered ${enabled.status}: ${JSON.stringify(enabled.body).slice(0, 300)}`);
   return { device, recoveryCodes: enabled.body.data.recoveryCodes, enablingCode };
@@ -139,7 +139,14 @@ describe("two-step sign-in", () => {
     const p = await createPerson();
     const s = await signIn(app.url, p.email, p.password);
 
-    const setup = await s.json<Envelope<{ secret: string; otpauthUrl: string; qrSvg: string }>>("/api/me/2fa/setup", { method: "POST" });
+    // A stolen session alone cannot start it: the password is required, and a wrong one counts like a sign-in failure.
+    expect((await post(s, "/api/me/2fa/setup")).status).toBe(422);
+    expect((await post(s, "/api/me/2fa/setup", { password: "not-the-password" })).status).toBe(422);
+    const setup = await s.json<Envelope<{ secret: string; otpauthUrl: string; qrSvg: string }>>("/api/me/2fa/setup", {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ password: p.password }),
+    });
     expect(setup.status).toBe(200);
     expect(setup.headers.get("cache-control")).toContain("no-store");
     expect(setup.body.data.secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -151,20 +158,24 @@ describe("two-step sign-in", () => {
     const device = new TotpDevice(setup.body.data.secret);
 
     // A wrong first code turns nothing on.
-    expect((await post(s, "/api/me/2fa/enable", { code: device.wrongCode() })).status).toBe(422);
+    // Nor finish it: enable without the password, or with a wrong one, turns nothing on.
+    expect((await post(s, "/api/me/2fa/enable", { code: await device.nextCode() })).status).toBe(422);
+    expect((await post(s, "/api/me/2fa/enable", { password: "not-the-password", code: await device.nextCode() })).status).toBe(422);
+    expect((await me(s)).twoStep.enabled).toBe(false);
+    expect((await post(s, "/api/me/2fa/enable", { password: p.password, code: device.wrongCode() })).status).toBe(422);
     expect((await me(s)).twoStep.enabled).toBe(false);
     const enablingCode = await device.nextCode();
     const enabled = await s.json<Envelope<{ recoveryCodes: string[] }>>("/api/me/2fa/enable", {
       method: "POST",
       headers: JSON_HEADERS,
-      body: JSON.stringify({ code: enablingCode }),
+      body: JSON.stringify({ password: p.password, code: enablingCode }),
     });
     expect(enabled.status).toBe(200);
     expect(enabled.headers.get("cache-control")).toContain("no-store");
     expect(enabled.body.data.recoveryCodes).toHaveLength(10);
     expect((await me(s)).twoStep).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
     // On already: a new set-up is refused.
-    expect((await post(s, "/api/me/2fa/setup")).status).toBe(409);
+    expect((await post(s, "/api/me/2fa/setup", { password: p.password })).status).toBe(409);
 
     expect((await signOut(s)).status).toBe(302);
 
@@ -187,7 +198,7 @@ describe("two-step sign-in", () => {
   it("5 wrong codes lock the account like 5 wrong passwords: the 6th attempt is throttled even with the right code", async () => {
     const p = await createPerson();
     const s = await signIn(app.url, p.email, p.password);
-    const { device } = await enrol(s);
+    const { device } = await enrol(s, p.password);
     for (let i = 0; i < 5; i++) expectRefused(await trySignIn(app.url, p.email, p.password, { code: device.wrongCode() }), "bad-code");
     expectRefused(await trySignIn(app.url, p.email, p.password, { code: await device.nextCode() }), /^throttled-\d+$/);
 
@@ -200,7 +211,7 @@ describe("two-step sign-in", () => {
   it("a recovery code signs in once, however it is typed; its second use is refused", async () => {
     const p = await createPerson();
     const s = await signIn(app.url, p.email, p.password);
-    const { recoveryCodes } = await enrol(s);
+    const { recoveryCodes } = await enrol(s, p.password);
     const [first, second] = recoveryCodes;
     if (!first || !second) throw new Error("too few recovery codes");
 
@@ -220,7 +231,7 @@ describe("two-step sign-in", () => {
     const s = await signIn(app.url, p.email, p.password);
     const none = await post(s, "/api/me/2fa/recovery-codes", { password: p.password, code: "123456" });
     expect(none.status, "two-step sign-in is not on yet").toBe(409);
-    const { device, recoveryCodes } = await enrol(s);
+    const { device, recoveryCodes } = await enrol(s, p.password);
     const [used, old, another] = recoveryCodes;
     if (!used || !old || !another) throw new Error("too few recovery codes");
     expect((await trySignIn(app.url, p.email, p.password, { code: used })).ok).toBe(true);
@@ -314,7 +325,7 @@ describe("sessions end for real", () => {
   it("an admin's reset-2fa ends all of that person's sessions; the password alone signs in afterwards", async () => {
     const p = await createPerson();
     const enrolling = await signIn(app.url, p.email, p.password);
-    const { recoveryCodes } = await enrol(enrolling);
+    const { recoveryCodes } = await enrol(enrolling, p.password);
     const second = await trySignIn(app.url, p.email, p.password, { code: recoveryCodes[0] ?? "" });
     expect(second.ok).toBe(true);
     const sessions = [enrolling, second.session];
@@ -400,7 +411,7 @@ describe("the team requires two-step sign-in", () => {
     // The admin making the change has two-step sign-in, so the rule does not stop them.
     const owner = await createPerson("admin");
     const ownerSession = await signIn(app.url, owner.email, owner.password);
-    await enrol(ownerSession);
+    await enrol(ownerSession, owner.password);
     const p = await createPerson("viewer");
     const before = await signIn(app.url, p.email, p.password);
     expect(await statusOf(before, "/api/balance")).toBe(200);
@@ -434,10 +445,10 @@ describe("the team requires two-step sign-in", () => {
       expect(await statusOf(admin, "/api/settings")).toBe(403);
       expect(await statusOf(ownerSession, "/api/balance")).toBe(200);
 
-      const setup = await post(before, "/api/me/2fa/setup");
+      const setup = await post(before, "/api/me/2fa/setup", { password: p.password });
       expect(setup.status).toBe(200);
       const device = new TotpDevice((setup.body.data as { secret: string }).secret);
-      expect((await post(before, "/api/me/2fa/enable", { code: await device.nextCode() })).status).toBe(200);
+      expect((await post(before, "/api/me/2fa/enable", { password: p.password, code: await device.nextCode() })).status).toBe(200);
       expect((await me(before)).mustEnrol).toBe(false);
       expect(await statusOf(before, "/api/balance")).toBe(200);
       // With it on, turning it off is refused while the team requires it.

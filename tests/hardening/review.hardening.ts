@@ -66,29 +66,32 @@ describe("a double submit", () => {
 });
 
 describe("live streams", () => {
-  it("one session keeps at most five open: the sixth closes the oldest", async () => {
+  it("one account keeps at most ten open however many times it signed in: the eleventh and twelfth close the oldest two", async () => {
     const streams: { reader: ReadableStreamDefaultReader<Uint8Array>; abort: AbortController }[] = [];
+    // Three sign-ins of one account, four streams each: the cap is the account's, not each sign-in's.
+    const sessions = [admin, await signIn(app.url, DEMO.email, DEMO.password), await signIn(app.url, DEMO.email, DEMO.password)];
     try {
-      for (let i = 0; i < 6; i++) {
-        const abort = new AbortController();
-        const res = await admin.fetch("/api/live", { signal: abort.signal });
-        expect(res.status).toBe(200);
-        const reader = res.body?.getReader();
-        if (!reader) throw new Error("no stream body");
-        // The first chunk ("connected") proves the stream is registered before the next one opens.
-        expect((await reader.read()).done).toBe(false);
-        streams.push({ reader, abort });
+      for (const session of sessions) {
+        for (let i = 0; i < 4; i++) {
+          const abort = new AbortController();
+          const res = await session.fetch("/api/live", { signal: abort.signal });
+          expect(res.status).toBe(200);
+          const reader = res.body?.getReader();
+          if (!reader) throw new Error("no stream body");
+          // The first chunk ("connected") proves the stream is registered before the next one opens.
+          expect((await reader.read()).done).toBe(false);
+          streams.push({ reader, abort });
+        }
       }
-      const oldest = streams[0];
-      if (!oldest) throw new Error("no first stream");
-      // The server closed the first stream: its reader ends (a heartbeat would take 15 s).
-      const ended = await Promise.race([
-        (async () => {
-          for (;;) if ((await oldest.reader.read()).done) return "closed";
-        })(),
-        new Promise<string>((resolve) => setTimeout(() => resolve("still open after 5 s"), 5_000)),
-      ]);
-      expect(ended).toBe("closed");
+      // The server closed the first two streams: their readers end (a heartbeat would take 15 s).
+      const closedWithin5s = (s: (typeof streams)[number]) =>
+        Promise.race([
+          (async () => {
+            for (;;) if ((await s.reader.read()).done) return "closed";
+          })(),
+          new Promise<string>((resolve) => setTimeout(() => resolve("still open after 5 s"), 5_000)),
+        ]);
+      expect(await Promise.all(streams.slice(0, 2).map(closedWithin5s))).toEqual(["closed", "closed"]);
     } finally {
       for (const s of streams) s.abort.abort();
     }

@@ -33,7 +33,7 @@ export const GET = withStaff(ANY_STAFF, async (request, { staff, db }) => {
           () => send(": ping\n\n"),
         );
       }, HEARTBEAT_MS);
-      const forget = admitStream(staff.sessionId, () => cleanup());
+      const forget = admitStream(staff.id, () => cleanup());
       cleanup = () => {
         forget();
         unsubscribe();

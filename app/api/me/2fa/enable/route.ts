@@ -1,5 +1,7 @@
 import { writeAudit } from "@/lib/audit/write";
+import { confirmOwnPassword } from "@/lib/auth/confirm-password";
 import { withStaff } from "@/lib/auth/guard";
+import { clearFailures } from "@/lib/auth/throttle";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { enableTwoStep, TwoStepUnreadable } from "@/lib/auth/two-step";
 import { getConfig } from "@/lib/config";
@@ -11,11 +13,12 @@ import { twoStepEnableSchema } from "@/lib/staff/schemas";
 
 export const dynamic = "force-dynamic";
 
-/** Turns two-step sign-in on with the app's first code; answers the recovery codes, shown this once. */
+/** Turns two-step sign-in on with the password and the app's first code (a wrong code stays counted in the sign-in throttle); answers the recovery codes, shown this once. */
 export const POST = withStaff(
   ANY_STAFF,
   async (request, { db, staff, ip }) => {
-    const { code } = await parseJsonBody(request, twoStepEnableSchema);
+    const { password, code } = await parseJsonBody(request, twoStepEnableSchema);
+    await confirmOwnPassword(db, staff, password, ip, "password");
     const outcome = await enableTwoStep(db, staff.id, code, getConfig().authSecret).catch((error: unknown) => {
       if (error instanceof TwoStepUnreadable) throw conflict("This set-up was started under another secret key. Start the set-up again.");
       throw error;
@@ -30,6 +33,7 @@ export const POST = withStaff(
       }
       throw conflict(outcome.reason === "already_on" ? "Two-step sign-in is already on." : "Start the set-up first: there is no QR code waiting for a code.");
     }
+    await clearFailures(db, staff.email);
     await writeAudit(db, { action: "account.two_step_enabled", actor: staff, target: staff.email, ip });
     return ok({ recoveryCodes: outcome.recoveryCodes }, "Two-step sign-in is on. Keep these recovery codes somewhere safe: they are shown only once.", 200, {
       "Cache-Control": "no-store",
