@@ -24,7 +24,7 @@ export const AUTH_SECRET = "hardening-auth-secret-9f3b7c1d5e8a2b4c6d0e1f2a3b4c5d
 export const DEMO = { email: "admin@fundboard.test", password: "fundboard-demo" } as const;
 export const REAL_ADMIN = { email: "owner@hardening.test", password: "hardening-owner-pass-2718" } as const;
 
-/** Ports of this suite only (others run at the same time): dashboards 3200–3289, sandboxes 4200–4289. */
+/** Ports of this suite only (others run at the same time): dashboards 3200–3319, sandboxes 4200–4319. */
 export const PORTS = {
   leak: { app: 3201, sandbox: 4201 },
   crashPglite: { app: 3211, sandbox: 4211 },
@@ -36,6 +36,7 @@ export const PORTS = {
   review: { app: 3261, sandbox: 4261 },
   campaignCrash: { app: 3271, sandbox: 4271 },
   accounts: { app: 3281, sandbox: 4281 },
+  campaignsReview: { app: 3311, sandbox: 4311 },
 } as const;
 
 export function tempDir(label: string): { dir: string; remove(): void } {
