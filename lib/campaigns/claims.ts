@@ -8,8 +8,12 @@ import { campaignRows, campaigns } from "@/lib/db/schema";
 // A row is claimed before its call and, after the call, sent with its request whatever the campaign's
 // state meanwhile: cancel skips only rows still queued (docs/architecture.md, "Campaigns").
 
-/** Longer than one send can take (10 s timeout, a retry, the 15 s replay wait): a claim this old lost its process. */
-export const CLAIM_STALE_MS = 2 * 60_000;
+/**
+ * Longer than one send takes to record its request (milliseconds) and, with room to spare, to finish its call
+ * (10 s timeout, a retry): a claim this old lost its process. Taking one over is safe even if it did not:
+ * the request's unique key allows one call, and a recorded request is linked, never sent again.
+ */
+export const CLAIM_STALE_MS = 60_000;
 
 export interface ClaimedRow {
   id: number;
@@ -94,6 +98,12 @@ export async function releaseClaim(db: Db, rowId: number, campaignId: string): P
       .set({ status: campaign?.status === "cancelled" ? "skipped" : "queued", claimedAt: null })
       .where(and(eq(campaignRows.id, rowId), eq(campaignRows.status, "claimed")));
   });
+}
+
+/** Whether any row is claimed (being sent, or left by a dead process): the job keeps looking until it is settled. */
+export async function hasClaims(db: Db): Promise<boolean> {
+  const [found] = await queryRows<{ one: number }>(db, sql`select 1 as one from campaign_rows where status = 'claimed' limit 1`);
+  return found !== undefined;
 }
 
 /** Takes over one claim older than CLAIM_STALE_MS (its process died mid-send), refreshing its time. */

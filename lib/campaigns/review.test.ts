@@ -96,19 +96,40 @@ describe.each(dbTargets())("campaign review findings on $name", (target) => {
     });
 
     it("settles a claim left by a dead process: sent with the request recorded under its key, else released", async () => {
-      const id = await started([`${newTag("st")},10,One`, `${newTag("st")},20,Two`]);
+      const id = await started([`${newTag("st")},10,One`, `${newTag("st")},20,Two`, `${newTag("st")},30,Three`]);
       const [one, two] = await database.db.select().from(campaignRows).where(eq(campaignRows.campaignId, id)).orderBy(campaignRows.row);
       if (!one || !two) throw new Error("rows missing");
-      // Row 1's process died after the service answered; row 2's before anything was recorded.
+      // Row 1's process died after the service answered; row 2's during its call; row 3's before recording anything.
       const first = await createKeyedFundRequest(deps, { tag: one.tag, amount: "10.00", description: "One" }, campaignRowKey(id, 1), operator);
       expect(first.kind).toBe("created");
-      const old = new Date(Date.now() - CLAIM_STALE_MS - 1_000);
-      await database.db.update(campaignRows).set({ status: "claimed", claimedAt: old }).where(eq(campaignRows.campaignId, id));
+      await database.db
+        .insert(fundRequests)
+        .values({
+          reference: "fb_stale_two",
+          idempotencyKey: campaignRowKey(id, 2),
+          tag: two.tag,
+          amount: "20.00",
+          description: "Two",
+          status: "sending",
+          createdBy: operator.id,
+        });
+      const fresh = new Date();
+      await database.db.update(campaignRows).set({ status: "claimed", claimedAt: fresh }).where(eq(campaignRows.campaignId, id));
       await transitionCampaign(database.db, id, "cancel", operator.id);
-      expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
+      // Claims younger than CLAIM_STALE_MS may still be under way: left alone, and the job looks again.
+      expect(await sendCampaignRows(deps, 10)).toEqual({ sent: 0, more: true, waitMs: 5_000 });
+      expect((await rowsOf(id)).map((r) => r.status)).toEqual(["queued", "queued", "queued"]);
+
+      const old = new Date(Date.now() - CLAIM_STALE_MS - 1_000);
+      await database.db.update(campaignRows).set({ claimedAt: old }).where(eq(campaignRows.campaignId, id));
+      expect(await sendCampaignRows(deps, 10)).toEqual({ sent: 0, more: false, waitMs: 0 });
       const rows = await rowsOf(id);
       expect(rows[0]).toMatchObject({ status: "sent", requestId: first.request.requestId });
-      expect(rows[1]?.status).toBe("skipped");
+      // Linked to its request; it follows that request when the requests sweep settles it.
+      expect(rows[1]).toMatchObject({ status: "sent", requestId: null });
+      const [linked] = await database.db.select({ fundRequestId: campaignRows.fundRequestId }).from(campaignRows).where(eq(campaignRows.id, two.id));
+      expect(linked?.fundRequestId).toMatch(/-/);
+      expect(rows[2]?.status).toBe("skipped");
       expect(await control.count(CREATE_CALL)).toBe(1);
     });
   });

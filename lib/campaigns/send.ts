@@ -9,7 +9,7 @@ import { findRequestByIdempotencyKey } from "@/lib/requests/repo";
 import { newRequestSchema } from "@/lib/requests/schemas";
 import { ServiceError } from "@/lib/service/errors";
 
-import { claimNextRow, markClaimFailed, markClaimSent, releaseClaim, takeStaleClaim, type ClaimedRow } from "./claims";
+import { claimNextRow, hasClaims, markClaimFailed, markClaimSent, releaseClaim, takeStaleClaim, type ClaimedRow } from "./claims";
 import { finishDrainedCampaigns } from "./repo";
 import { pauseCampaignsWithoutSender } from "./sender";
 
@@ -24,13 +24,12 @@ export interface SendPassResult {
 
 /**
  * A claim whose process died: with a request recorded under its key, the row is sent with it (the
- * person may have been asked); with none, nothing reached the service and the row is released.
+ * person may have been asked; a request still `sending` is settled by the requests sweep and the row
+ * follows it); with none, nothing reached the service and the row is released.
  */
 async function settleStaleClaims(db: Db): Promise<void> {
   for (let stale = await takeStaleClaim(db); stale; stale = await takeStaleClaim(db)) {
     const record = await findRequestByIdempotencyKey(db, campaignRowKey(stale.campaignId, stale.row));
-    // Still `sending`: the requests sweep settles it; the claim is looked at again later.
-    if (record?.status === "sending") continue;
     if (record) await markClaimSent(db, stale.id, record.id);
     else await releaseClaim(db, stale.id, stale.campaignId);
     publish({ type: "campaign.progress", id: stale.campaignId });
@@ -70,7 +69,8 @@ export async function sendCampaignRows(deps: RequestDeps, maxRows: number): Prom
     const next = await claimNextRow(db);
     if (!next) {
       for (const id of await finishDrainedCampaigns(db)) publish({ type: "campaign.progress", id });
-      return { sent, more: false, waitMs: 0 };
+      // A claim left by a dead process keeps its campaign sending: look again until it is settled.
+      return (await hasClaims(db)) ? { sent, more: true, waitMs: 5_000 } : { sent, more: false, waitMs: 0 };
     }
     try {
       const result = await sendClaimed(deps, next);
