@@ -114,12 +114,17 @@ export function CampaignProgressPanel({ campaign, canSend }: { campaign: Campaig
         Progress
       </h2>
       <ProgressBar counts={counts} id="campaign-progress" />
+      {campaign.pausedReason ? (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="campaign-paused-reason">
+          {campaign.pausedReason}
+        </p>
+      ) : null}
       <p className="text-sm text-slate-700" data-testid="campaign-time-left">
         {campaign.status === "sending" || campaign.status === "paused"
           ? `Time left: ${timeLeftText(campaign.etaSeconds, campaign.status)}.`
           : campaign.status === "done"
             ? "Finished sending. The accepted and declined counts keep changing as people answer."
-            : "Cancelled: rows not sent were skipped."}
+            : "Cancelled: rows not yet being sent were skipped."}
       </p>
       <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
         {COUNTS.map(([label, value, testId]) => (

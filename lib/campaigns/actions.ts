@@ -23,7 +23,7 @@ const DONE: Record<Transition, string> = {
   start: "Campaign started: rows are being sent at the budget's pace",
   pause: "Campaign paused: no further rows are sent until you resume",
   resume: "Campaign resumed",
-  cancel: "Campaign cancelled: unsent rows are skipped",
+  cancel: "Campaign cancelled: rows not yet being sent are skipped",
 };
 
 const REFUSED: Record<Transition, string> = {
@@ -36,12 +36,14 @@ const REFUSED: Record<Transition, string> = {
 /** The route handler of POST /api/campaigns/:id/<transition> (admin, operator), audited. */
 export function campaignAction(transition: Transition) {
   return withStaff<{ id: string }>(SENDERS, async (_request, { db, staff, params, ip }) => {
-    const outcome = await transitionCampaign(db, params.id, transition);
+    const outcome = await transitionCampaign(db, params.id, transition, staff.id);
     if (!outcome.ok) {
       if (outcome.current === null) throw notFound("No such campaign.");
       throw conflict(`${REFUSED[transition]}; this one is ${outcome.current}.`, { status: outcome.current });
     }
-    await writeAudit(db, { action: AUDIT[transition], actor: staff, target: params.id, ip });
+    // Start and resume make the person its sender of record: the audit says whose name the rows go out under.
+    const sender = transition === "start" || transition === "resume" ? { senderId: staff.id, previousSenderId: outcome.previousSender } : undefined;
+    await writeAudit(db, { action: AUDIT[transition], actor: staff, target: params.id, detail: sender, ip });
     // Sending starts (or continues) at once; the per-minute schedule would pick it up anyway.
     if (transition === "start" || transition === "resume") await sendJob(QUEUES.campaignSend, {});
     publish({ type: "campaign.progress", id: params.id });

@@ -17,7 +17,8 @@ import {
 } from "./view";
 
 // A sent row shows its request's status: the request is the one source of truth, so rows follow it live.
-const ROW_STATUS = sql`case when r.status = 'sent' then case fr.status when 'accepted' then 'accepted' when 'declined' then 'declined' when 'failed' then 'failed' else 'sent' end else r.status end`;
+// A claimed row (its call under way) is still "queued" to people until its request is recorded.
+const ROW_STATUS = sql`case when r.status = 'claimed' then 'queued' when r.status = 'sent' then case fr.status when 'accepted' then 'accepted' when 'declined' then 'declined' when 'failed' then 'failed' else 'sent' end else r.status end`;
 
 interface CountsRow {
   campaign_id: string;
@@ -70,6 +71,8 @@ interface CampaignBase {
   name: string;
   status: CampaignStatus;
   created_by: string | null;
+  sent_by: string | null;
+  paused_reason: string | null;
   created_at: Date | string;
   started_at: Date | string | null;
   finished_at: Date | string | null;
@@ -89,6 +92,8 @@ function toView(c: CampaignBase, n: CountsRow | undefined, pace: number): Campai
     name: c.name,
     status: c.status,
     createdBy: c.created_by,
+    sentBy: c.sent_by,
+    pausedReason: c.status === "paused" ? c.paused_reason : null,
     createdAt: iso(c.created_at) ?? "",
     startedAt: iso(c.started_at),
     finishedAt: iso(c.finished_at),
@@ -108,14 +113,12 @@ function toView(c: CampaignBase, n: CountsRow | undefined, pace: number): Campai
   };
 }
 
-const CAMPAIGN_COLUMNS = sql`c.id, c.name, c.status, s.name as created_by, c.created_at, c.started_at, c.finished_at`;
+const CAMPAIGN_COLUMNS = sql`c.id, c.name, c.status, s.name as created_by, snd.name as sent_by, c.paused_reason, c.created_at, c.started_at, c.finished_at`;
+const CAMPAIGN_FROM = sql`campaigns c left join staff s on s.id = c.created_by left join staff snd on snd.id = c.sender_id`;
 
 export async function getCampaignView(db: Db, id: string, pace: number = campaignPace()): Promise<CampaignView | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const [c] = await queryRows<CampaignBase>(
-    db,
-    sql`select ${CAMPAIGN_COLUMNS} from campaigns c left join staff s on s.id = c.created_by where c.id = ${id}::uuid`,
-  );
+  const [c] = await queryRows<CampaignBase>(db, sql`select ${CAMPAIGN_COLUMNS} from ${CAMPAIGN_FROM} where c.id = ${id}::uuid`);
   if (!c) return null;
   return toView(c, (await countsFor(db, [c.id])).get(c.id), pace);
 }
@@ -124,7 +127,7 @@ export async function listCampaignViews(db: Db, page: number, pace: number = cam
   const [list, [total]] = await Promise.all([
     queryRows<CampaignBase>(
       db,
-      sql`select ${CAMPAIGN_COLUMNS} from campaigns c left join staff s on s.id = c.created_by order by c.created_at desc, c.id limit ${CAMPAIGN_PAGE_SIZE} offset ${(page - 1) * CAMPAIGN_PAGE_SIZE}`,
+      sql`select ${CAMPAIGN_COLUMNS} from ${CAMPAIGN_FROM} order by c.created_at desc, c.id limit ${CAMPAIGN_PAGE_SIZE} offset ${(page - 1) * CAMPAIGN_PAGE_SIZE}`,
     ),
     queryRows<{ n: number }>(db, sql`select count(*)::int as n from campaigns`),
   ]);

@@ -10,7 +10,22 @@ import type { CampaignStatus } from "./view";
 
 const INSERT_CHUNK = 1_000;
 
-/** A draft campaign and all its rows (invalid ones with their reason, flagged ones with a warning), in one transaction. */
+/** Drafts one person may keep at once: the next upload is refused until one is started or discarded. */
+export const MAX_DRAFTS_PER_PERSON = 20;
+
+/** The uploader already keeps MAX_DRAFTS_PER_PERSON drafts. */
+export class DraftLimitError extends Error {
+  constructor(readonly drafts: number) {
+    super(`draft limit reached (${drafts})`);
+    this.name = "DraftLimitError";
+  }
+}
+
+/**
+ * A draft campaign and all its rows (invalid ones with their reason, flagged ones with a warning), in one
+ * transaction; its uploader is its first sender of record. The uploader's drafts are counted under a
+ * transaction-scoped advisory lock on their id, so concurrent uploads cannot pass the cap together.
+ */
 export async function createCampaign(db: Db, name: string, rows: readonly ParsedRow[], createdBy: string): Promise<string> {
   const repeated = repeatedTags(rows);
   // A pending request to the same tag for the same amount: probably already asked.
@@ -24,7 +39,13 @@ export async function createCampaign(db: Db, name: string, rows: readonly Parsed
     for (const f of found) pending.add(`${f.tag.toLowerCase()}|${f.amount}`);
   }
   return db.transaction(async (tx) => {
-    const [campaign] = await tx.insert(campaigns).values({ name, createdBy }).returning({ id: campaigns.id });
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`campaign-drafts:${createdBy}`}, 0))`);
+    const [drafts] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(campaigns)
+      .where(and(eq(campaigns.createdBy, createdBy), eq(campaigns.status, "draft")));
+    if ((drafts?.n ?? 0) >= MAX_DRAFTS_PER_PERSON) throw new DraftLimitError(drafts?.n ?? 0);
+    const [campaign] = await tx.insert(campaigns).values({ name, createdBy, senderId: createdBy }).returning({ id: campaigns.id });
     if (!campaign) throw new Error("campaign insert returned nothing");
     const values = rows.map((r) => {
       const warnings: string[] = [];
@@ -57,16 +78,26 @@ const FROM: Record<Transition, readonly CampaignStatus[]> = {
 };
 const TO: Record<Transition, CampaignStatus> = { start: "sending", pause: "paused", resume: "sending", cancel: "cancelled" };
 
-/** Moves a campaign's status as the transition allows (a conditional update: two clicks cannot both win). */
-export async function transitionCampaign(db: Db, id: string, transition: Transition): Promise<{ ok: true } | { ok: false; current: CampaignStatus | null }> {
+export type TransitionOutcome = { ok: true; previousSender: string | null } | { ok: false; current: CampaignStatus | null };
+
+/**
+ * Moves a campaign's status as the transition allows (a conditional update: two clicks cannot both win).
+ * Whoever starts or resumes it becomes its sender of record; a person's pause or resume clears the
+ * reason of an automatic pause. Cancel skips only rows still queued: a claimed row is being sent.
+ */
+export async function transitionCampaign(db: Db, id: string, transition: Transition, by: string): Promise<TransitionOutcome> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return { ok: false, current: null };
   return db.transaction(async (tx) => {
     const now = new Date();
+    const [before] = await tx.select({ senderId: campaigns.senderId }).from(campaigns).where(eq(campaigns.id, id)).for("update");
     const [moved] = await tx
       .update(campaigns)
       .set({
         status: TO[transition],
         updatedAt: now,
         ...(transition === "start" ? { startedAt: now } : {}),
+        ...(transition === "start" || transition === "resume" ? { senderId: by } : {}),
+        ...(transition === "pause" || transition === "resume" ? { pausedReason: null } : {}),
         ...(transition === "cancel" ? { finishedAt: now } : {}),
       })
       .where(and(eq(campaigns.id, id), inArray(campaigns.status, [...FROM[transition]])))
@@ -81,17 +112,20 @@ export async function transitionCampaign(db: Db, id: string, transition: Transit
         .set({ status: "skipped" })
         .where(and(eq(campaignRows.campaignId, id), eq(campaignRows.status, "queued")));
     }
-    return { ok: true };
+    return { ok: true, previousSender: before?.senderId ?? null };
   });
 }
 
-/** Sending campaigns with nothing left queued are done. */
+/** Sending campaigns with nothing left queued or being sent are done. */
 export async function finishDrainedCampaigns(db: Db): Promise<string[]> {
   const done = await db
     .update(campaigns)
     .set({ status: "done", finishedAt: new Date(), updatedAt: new Date() })
     .where(
-      and(eq(campaigns.status, "sending"), sql`not exists (select 1 from ${campaignRows} r where r.campaign_id = ${campaigns.id} and r.status = 'queued')`),
+      and(
+        eq(campaigns.status, "sending"),
+        sql`not exists (select 1 from ${campaignRows} r where r.campaign_id = ${campaigns.id} and r.status in ('queued', 'claimed'))`,
+      ),
     )
     .returning({ id: campaigns.id });
   return done.map((d) => d.id);

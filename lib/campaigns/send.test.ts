@@ -57,8 +57,8 @@ describe.each(dbTargets())("campaign sending on $name", (target) => {
     expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
     expect(await control.count(CREATE_CALL)).toBe(0);
 
-    expect(await transitionCampaign(database.db, id, "start")).toEqual({ ok: true });
-    expect(await transitionCampaign(database.db, id, "start")).toEqual({ ok: false, current: "sending" });
+    expect(await transitionCampaign(database.db, id, "start", operator.id)).toMatchObject({ ok: true });
+    expect(await transitionCampaign(database.db, id, "start", operator.id)).toEqual({ ok: false, current: "sending" });
     expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 3, more: false });
     expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
     view = await getCampaignView(database.db, id, 60);
@@ -70,7 +70,7 @@ describe.each(dbTargets())("campaign sending on $name", (target) => {
 
   it("sends a row once across a crash between the service's answer and the row's bookkeeping", async () => {
     const id = await createCampaign(database.db, "Crash", file([`${newTag("crash")},10,One`, `${newTag("crash")},20,Two`]), operator.id);
-    await transitionCampaign(database.db, id, "start");
+    await transitionCampaign(database.db, id, "start", operator.id);
     expect(await sendCampaignRows(deps, 1)).toMatchObject({ sent: 1 });
     // The process died after the request was recorded but before the row was marked: the row is queued again.
     await database.db.update(campaignRows).set({ status: "queued", fundRequestId: null }).where(eq(campaignRows.campaignId, id));
@@ -88,7 +88,7 @@ describe.each(dbTargets())("campaign sending on $name", (target) => {
 
   it("stops at once when paused, skips the rest when cancelled, and waits when the budget has no room", async () => {
     const id = await createCampaign(database.db, "Paced", file([1, 2, 3, 4].map((i) => `${newTag("pace")},${i},Row ${i}`)), operator.id);
-    await transitionCampaign(database.db, id, "start");
+    await transitionCampaign(database.db, id, "start", operator.id);
     let calls = 0;
     const limited: RequestDeps = {
       ...deps,
@@ -112,12 +112,12 @@ describe.each(dbTargets())("campaign sending on $name", (target) => {
     ).toHaveLength(0);
     expect((await getCampaignView(database.db, id, 60))?.counts).toMatchObject({ sent: 1, queued: 3 });
 
-    await transitionCampaign(database.db, id, "pause");
+    await transitionCampaign(database.db, id, "pause", operator.id);
     expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
-    await transitionCampaign(database.db, id, "resume");
+    await transitionCampaign(database.db, id, "resume", operator.id);
     expect(await sendCampaignRows(deps, 1)).toMatchObject({ sent: 1 });
-    await transitionCampaign(database.db, id, "cancel");
+    await transitionCampaign(database.db, id, "cancel", operator.id);
     expect((await getCampaignView(database.db, id, 60))?.counts).toMatchObject({ sent: 2, queued: 0, skipped: 2 });
-    expect(await transitionCampaign(database.db, id, "resume")).toEqual({ ok: false, current: "cancelled" });
+    expect(await transitionCampaign(database.db, id, "resume", operator.id)).toEqual({ ok: false, current: "cancelled" });
   });
 });

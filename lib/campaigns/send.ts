@@ -1,22 +1,19 @@
 import "server-only";
 
-import { eq, sql } from "drizzle-orm";
-
-import { queryRows } from "@/lib/db/client";
-import { campaignRows } from "@/lib/db/schema";
+import type { Db } from "@/lib/db/client";
 import { publish } from "@/lib/live/bus";
-import { createFundRequest } from "@/lib/requests/create";
+import { createKeyedFundRequest } from "@/lib/requests/create";
 import type { RequestDeps } from "@/lib/requests/deps";
+import { campaignRowKey } from "@/lib/requests/keys";
 import { findRequestByIdempotencyKey } from "@/lib/requests/repo";
 import { newRequestSchema } from "@/lib/requests/schemas";
 import { ServiceError } from "@/lib/service/errors";
 
+import { claimNextRow, hasClaims, markClaimFailed, markClaimSent, releaseClaim, takeStaleClaim, type ClaimedRow } from "./claims";
 import { finishDrainedCampaigns } from "./repo";
+import { pauseCampaignsWithoutSender } from "./sender";
 
-/** The idempotency key of a campaign row's request: the row is sent at most once, whatever retries. */
-export function campaignRowKey(campaignId: string, row: number): string {
-  return `cmp_${campaignId}_${row}`;
-}
+export { campaignRowKey };
 
 export interface SendPassResult {
   sent: number;
@@ -25,65 +22,70 @@ export interface SendPassResult {
   waitMs: number;
 }
 
-interface NextRow {
-  id: number;
-  campaign_id: string;
-  row: number;
-  tag: string;
-  amount: string;
-  description: string;
-  created_by: string | null;
-  staff_name: string | null;
+/**
+ * A claim whose process died: with a request recorded under its key, the row is sent with it (the
+ * person may have been asked; a request still `sending` is settled by the requests sweep and the row
+ * follows it); with none, nothing reached the service and the row is released.
+ */
+async function settleStaleClaims(db: Db): Promise<void> {
+  for (let stale = await takeStaleClaim(db); stale; stale = await takeStaleClaim(db)) {
+    const record = await findRequestByIdempotencyKey(db, campaignRowKey(stale.campaignId, stale.row));
+    if (record) await markClaimSent(db, stale.id, record.id);
+    else await releaseClaim(db, stale.id, stale.campaignId);
+    publish({ type: "campaign.progress", id: stale.campaignId });
+  }
+}
+
+/** The call of one claimed row; its row is sent with its request afterwards, whatever the campaign's state. */
+async function sendClaimed(deps: RequestDeps, next: ClaimedRow): Promise<"sent" | "failed" | "in_flight"> {
+  const { db } = deps;
+  const key = campaignRowKey(next.campaignId, next.row);
+  const fields = newRequestSchema.omit({ idempotencyKey: true }).parse({ tag: next.tag, amount: next.amount, description: next.description });
+  const outcome = await createKeyedFundRequest(deps, fields, key, { id: next.senderId, name: next.senderName });
+  if (outcome.kind === "in_flight") return "in_flight";
+  if (outcome.kind === "key_reused") {
+    await markClaimFailed(db, next.id, "Another request already used this row's key.");
+    return "failed";
+  }
+  const record = await findRequestByIdempotencyKey(db, key);
+  if (!record) throw new Error("campaign row's request vanished after its send");
+  await markClaimSent(db, next.id, record.id);
+  return "sent";
 }
 
 /**
- * One pass of the campaign-send job (docs/architecture.md, "A campaign"): queued rows of sending
- * campaigns, oldest campaign first, each through the form's own code path (createFundRequest), until
- * `maxRows` or the background budget says wait. Pause takes effect at the next row.
+ * One pass of the campaign-send job (docs/architecture.md, "Campaigns"): campaigns whose sender of record
+ * can no longer send are paused first; then queued rows of sending campaigns, oldest campaign first, are
+ * each claimed and sent through the form's own code path, until `maxRows` or the background budget says
+ * wait. Pause and cancel take effect at the next claim; a claimed row is always finished.
  */
 export async function sendCampaignRows(deps: RequestDeps, maxRows: number): Promise<SendPassResult> {
   const { db } = deps;
   let sent = 0;
+  await settleStaleClaims(db);
   for (let i = 0; i < maxRows; i++) {
-    const [next] = await queryRows<NextRow>(
-      db,
-      sql`select r.id, r.campaign_id, r.row, r.tag, r.amount_naira::text as amount, r.description, c.created_by, s.name as staff_name
-          from campaign_rows r join campaigns c on c.id = r.campaign_id left join staff s on s.id = c.created_by
-          where c.status = 'sending' and r.status = 'queued'
-          order by c.started_at, c.id, r.row limit 1`,
-    );
+    // Before every call: the sender of record may have been disabled or demoted since the last one.
+    await pauseCampaignsWithoutSender(db);
+    const next = await claimNextRow(db);
     if (!next) {
       for (const id of await finishDrainedCampaigns(db)) publish({ type: "campaign.progress", id });
-      return { sent, more: false, waitMs: 0 };
+      // A claim left by a dead process keeps its campaign sending: look again until it is settled.
+      return (await hasClaims(db)) ? { sent, more: true, waitMs: 5_000 } : { sent, more: false, waitMs: 0 };
     }
-    if (!next.created_by) {
-      await db
-        .update(campaignRows)
-        .set({ status: "failed", error: "The account that uploaded this campaign no longer exists." })
-        .where(eq(campaignRows.id, next.id));
-      continue;
-    }
-    const key = campaignRowKey(next.campaign_id, next.row);
-    const input = newRequestSchema.parse({ tag: next.tag, amount: next.amount, description: next.description, idempotencyKey: key });
     try {
-      const outcome = await createFundRequest(deps, input, { id: next.created_by, name: next.staff_name ?? "campaign" });
-      if (outcome.kind === "in_flight") return { sent, more: true, waitMs: 5_000 };
-      if (outcome.kind === "key_reused") {
-        await db.update(campaignRows).set({ status: "failed", error: "Another request already used this row's key." }).where(eq(campaignRows.id, next.id));
-      } else {
-        const record = await findRequestByIdempotencyKey(db, key);
-        await db
-          .update(campaignRows)
-          .set({ status: "sent", fundRequestId: record?.id ?? null })
-          .where(sql`${campaignRows.id} = ${next.id} and ${campaignRows.status} = 'queued'`);
-        sent += 1;
-      }
+      const result = await sendClaimed(deps, next);
+      // Left claimed: a stale claim is settled by a later pass.
+      if (result === "in_flight") return { sent, more: true, waitMs: 5_000 };
+      if (result === "sent") sent += 1;
     } catch (error) {
-      // The shared budget has no room for background work now: the row stays queued for the next pass.
-      if (error instanceof ServiceError && error.budgetRefused) return { sent, more: true, waitMs: error.retryAfterMs ?? 1_000 };
+      // The shared budget has no room for background work now: nothing was sent, the row is released.
+      if (error instanceof ServiceError && error.budgetRefused) {
+        await releaseClaim(db, next.id, next.campaignId);
+        return { sent, more: true, waitMs: error.retryAfterMs ?? 1_000 };
+      }
       throw error;
     }
-    publish({ type: "campaign.progress", id: next.campaign_id });
+    publish({ type: "campaign.progress", id: next.campaignId });
   }
   return { sent, more: true, waitMs: 0 };
 }

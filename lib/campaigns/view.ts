@@ -26,6 +26,10 @@ export interface CampaignView {
   name: string;
   status: CampaignStatus;
   createdBy: string | null;
+  /** The sender of record's name: rows go out under this account (the uploader, then whoever started or resumed it). */
+  sentBy: string | null;
+  /** Why the campaign paused by itself (its sender can no longer send); null unless paused that way. */
+  pausedReason: string | null;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;

@@ -33,7 +33,8 @@ export const fundRequests = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     // Our own reference, sent as meta.transactionReference.
     reference: text("reference").notNull().unique(),
-    // A resubmitted form carries the same key: the constraint makes the second insert a no-op.
+    // A resubmitted form carries the same key: the constraint makes the second insert a no-op. Stored in
+    // namespaces (lib/requests/keys.ts): `client:<key>` for keys sent to the API, `cmp_…` for campaign rows.
     idempotencyKey: text("idempotency_key").unique(),
     requestId: text("request_id").unique(),
     tag: text("tag").notNull(),
@@ -194,6 +195,10 @@ export const campaigns = pgTable(
       .notNull()
       .default("draft"),
     createdBy: uuid("created_by").references(() => staff.id, { onDelete: "set null" }),
+    // The sender of record: rows go out under this account while it may send (the uploader, then whoever
+    // starts or resumes it). The send job pauses the campaign with `pausedReason` once it no longer may.
+    senderId: uuid("sender_id").references(() => staff.id, { onDelete: "set null" }),
+    pausedReason: text("paused_reason"),
     createdAt: createdAt(),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
@@ -220,17 +225,23 @@ export const campaignRows = pgTable(
     amountText: text("amount_text").notNull(),
     amountNaira: naira("amount_naira"),
     description: text("description").notNull(),
-    status: text("status", { enum: ["invalid", "queued", "sent", "failed", "skipped"] }).notNull(),
+    // `claimed`: taken by the send job before its call; after the call it is `sent` whatever the campaign's state.
+    status: text("status", { enum: ["invalid", "queued", "claimed", "sent", "failed", "skipped"] }).notNull(),
+    claimedAt: timestamp("claimed_at", { withTimezone: true, mode: "date" }),
     error: text("error"),
     warning: text("warning"),
     // Set once the row's fund request is recorded: the unique index makes a row one request.
     fundRequestId: uuid("fund_request_id").references(() => fundRequests.id, { onDelete: "set null" }),
   },
   (t) => [
-    check("campaign_rows_status_check", sql`${t.status} in ('invalid', 'queued', 'sent', 'failed', 'skipped')`),
+    check("campaign_rows_status_check", sql`${t.status} in ('invalid', 'queued', 'claimed', 'sent', 'failed', 'skipped')`),
     uniqueIndex("campaign_rows_campaign_row_key").on(t.campaignId, t.row),
     uniqueIndex("campaign_rows_fund_request_key").on(t.fundRequestId),
     index("campaign_rows_status_idx").on(t.campaignId, t.status, t.row),
+    // The send job finds claims left by a dead process (lib/campaigns/claims.ts).
+    index("campaign_rows_claimed_idx")
+      .on(t.claimedAt)
+      .where(sql`${t.status} = 'claimed'`),
   ],
 );
 

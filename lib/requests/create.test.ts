@@ -12,6 +12,7 @@ import { CREATE_CALL, CREATE_PATH, sandboxControl, type FaultMode, type SandboxC
 
 import { createFundRequest, type CreateOutcome } from "./create";
 import type { RequestDeps } from "./deps";
+import { clientKey } from "./keys";
 import { newRequestSchema, type NewRequest } from "./schemas";
 
 // createFundRequest against the sandbox over HTTP and a real database: what is recorded, what the
@@ -47,7 +48,12 @@ describe.each(dbTargets())("createFundRequest on $name", (target) => {
   });
   beforeEach(async () => control.reset());
 
-  const rowsForKey = (key: string) => database.db.select().from(fundRequests).where(eq(fundRequests.idempotencyKey, key));
+  // A client's key is stored in the client namespace (lib/requests/keys.ts).
+  const rowsForKey = (key: string) =>
+    database.db
+      .select()
+      .from(fundRequests)
+      .where(eq(fundRequests.idempotencyKey, clientKey(key)));
   const rowsForTag = (tag: string) => database.db.select().from(fundRequests).where(eq(fundRequests.tag, tag));
 
   it("records a pending request with the service's id, sends the amount in naira and our reference in meta", async () => {

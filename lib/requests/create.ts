@@ -10,6 +10,7 @@ import type { Db } from "@/lib/db/client";
 import type { FundRequestRow } from "@/lib/db/schema";
 
 import type { RequestDeps } from "./deps";
+import { clientKey, type StoredKey } from "./keys";
 import { createdByName, deleteSending, findRequestByIdempotencyKey, insertSending, markFailed, markPending } from "./repo";
 import type { NewRequest } from "./schemas";
 import { toRequestView, type FundRequestView } from "./view";
@@ -49,7 +50,7 @@ function trackSend(key: string): () => void {
  * Waits until the request recorded under `key` has left `sending`, or `waitMs` passed: on the
  * in-process send when it is ours, else by re-reading the row (the first may be on another instance).
  */
-async function awaitSent(db: Db, key: string, row: FundRequestRow, waitMs: number): Promise<FundRequestRow> {
+async function awaitSent(db: Db, key: StoredKey, row: FundRequestRow, waitMs: number): Promise<FundRequestRow> {
   const deadline = Date.now() + waitMs;
   let current = row;
   let pause = 50;
@@ -73,10 +74,12 @@ export function newReference(): string {
   return `fb_${randomBytes(9).toString("base64url")}`;
 }
 
+/** What a request asks for, without its key. */
+export type RequestFields = Pick<NewRequest, "tag" | "amount" | "description">;
+
 /**
- * Records the request (status `sending`), asks the service, and records the answer. The same
- * idempotency key again returns the first record without calling the service: the unique
- * constraint on the key decides, so a double-click racing itself still makes one request.
+ * A request from a client (the form, POST /api/requests): its idempotency key is stored in the
+ * client namespace (lib/requests/keys.ts), so it can never take a key the dashboard makes itself.
  */
 export async function createFundRequest(
   deps: RequestDeps,
@@ -84,11 +87,27 @@ export async function createFundRequest(
   staff: { id: string; name: string },
   replayWaitMs = REPLAY_WAIT_MS,
 ): Promise<CreateOutcome> {
+  const { idempotencyKey, ...fields } = input;
+  return createKeyedFundRequest(deps, fields, clientKey(idempotencyKey), staff, replayWaitMs);
+}
+
+/**
+ * Records the request (status `sending`), asks the service, and records the answer. The same
+ * idempotency key again returns the first record without calling the service: the unique
+ * constraint on the key decides, so a double-click racing itself still makes one request.
+ */
+export async function createKeyedFundRequest(
+  deps: RequestDeps,
+  input: RequestFields,
+  key: StoredKey,
+  staff: { id: string; name: string },
+  replayWaitMs = REPLAY_WAIT_MS,
+): Promise<CreateOutcome> {
   const { db } = deps;
   const reference = newReference();
   const row = await insertSending(db, {
     reference,
-    idempotencyKey: input.idempotencyKey,
+    idempotencyKey: key,
     tag: input.tag,
     amount: input.amount,
     description: input.description,
@@ -96,17 +115,17 @@ export async function createFundRequest(
   });
 
   if (!row) {
-    let existing = await findRequestByIdempotencyKey(db, input.idempotencyKey);
+    let existing = await findRequestByIdempotencyKey(db, key);
     if (!existing) throw new Error("idempotency key conflict without a row");
     const same = existing.tag === input.tag && existing.amount === input.amount && existing.description === input.description;
     // A repeat that arrives while the first is still at the service waits for its answer.
-    if (same && existing.status === "sending") existing = await awaitSent(db, input.idempotencyKey, existing, replayWaitMs);
+    if (same && existing.status === "sending") existing = await awaitSent(db, key, existing, replayWaitMs);
     const view = toRequestView(existing, await createdByName(db, existing.createdBy));
     if (!same) return { kind: "key_reused", request: view };
     return { kind: existing.status === "sending" ? "in_flight" : "replayed", request: view };
   }
   publish({ type: "request.updated", id: row.id, requestId: null, status: row.status });
-  const settled = trackSend(input.idempotencyKey);
+  const settled = trackSend(key);
   try {
     return await send(deps, row, input, reference, staff);
   } finally {
@@ -114,7 +133,13 @@ export async function createFundRequest(
   }
 }
 
-async function send(deps: RequestDeps, row: FundRequestRow, input: NewRequest, reference: string, staff: { id: string; name: string }): Promise<CreateOutcome> {
+async function send(
+  deps: RequestDeps,
+  row: FundRequestRow,
+  input: RequestFields,
+  reference: string,
+  staff: { id: string; name: string },
+): Promise<CreateOutcome> {
   const { db } = deps;
 
   const kobo = nairaToKobo(input.amount);

@@ -6,6 +6,7 @@ import type { Db } from "@/lib/db/client";
 import { likeContains } from "@/lib/db/like";
 import { fundRequests, staff, type FundRequestRow } from "@/lib/db/schema";
 
+import type { StoredKey } from "./keys";
 import type { RequestListQuery } from "./schemas";
 import { toRequestView, type FundRequestView } from "./view";
 
@@ -16,7 +17,7 @@ export async function findRequestByServiceId(db: Db, requestId: string): Promise
   return row ?? null;
 }
 
-export async function findRequestByIdempotencyKey(db: Db, key: string): Promise<FundRequestRow | null> {
+export async function findRequestByIdempotencyKey(db: Db, key: StoredKey): Promise<FundRequestRow | null> {
   const [row] = await db.select().from(fundRequests).where(eq(fundRequests.idempotencyKey, key)).limit(1);
   return row ?? null;
 }
@@ -24,7 +25,7 @@ export async function findRequestByIdempotencyKey(db: Db, key: string): Promise<
 /** Records the request before the service is called; null when the idempotency key was used already. */
 export async function insertSending(
   db: Db,
-  values: { reference: string; idempotencyKey: string; tag: string; amount: string; description: string; createdBy: string | null },
+  values: { reference: string; idempotencyKey: StoredKey; tag: string; amount: string; description: string; createdBy: string | null },
 ): Promise<FundRequestRow | null> {
   const [row] = await db
     .insert(fundRequests)

@@ -36,6 +36,7 @@ export const PORTS = {
   review: { app: 3261, sandbox: 4261 },
   campaignCrash: { app: 3271, sandbox: 4271 },
   accounts: { app: 3281, sandbox: 4281 },
+  campaignsReview: { app: 3311, sandbox: 4311 },
   limits: { app: 3331, sandbox: 4331 },
 } as const;
 

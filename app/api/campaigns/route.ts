@@ -3,18 +3,21 @@ import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
 import { parseCampaignCsv, MAX_CAMPAIGN_BYTES } from "@/lib/campaigns/parse";
 import { getCampaignView, listCampaignViews } from "@/lib/campaigns/queries";
-import { createCampaign } from "@/lib/campaigns/repo";
+import { createCampaign, DraftLimitError, MAX_DRAFTS_PER_PERSON } from "@/lib/campaigns/repo";
 import { campaignNameSchema } from "@/lib/campaigns/schemas";
 import { CAMPAIGN_PAGE_SIZE } from "@/lib/campaigns/view";
-import { badRequest, tooLarge, unprocessable, unsupportedMediaType, ApiError } from "@/lib/http/api-error";
+import { badRequest, conflict, tooLarge, unprocessable, unsupportedMediaType, ApiError } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 import { pageParam } from "@/lib/http/page-param";
+import { readCapped } from "@/lib/http/read-capped";
 
 export const dynamic = "force-dynamic";
 
-// The multipart envelope around a 2 MiB file: refused before it is read when plainly larger.
+// The multipart envelope around a 2 MiB file. The body is read only this far (a chunked body too) before
+// it is parsed: a larger one is refused without being held in memory.
 const MAX_UPLOAD_BYTES = MAX_CAMPAIGN_BYTES + 64 * 1024;
+const TOO_LARGE = "The file is larger than 2 MiB. Split it into smaller files and upload each.";
 
 export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
   const page = pageParam(request.nextUrl.searchParams.get("page"));
@@ -27,11 +30,11 @@ export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
   if (!/^multipart\/form-data\b/i.test(request.headers.get("content-type") ?? "")) {
     throw unsupportedMediaType("Send the campaign as multipart/form-data with a file field (the CSV) and a name field.");
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_UPLOAD_BYTES) throw tooLarge("The file is larger than 2 MiB. Split it into smaller files.");
+  const body = await readCapped(request, MAX_UPLOAD_BYTES);
+  if (!body.ok) throw tooLarge(TOO_LARGE);
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await new Response(new Uint8Array(body.bytes), { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
   } catch {
     throw badRequest("The upload could not be read as a form. Choose the file again and upload it.");
   }
@@ -42,7 +45,16 @@ export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
   if (file.size > MAX_CAMPAIGN_BYTES) throw tooLarge(`The file is larger than 2 MiB (${file.size} bytes). Split it into smaller files.`);
   const parsed = parseCampaignCsv(new Uint8Array(await file.arrayBuffer()));
   if (!parsed.ok) throw new ApiError(parsed.status, parsed.message);
-  const id = await createCampaign(db, name.data, parsed.rows, staff.id);
+  let id: string;
+  try {
+    id = await createCampaign(db, name.data, parsed.rows, staff.id);
+  } catch (error) {
+    if (!(error instanceof DraftLimitError)) throw error;
+    throw conflict(
+      `You already have ${MAX_DRAFTS_PER_PERSON} draft campaigns, the most one person can keep. Open one under Campaigns and start it or discard it (Discard draft), then upload this file again.`,
+      { drafts: error.drafts, maxDrafts: MAX_DRAFTS_PER_PERSON },
+    );
+  }
   const view = await getCampaignView(db, id);
   await writeAudit(db, {
     action: "campaign.uploaded",

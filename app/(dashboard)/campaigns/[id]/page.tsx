@@ -67,6 +67,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
           Uploaded {formatTime(campaign.createdAt)}
           {campaign.createdBy ? ` by ${campaign.createdBy}` : ""}
           {campaign.startedAt ? ` · started ${formatTime(campaign.startedAt)}` : ""}
+          {campaign.sentBy && campaign.sentBy !== campaign.createdBy ? ` · sent under ${campaign.sentBy}` : ""}
           {campaign.finishedAt ? ` · ${campaign.status === "cancelled" ? "cancelled" : "finished"} ${formatTime(campaign.finishedAt)}` : ""}
         </p>
       </div>

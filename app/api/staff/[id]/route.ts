@@ -1,6 +1,7 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ADMINS } from "@/lib/auth/roles";
+import { ADMINS, SENDERS } from "@/lib/auth/roles";
+import { pauseCampaignsWithoutSender } from "@/lib/campaigns/sender";
 import { endSessions } from "@/lib/auth/sessions";
 import { parseJsonBody } from "@/lib/http/body";
 import { conflict, notFound } from "@/lib/http/api-error";
@@ -39,6 +40,8 @@ export const PATCH = withStaff<{ id: string }>(ADMINS, async (request, { db, sta
     const ended = disabled ? await endSessions(db, target.id, "disabled") : 0;
     await writeAudit(db, { action: disabled ? "staff.disabled" : "staff.enabled", actor: staff, target: target.email, detail: { sessionsEnded: ended }, ip });
   }
+  // No longer able to send: their sending campaigns pause now, not at the send job's next row.
+  if (updated.disabled || !SENDERS.includes(updated.role)) await pauseCampaignsWithoutSender(db, { actor: staff, ip });
   return ok(toStaffView(updated), "Account updated");
 });
 
