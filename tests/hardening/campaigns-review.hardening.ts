@@ -1,11 +1,10 @@
 // Issue 19's campaign findings over HTTP against a real `next start`: an upload read only as far as its
 // cap (a 300 MB chunked body), the drafts one person keeps, client keys that look like a campaign's,
 // cancel while a row's call is under way, and a sender disabled mid-send.
-import { request as httpRequest } from "node:http";
-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type Sandbox } from "@/sandbox/server";
+import { floodChunked } from "@/tests/support/chunked-flood";
 import { treeRssBytes } from "@/tests/support/process-memory";
 import { CREATE_CALL, CREATE_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
 import { signIn, type Session } from "@/tests/support/sign-in";
@@ -109,52 +108,15 @@ describe("campaigns: the security review's findings over HTTP", () => {
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, treeRssBytes(app.pid))), 50);
     const boundary = `----review${stamp}`;
-    const target = new URL("/api/campaigns", app.url);
-    let written = 0;
-    const outcome = await new Promise<{ status: number | null; body: string | null }>((resolve) => {
-      let settled = false;
-      let status: number | null = null;
-      const finish = (body: string | null) => {
-        if (settled) return;
-        settled = true;
-        req.destroy();
-        resolve({ status, body });
-      };
-      const req = httpRequest(
-        {
-          host: "127.0.0.1",
-          port: target.port,
-          path: target.pathname,
-          method: "POST",
-          // No Content-Length: chunked, so nothing tells the server the size before it reads.
-          headers: { cookie: admin.cookie(), origin: app.url, "content-type": `multipart/form-data; boundary=${boundary}`, "transfer-encoding": "chunked" },
-        },
-        (res) => {
-          status = res.statusCode ?? null;
-          let body = "";
-          res.setEncoding("utf8");
-          res.on("data", (c: string) => (body += c));
-          res.on("end", () => finish(body));
-          res.on("error", () => finish(null));
-        },
-      );
-      // A reset or a closed connection is a refusal too (the server stopped reading).
-      req.on("error", () => finish(null));
-      req.on("close", () => finish(null));
-      const chunk = Buffer.alloc(MIB, "a,1,x\n");
-      const pump = () => {
-        if (written === 0)
-          req.write(
-            `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nHuge\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.csv"\r\nContent-Type: text/csv\r\n\r\ntag,amount,description\n`,
-          );
-        while (!settled && written < 300 * MIB) {
-          written += chunk.length;
-          if (!req.write(chunk)) return void req.once("drain", pump);
-        }
-        if (!settled) req.end(`\r\n--${boundary}--\r\n`);
-      };
-      pump();
+    // No Content-Length: chunked, so nothing tells the server the size before it reads.
+    const outcome = await floodChunked(new URL("/api/campaigns", app.url).href, {
+      method: "POST",
+      headers: { cookie: admin.cookie(), origin: app.url, "content-type": `multipart/form-data; boundary=${boundary}` },
+      totalBytes: 300 * MIB,
+      prefix: `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nHuge\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="huge.csv"\r\nContent-Type: text/csv\r\n\r\ntag,amount,description\n`,
+      filler: "a,1,x\n",
     });
+    const written = outcome.sentBytes;
     clearInterval(sampler);
     peak = Math.max(peak, treeRssBytes(app.pid));
     // Answered 413, or (had the server closed the connection first) no answer at all; never anything else.

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ROUTE_TABLE, type RouteCase } from "@/e2e/route-table";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { floodChunked, residentBytes } from "@/tests/support/chunked-flood";
+import { floodChunked } from "@/tests/support/chunked-flood";
 import { payload } from "@/tests/support/payloads";
+import { treeRssBytes } from "@/tests/support/process-memory";
 import { ROOT } from "@/tests/support/paths";
 import { signedHeaders } from "@/tests/support/sign-delivery";
 import { signIn, type Session } from "@/tests/support/sign-in";
@@ -76,7 +77,7 @@ describe("item 1: a body far over its cap is never read whole", () => {
 
   it("every route that takes a body answers 413 (or closes) before the end of a chunked 256 MiB body, signed in or not; memory stays flat", async () => {
     expect(mutating.filter((r) => r.reads).length).toBeGreaterThanOrEqual(10);
-    const baseline = residentBytes(app.pid);
+    const baseline = treeRssBytes(app.pid);
     let peak = baseline;
     const problems: string[] = [];
     for (const who of ["anonymous", "admin"] as const) {
@@ -85,7 +86,7 @@ describe("item 1: a body far over its cap is never read whole", () => {
         const headers: Record<string, string> = { "content-type": CONTENT_TYPE[route.reads ?? "json"], origin: app.url, "x-forwarded-for": admin.address };
         if (who === "admin") headers.cookie = admin.cookie();
         const answer = await floodChunked(`${app.url}${target}`, { method: route.method, headers, totalBytes: FLOOD_BYTES, prefix: '{"a":"' });
-        peak = Math.max(peak, residentBytes(app.pid));
+        peak = Math.max(peak, treeRssBytes(app.pid));
         const what = `${who} ${route.method} ${target}: ${answer.status ?? "closed"} after ${Math.round(answer.sentBytes / 1024)} KiB`;
         // Refused before reading (401, 403) or answered without reading: either way never after the whole body.
         if (answer.complete) problems.push(`${what} (read to the end)`);
@@ -105,7 +106,7 @@ describe("item 1: a body far over its cap is never read whole", () => {
     };
     const actions = Object.keys(manifest.node ?? {});
     expect(actions.length).toBeGreaterThan(0);
-    const baseline = residentBytes(app.pid);
+    const baseline = treeRssBytes(app.pid);
     let peak = baseline;
     for (const action of actions) {
       for (const page of ["/sign-in", "/"]) {
@@ -115,7 +116,7 @@ describe("item 1: a body far over its cap is never read whole", () => {
           totalBytes: FLOOD_BYTES,
           prefix: '["',
         });
-        peak = Math.max(peak, residentBytes(app.pid));
+        peak = Math.max(peak, treeRssBytes(app.pid));
         // Next.js drains the rest of a page's body without keeping it, so the answer may come after the last byte.
         expect([413, null], `action ${action} on ${page}`).toContain(answer.status);
       }
