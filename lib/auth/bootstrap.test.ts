@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { eq } from "drizzle-orm";
 
-import { auditLog, recoveryCodes, staff } from "@/lib/db/schema";
+import { appMeta, auditLog, recoveryCodes, staff } from "@/lib/db/schema";
 import { findStaffByEmail, updateStaff } from "@/lib/staff/repo";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
@@ -55,6 +55,36 @@ describe("bootstrapAdmins", () => {
     const audits = await db.select().from(auditLog).where(eq(auditLog.target, "boss@biz.test"));
     expect(audits.map((a) => a.action)).toEqual(["staff.created", "staff.password_reset"]);
     expect(audits[1]?.detail).toMatchObject({ via: "ADMIN_RESET" });
+  });
+
+  it("ADMIN_RESET=1 left set acts once per password: the same ADMIN_PASSWORD again changes nothing and says why; a new one resets", async () => {
+    const { db } = database;
+    const reset = (password: string) => bootstrapAdmins(db, { sandbox: false, admin: { email: "boss@biz.test", password, reset: true } }, log);
+    await reset("third-password");
+    let row = await findStaffByEmail(db, "boss@biz.test");
+    expect(await verifyPassword(row?.passwordHash ?? null, "third-password")).toBe(true);
+    // Disabled by another admin since: the next start with the same variables must not bring it back.
+    await updateStaff(db, row?.id ?? "", { disabled: true });
+    const session = await startSession(db, { staffId: row?.id ?? "", userAgent: "test", ip: "203.0.113.9" });
+    await reset("third-password");
+    row = await findStaffByEmail(db, "boss@biz.test");
+    expect(row?.disabled).toBe(true);
+    expect(lines.at(-1)).toMatch(/ADMIN_RESET=1 ignored: .*already reset with this ADMIN_PASSWORD/);
+    const audits = await db.select().from(auditLog).where(eq(auditLog.target, "boss@biz.test"));
+    expect(audits.filter((a) => a.action === "staff.password_reset")).toHaveLength(2);
+    // The marker is a salted hash, never the password.
+    const stored = JSON.stringify(await db.select().from(appMeta));
+    expect(stored).not.toContain("third-password");
+    // A new password is a new reset.
+    await db
+      .update(staff)
+      .set({ disabled: false })
+      .where(eq(staff.id, row?.id ?? ""));
+    expect(await openSession(db, session, row?.id ?? "")).not.toBeNull();
+    await reset("fourth-password");
+    row = await findStaffByEmail(db, "boss@biz.test");
+    expect(await verifyPassword(row?.passwordHash ?? null, "fourth-password")).toBe(true);
+    expect(await openSession(db, session, row?.id ?? "")).toBeNull();
   });
 
   it("creates the demo admin only in sandbox mode", async () => {

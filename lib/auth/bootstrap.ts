@@ -1,15 +1,40 @@
 import "server-only";
 
+import { eq } from "drizzle-orm";
+
 import type { AppConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import { appMeta } from "@/lib/db/schema";
 import { createAdminIfMissing, resetAdmin } from "@/lib/staff/repo";
 import { writeAudit } from "@/lib/audit/write";
 
 import { DEMO_ADMIN } from "./demo";
+import { hashPassword, verifyPassword } from "./password";
+
+/** app_meta key holding an argon2 hash of the password ADMIN_RESET last applied to that e-mail (never the password). */
+const resetMarkerKey = (email: string) => `admin_reset:${email}`;
+
+/** True when ADMIN_RESET already applied this very password to this account at an earlier start. */
+async function alreadyReset(db: Db, email: string, password: string): Promise<boolean> {
+  const [marker] = await db
+    .select({ value: appMeta.value })
+    .from(appMeta)
+    .where(eq(appMeta.key, resetMarkerKey(email)));
+  return marker !== undefined && (await verifyPassword(marker.value, password));
+}
+
+async function rememberReset(db: Db, email: string, password: string): Promise<void> {
+  const value = await hashPassword(password);
+  await db
+    .insert(appMeta)
+    .values({ key: resetMarkerKey(email), value })
+    .onConflictDoUpdate({ target: appMeta.key, set: { value } });
+}
 
 /**
  * ADMIN_EMAIL/ADMIN_PASSWORD create that admin if missing; an existing account (perhaps disabled
- * after a compromise) is left alone unless ADMIN_RESET=1 is set for this start. Sandbox mode alone
+ * after a compromise) is left alone unless ADMIN_RESET=1 is set, and then reset once per password: ADMIN_RESET
+ * left set with the same ADMIN_PASSWORD changes nothing at later starts (an admin disabled since stays disabled). Sandbox mode alone
  * adds the demo admin, likewise only when missing.
  */
 export async function bootstrapAdmins(db: Db, config: Pick<AppConfig, "admin" | "sandbox">, log: (line: string) => void): Promise<void> {
@@ -19,8 +44,13 @@ export async function bootstrapAdmins(db: Db, config: Pick<AppConfig, "admin" | 
     if (outcome === "created") {
       await writeAudit(db, { action: "staff.created", target: admin.email, detail: { via: "ADMIN_EMAIL", role: "admin" } });
       log(`Admin ${admin.email} created from ADMIN_EMAIL/ADMIN_PASSWORD.`);
+    } else if (admin.reset && (await alreadyReset(db, admin.email, admin.password))) {
+      log(
+        `ADMIN_RESET=1 ignored: ${admin.email} was already reset with this ADMIN_PASSWORD at an earlier start, so nothing changed. Unset ADMIN_RESET (or set a new ADMIN_PASSWORD to reset again).`,
+      );
     } else if (admin.reset) {
       await resetAdmin(db, admin.email, admin.password);
+      await rememberReset(db, admin.email, admin.password);
       await writeAudit(db, { action: "staff.password_reset", target: admin.email, detail: { via: "ADMIN_RESET", role: "admin", disabled: false } });
       log(`Admin ${admin.email} reset from ADMIN_RESET=1: new password, admin role, enabled. Unset ADMIN_RESET for the next start.`);
     } else {

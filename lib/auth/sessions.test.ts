@@ -5,7 +5,7 @@ import { settings, staff, staffSessions } from "@/lib/db/schema";
 import { getSettings, saveSettings } from "@/lib/settings/repo";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
-import { endSession, endSessions, listSessions, openSession, SESSION_IDLE_MS, startSession } from "./sessions";
+import { endSession, endSessions, listSessions, MAX_SESSIONS_PER_ACCOUNT, openSession, pruneSessions, SESSION_IDLE_MS, startSession } from "./sessions";
 
 const NOT_A_SESSION = "00000000-0000-4000-8000-000000000000";
 
@@ -197,5 +197,50 @@ describe.each(dbTargets())("staff sessions on $name", (target) => {
     expect((await sessionRow(keep.id)).endedReason).toBe("role_changed");
     expect(await openSession(database.db, keep.id, who, at)).toBeNull();
     expect(await openSession(database.db, theirs.id, other, new Date(theirs.t0 + 1_000))).not.toBeNull();
+  });
+
+  it("ends a session its absolute lifetime after sign-in, however recently it was used", async () => {
+    const who = await person();
+    const { id, t0 } = await started(who);
+    const week = 7 * 24 * 60 * 60 * 1000;
+    // Used every hour for a week: never idle, still ended at seven days.
+    await database.db
+      .update(staffSessions)
+      .set({ lastSeenAt: new Date(t0 + week - 60_000) })
+      .where(eq(staffSessions.id, id));
+    expect(await openSession(database.db, id, who, new Date(t0 + week - 1_000), week)).not.toBeNull();
+    expect(await openSession(database.db, id, who, new Date(t0 + week + 1_000), week)).toBeNull();
+  });
+
+  it("keeps at most twenty open sessions per account: the twenty-first sign-in ends the oldest", async () => {
+    const who = await person();
+    const other = await person();
+    const otherId = (await started(other)).id;
+    const ids: string[] = [];
+    for (let i = 0; i < MAX_SESSIONS_PER_ACCOUNT + 2; i++) ids.push((await started(who)).id);
+    expect(MAX_SESSIONS_PER_ACCOUNT).toBe(20);
+    const open = await listSessions(database.db, who, "");
+    expect(open).toHaveLength(20);
+    expect(open.map((s) => s.id)).not.toContain(ids[0]);
+    expect(open.map((s) => s.id)).not.toContain(ids[1]);
+    expect((await sessionRow(ids[0] ?? "")).endedReason).toBe("session_limit");
+    // Another account's session is not touched.
+    expect((await sessionRow(otherId)).endedAt).toBeNull();
+  });
+
+  it("retention deletes ended, idle and over-age session rows and keeps open ones", async () => {
+    const who = await person();
+    const ended = await started(who);
+    const idle = await started(who);
+    const open = await started(who);
+    await endSession(database.db, who, ended.id, "signed_out");
+    await database.db
+      .update(staffSessions)
+      .set({ lastSeenAt: new Date(idle.t0 - SESSION_IDLE_MS - 1_000) })
+      .where(eq(staffSessions.id, idle.id));
+    const gone = await pruneSessions(database.db, new Date(open.t0 + 1_000), 7 * 24 * 60 * 60 * 1000);
+    expect(gone).toBeGreaterThanOrEqual(2);
+    const left = await database.db.select({ id: staffSessions.id }).from(staffSessions).where(eq(staffSessions.staffId, who));
+    expect(left.map((r) => r.id)).toEqual([open.id]);
   });
 });

@@ -32,6 +32,8 @@ export interface AppConfig {
   serviceRateLimitPerMin: number;
   /** DELIVERY_LOG_DAYS: delivery-log rows older than this many days are pruned. */
   deliveryLogDays: number;
+  /** SESSION_MAX_DAYS: a session ends this long after its sign-in, however active. */
+  sessionMaxDays: number;
   warnings: string[];
 }
 
@@ -110,6 +112,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     trustProxy: e.TRUST_PROXY,
     serviceRateLimitPerMin: e.SERVICE_RATE_LIMIT_PER_MIN,
     deliveryLogDays: e.DELIVERY_LOG_DAYS,
+    sessionMaxDays: e.SESSION_MAX_DAYS,
     warnings,
   };
 }

@@ -48,6 +48,13 @@ export const envSchema = z.object({
     .min(0, "must be 0 or more")
     .max(10, "must be at most 10")
     .default(0),
+  // A sign-in ends this many days after it began, however active it is (the idle limit is 12 hours).
+  SESSION_MAX_DAYS: z.coerce
+    .number({ message: "must be a number of days" })
+    .int("must be a whole number of days")
+    .min(1, "must be between 1 and 90")
+    .max(90, "must be between 1 and 90")
+    .default(7),
   // Days of webhook delivery-log rows kept; older ones are pruned in batches (docs/architecture.md).
   DELIVERY_LOG_DAYS: z.coerce
     .number({ message: "must be a number of days" })

@@ -2,6 +2,7 @@ import "server-only";
 
 import type PgBoss from "pg-boss";
 
+import { pruneSessions } from "@/lib/auth/sessions";
 import { pruneAttempts } from "@/lib/auth/throttle";
 import { sendCampaignRows } from "@/lib/campaigns/send";
 import { safeErrorSummary } from "@/lib/log/safe-error";
@@ -80,6 +81,8 @@ export async function startWorkers(boss: PgBoss, db: Db, settings: WorkerSetting
   await boss.work(QUEUES.retention, { pollingIntervalSeconds: 30, batchSize: 1 }, async () => {
     const gone = await pruneDeliveryLog(db, settings.deliveryLogDays);
     await pruneAttempts(db);
+    const sessions = await pruneSessions(db);
+    if (sessions > 0) log(`[retention] ${sessions} ended or expired session rows removed`);
     if (gone > 0) log(`[retention] ${gone} delivery-log rows older than ${settings.deliveryLogDays} days removed`);
   });
 

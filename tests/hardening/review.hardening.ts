@@ -98,6 +98,27 @@ describe("live streams", () => {
   });
 });
 
+describe("sessions per account", () => {
+  it("a twenty-first sign-in of one account ends its oldest session: that cookie's next request is 401", async () => {
+    const email = `many.sessions.${Date.now().toString(36)}@hardening.test`;
+    const password = "many-sessions-password-1";
+    const created = await admin.json<Envelope<{ id: string }>>("/api/staff", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, name: "Many Sessions", role: "viewer", password }),
+    });
+    expect(created.status).toBe(201);
+    const sessions: Session[] = [];
+    for (let i = 0; i < 21; i++) sessions.push(await signIn(app.url, email, password));
+    const status = async (s: Session | undefined) => (await (s ?? admin).fetch("/api/me")).status;
+    expect(await status(sessions[0])).toBe(401);
+    expect(await status(sessions[1])).toBe(200);
+    expect(await status(sessions[20])).toBe(200);
+    const listed = await (sessions[20] ?? admin).json<Envelope<{ items: unknown[] }>>("/api/me/sessions");
+    expect(listed.body.data.items).toHaveLength(20);
+  });
+});
+
 describe("client addresses with TRUST_PROXY=0", () => {
   it("the delivery log records the socket's address, not a forged X-Forwarded-For", async () => {
     const body = JSON.stringify(payload());
