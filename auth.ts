@@ -1,7 +1,7 @@
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 
-import { writeAudit } from "@/lib/audit/write";
+import { writeAudit, writeRefusedSignIn } from "@/lib/audit/write";
 import { verifyPassword } from "@/lib/auth/password";
 import { endSession, startSession } from "@/lib/auth/sessions";
 import { beginAttempt, clearFailures, pruneAttempts } from "@/lib/auth/throttle";
@@ -84,7 +84,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
           const db = await getDb();
           const verdict = await beginAttempt(db, email, ip);
           if (!verdict.allowed) {
-            await writeAudit(db, { action: "auth.sign_in_throttled", actor: { id: null, email }, ip });
+            await writeRefusedSignIn(db, { action: "auth.sign_in_throttled", reason: "throttled", ip });
             throw new Throttled(verdict.retryAfterMinutes);
           }
           const row = await findStaffByEmail(db, email);
@@ -92,12 +92,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
           if (!row || !valid || row.disabled) {
             // The claimed attempt stays as the recorded failure.
             await pruneAttempts(db);
-            await writeAudit(db, {
-              action: "auth.sign_in_failed",
-              actor: { id: row?.id ?? null, email },
-              ip,
-              detail: { reason: !row ? "unknown e-mail" : row.disabled ? "account disabled" : "wrong password" },
-            });
+            // A known account's failures are its own rows (at most 5 per 15 minutes by the throttle); an unknown
+            // e-mail is attacker-chosen text, so it is folded and not kept (lib/audit/write.ts).
+            if (row) {
+              const reason = row.disabled ? "account disabled" : "wrong password";
+              await writeAudit(db, { action: "auth.sign_in_failed", actor: { id: row.id, email: row.email }, ip, detail: { reason } });
+            } else await writeRefusedSignIn(db, { action: "auth.sign_in_failed", reason: "unknown e-mail", ip });
             throw new InvalidCredentials();
           }
           let secondStep: string | null = null;

@@ -135,8 +135,12 @@ export const auditLog = pgTable(
     target: text("target"),
     detail: jsonb("detail").$type<Record<string, unknown>>(),
     ip: text("ip"),
+    // Refused sign-ins that name no known account are folded: one row per action, reason, address and 15
+    // minutes (lib/audit/write.ts), counted here; the unique key is what makes "seen this window?" one upsert.
+    count: integer("count").notNull().default(1),
+    groupKey: text("group_key"),
   },
-  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_actor_idx").on(t.actorEmail, t.at)],
+  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_actor_idx").on(t.actorEmail, t.at), uniqueIndex("audit_log_group_key").on(t.groupKey)],
 );
 
 export type StaffRow = typeof staff.$inferSelect;

@@ -2,6 +2,7 @@ import "server-only";
 
 import type PgBoss from "pg-boss";
 
+import { pruneRefusedSignIns } from "@/lib/audit/retention";
 import { pruneSessions } from "@/lib/auth/sessions";
 import { pruneAttempts } from "@/lib/auth/throttle";
 import { sendCampaignRows } from "@/lib/campaigns/send";
@@ -82,6 +83,8 @@ export async function startWorkers(boss: PgBoss, db: Db, settings: WorkerSetting
     const gone = await pruneDeliveryLog(db, settings.deliveryLogDays);
     await pruneAttempts(db);
     const sessions = await pruneSessions(db);
+    const refusals = await pruneRefusedSignIns(db);
+    if (refusals > 0) log(`[retention] ${refusals} refused sign-in rows older than 90 days removed from the audit log`);
     if (sessions > 0) log(`[retention] ${sessions} ended or expired session rows removed`);
     if (gone > 0) log(`[retention] ${gone} delivery-log rows older than ${settings.deliveryLogDays} days removed`);
   });

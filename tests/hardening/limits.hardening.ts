@@ -14,7 +14,7 @@ import { payload } from "@/tests/support/payloads";
 import { treeRssBytes } from "@/tests/support/process-memory";
 import { ROOT } from "@/tests/support/paths";
 import { signedHeaders } from "@/tests/support/sign-delivery";
-import { signIn, type Session } from "@/tests/support/sign-in";
+import { signIn, trySignIn, type Session } from "@/tests/support/sign-in";
 
 import { DEMO, DIST_DIR, HARDENING_KEY, PORTS, createRequest, freshDataDir, sandboxModeEnv, startDashboard, type Dashboard, type Envelope } from "./support";
 
@@ -175,5 +175,30 @@ describe("item 11: /api/health", () => {
     expect(asAdmin.body.data.service?.operation).toBe("balance");
     const viewer = await signIn(app.url, "limits.viewer@hardening.test", "limits-viewer-password");
     expect((await viewer.json<Envelope<Record<string, unknown>>>("/api/health")).body.data).toEqual({ db: "ok" });
+  });
+});
+
+// Last in this file: its refused sign-ins throttle this machine's address for 15 minutes.
+describe("item 3: refused sign-ins do not fill the audit log", () => {
+  it("30 attempts with new unknown e-mails from one address are two counted rows, and the person filter lists staff only", async () => {
+    const stamp = Date.now().toString(36);
+    for (let i = 0; i < 30; i++) {
+      const refused = await trySignIn(app.url, `attacker-${stamp}-${i}@evil.test`, "guess-guess-guess");
+      expect(refused.ok).toBe(false);
+    }
+    const page = async (action: string) => (await admin.fetch(`/audit?action=${action}`)).text();
+    const failed = await page("auth.sign_in_failed");
+    const throttled = await page("auth.sign_in_throttled");
+    const counts = [...`${failed}${throttled}`.matchAll(/data-testid="audit-count"[^>]*>\s*(?:<!-- -->)?\s*×(?:<!-- -->)?([\d,]+)/g)].map((m) =>
+      Number(m[1]?.replace(/,/g, "")),
+    );
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(30);
+    // Two rows (unknown e-mail, then throttled), or a few more if the attempts straddle a 15-minute boundary.
+    expect(counts.length).toBeLessThanOrEqual(4);
+    const everything = await (await admin.fetch("/audit")).text();
+    expect(everything).not.toContain(`attacker-${stamp}`);
+    // The person filter holds staff accounts.
+    expect(everything).toContain(`<option value="${DEMO.email}">`);
+    expect(everything).toContain('<option value="limits.viewer@hardening.test">');
   });
 });

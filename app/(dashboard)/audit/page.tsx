@@ -17,7 +17,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
   const raw = await searchParams;
   const filter = auditFilterSchema.parse({ person: raw.person || undefined, action: raw.action || undefined, page: raw.page });
   const db = await getDb();
-  const [{ items, total }, people] = await Promise.all([queryAudit(db, filter), auditPeople(db)]);
+  const [{ items, total, totalCapped }, people] = await Promise.all([queryAudit(db, filter), auditPeople(db)]);
   const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
   const pageHref = (page: number) => {
     const q = new URLSearchParams();
@@ -64,15 +64,19 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
             <Td className="whitespace-nowrap">
               <time dateTime={row.at.toISOString()}>{row.at.toISOString().replace("T", " ").slice(0, 19)}</time>
             </Td>
-            <Td className="break-all">{row.actorEmail ?? "—"}</Td>
-            <Td className="font-mono text-xs">{row.action}</Td>
+            <Td className="break-all">{row.actorEmail ?? (row.groupKey ? "unknown (not kept)" : "—")}</Td>
+            <Td className="font-mono text-xs">
+              {row.action}
+              {row.count > 1 ? <span data-testid="audit-count"> ×{row.count.toLocaleString("en")}</span> : null}
+            </Td>
             <Td className="break-all">{row.target ?? "—"}</Td>
             <Td>{row.ip ?? "—"}</Td>
           </tr>
         ))}
       </DataTable>
       <Pager newerHref={filter.page > 1 ? pageHref(filter.page - 1) : null} olderHref={filter.page < pages ? pageHref(filter.page + 1) : null}>
-        Page {filter.page} of {pages}
+        Page {filter.page} of {pages.toLocaleString("en")}
+        {totalCapped ? "+" : ""}
       </Pager>
     </div>
   );
