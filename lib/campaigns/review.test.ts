@@ -102,17 +102,15 @@ describe.each(dbTargets())("campaign review findings on $name", (target) => {
       // Row 1's process died after the service answered; row 2's during its call; row 3's before recording anything.
       const first = await createKeyedFundRequest(deps, { tag: one.tag, amount: "10.00", description: "One" }, campaignRowKey(id, 1), operator);
       expect(first.kind).toBe("created");
-      await database.db
-        .insert(fundRequests)
-        .values({
-          reference: "fb_stale_two",
-          idempotencyKey: campaignRowKey(id, 2),
-          tag: two.tag,
-          amount: "20.00",
-          description: "Two",
-          status: "sending",
-          createdBy: operator.id,
-        });
+      await database.db.insert(fundRequests).values({
+        reference: "fb_stale_two",
+        idempotencyKey: campaignRowKey(id, 2),
+        tag: two.tag,
+        amount: "20.00",
+        description: "Two",
+        status: "sending",
+        createdBy: operator.id,
+      });
       const fresh = new Date();
       await database.db.update(campaignRows).set({ status: "claimed", claimedAt: fresh }).where(eq(campaignRows.campaignId, id));
       await transitionCampaign(database.db, id, "cancel", operator.id);
