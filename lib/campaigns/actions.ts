@@ -6,11 +6,11 @@ import { SENDERS } from "@/lib/auth/roles";
 import { conflict, notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { sendJob } from "@/lib/jobs/engine";
-import { QUEUES } from "@/lib/jobs/queues";
 import { publish } from "@/lib/live/bus";
 
 import { getCampaignView } from "./queries";
 import { transitionCampaign, type Transition } from "./repo";
+import { campaignSendJob } from "./send.job";
 
 const AUDIT: Record<Transition, AuditAction> = {
   start: "campaign.started",
@@ -45,7 +45,7 @@ export function campaignAction(transition: Transition) {
     const sender = transition === "start" || transition === "resume" ? { senderId: staff.id, previousSenderId: outcome.previousSender } : undefined;
     await writeAudit(db, { action: AUDIT[transition], actor: staff, target: params.id, detail: sender, ip });
     // Sending starts (or continues) at once; the per-minute schedule would pick it up anyway.
-    if (transition === "start" || transition === "resume") await sendJob(QUEUES.campaignSend, {});
+    if (transition === "start" || transition === "resume") await sendJob(campaignSendJob, {});
     publish({ type: "campaign.progress", id: params.id });
     return ok(await getCampaignView(db, params.id), DONE[transition]);
   });

@@ -4,14 +4,35 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "@/lib/db/client";
 import { dbTargets } from "@/tests/support/db-targets";
 
+import { z } from "zod";
+
+import { defineJob } from "./define";
 import { createJobEngine } from "./engine";
-import { followUpJobId, QUEUES } from "./queues";
+import { derivedJobId } from "./ids";
+
+// Two jobs of the engine's own (lib/jobs knows no domain): a per-item job with derived ids, and a "stately" chain.
+const itemJob = defineJob({
+  queue: "engine-test-item",
+  payload: z.object({ uuid: z.string() }),
+  policy: { policy: "standard", retryLimit: 5, retryDelay: 5, expireInSeconds: 60 },
+  work: { workers: 1, batchSize: 1, pollingIntervalSeconds: 1 },
+  handler: () => async () => undefined,
+});
+const chainJob = defineJob({
+  queue: "engine-test-chain",
+  payload: z.object({}),
+  policy: { policy: "stately", retryLimit: 1, expireInSeconds: 15 },
+  work: { workers: 1, batchSize: 1, pollingIntervalSeconds: 1 },
+  handler: () => async () => undefined,
+});
+const JOBS = [itemJob, chainJob];
+const itemId = (key: string) => derivedJobId(itemJob.queue, key.toLowerCase());
 
 const urlOf = (database: Database): string | null => (database.pool ? (database.pool.options.connectionString ?? null) : null);
 
 // pg-boss as the one job engine, on each database the dashboard runs on: jobs outlive the process
-// that queued them, a payment's follow-up is one job however often it is queued, and the
-// reconciler's queue holds one waiting pass at most.
+// that queued them, a job with a derived id is one job however often it is queued, and a "stately"
+// queue holds one waiting job at most.
 describe.each(dbTargets())("the job engine on $name", (target) => {
   let database: Database;
   let dispose: () => Promise<void>;
@@ -24,13 +45,13 @@ describe.each(dbTargets())("the job engine on $name", (target) => {
   });
   afterAll(async () => dispose());
 
-  it("keeps one follow-up job per payment, and a job queued before a restart is worked after it", async () => {
-    let boss: PgBoss = await createJobEngine(database, urlOf(database));
-    const id = followUpJobId("0B4F3C1E-1111-4222-8333-444455556666");
-    expect(id).toBe(followUpJobId("0b4f3c1e-1111-4222-8333-444455556666"));
+  it("keeps one job per derived id, and a job queued before a restart is worked after it", async () => {
+    let boss: PgBoss = await createJobEngine(database, urlOf(database), JOBS);
+    const id = itemId("0B4F3C1E-1111-4222-8333-444455556666");
+    expect(id).toBe(itemId("0b4f3c1e-1111-4222-8333-444455556666"));
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(await boss.send(QUEUES.paymentFollowUp, { uuid: "p-1" }, { id })).toBe(id);
-    expect(await boss.send(QUEUES.paymentFollowUp, { uuid: "p-1" }, { id })).toBeNull();
+    expect(await boss.send(itemJob.queue, { uuid: "p-1" }, { id })).toBe(id);
+    expect(await boss.send(itemJob.queue, { uuid: "p-1" }, { id })).toBeNull();
 
     // The process stops with the job still queued (nobody worked it)…
     await boss.stop({ graceful: false, wait: true, close: true });
@@ -39,10 +60,10 @@ describe.each(dbTargets())("the job engine on $name", (target) => {
       database = await reopen();
     }
     // …and the next start works it.
-    boss = await createJobEngine(database, urlOf(database));
+    boss = await createJobEngine(database, urlOf(database), JOBS);
     try {
       const seen = new Promise<string>((resolve) => {
-        void boss.work<{ uuid: string }>(QUEUES.paymentFollowUp, { pollingIntervalSeconds: 0.5 }, async ([job]) => resolve(job?.data.uuid ?? ""));
+        void boss.work<{ uuid: string }>(itemJob.queue, { pollingIntervalSeconds: 0.5 }, async ([job]) => resolve(job?.data.uuid ?? ""));
       });
       expect(await seen).toBe("p-1");
     } finally {
@@ -50,10 +71,10 @@ describe.each(dbTargets())("the job engine on $name", (target) => {
     }
   });
 
-  it("holds at most one waiting reconciler pass, however many instances queue one", async () => {
-    const boss = await createJobEngine(database, urlOf(database));
+  it("holds at most one waiting job of a stately queue, however many instances queue one", async () => {
+    const boss = await createJobEngine(database, urlOf(database), JOBS);
     try {
-      const sent = await Promise.all(Array.from({ length: 5 }, () => boss.send(QUEUES.reconcile, {}, { startAfter: new Date(Date.now() + 60_000) })));
+      const sent = await Promise.all(Array.from({ length: 5 }, () => boss.send(chainJob.queue, {}, { startAfter: new Date(Date.now() + 60_000) })));
       expect(sent.filter((s) => s !== null)).toHaveLength(1);
     } finally {
       await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
@@ -76,17 +97,17 @@ describe("the job engine on the embedded database only", () => {
   afterAll(async () => dispose());
 
   it("takes up at once a job that a killed process held on the embedded database", async () => {
-    let boss = await createJobEngine(database, null);
-    await boss.send(QUEUES.paymentFollowUp, { uuid: "held" }, { id: followUpJobId("held") });
+    let boss = await createJobEngine(database, null, JOBS);
+    await boss.send(itemJob.queue, { uuid: "held" }, { id: itemId("held") });
     // A worker took it (now "active") and its process died before finishing.
-    const [taken] = await boss.fetch<{ uuid: string }>(QUEUES.paymentFollowUp);
+    const [taken] = await boss.fetch<{ uuid: string }>(itemJob.queue);
     expect(taken?.data.uuid).toBe("held");
     await boss.stop({ graceful: false, wait: true, close: true });
     await database.close();
     database = await reopen();
-    boss = await createJobEngine(database, null);
+    boss = await createJobEngine(database, null, JOBS);
     try {
-      const [again] = await boss.fetch<{ uuid: string }>(QUEUES.paymentFollowUp);
+      const [again] = await boss.fetch<{ uuid: string }>(itemJob.queue);
       expect(again?.data.uuid).toBe("held");
     } finally {
       await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });

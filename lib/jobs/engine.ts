@@ -5,8 +5,8 @@ import PgBoss from "pg-boss";
 import type { Database } from "@/lib/db/client";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 
+import type { Job, JobContext } from "./define";
 import { pgliteAdapter } from "./pglite-adapter";
-import { QUEUE_OPTIONS, type QueueName } from "./queues";
 
 // The one job engine (docs/architecture.md): pg-boss keeps its queue in our database, so a job survives any
 // restart and runs once whichever instance takes it. See docs/architecture.md, "Jobs".
@@ -14,8 +14,8 @@ import { QUEUE_OPTIONS, type QueueName } from "./queues";
 const KEY = Symbol.for("fundboard.jobs");
 type Holder = { [KEY]?: PgBoss };
 
-/** pg-boss on this database (its own small pool on Postgres), started, with every queue made. */
-export async function createJobEngine(database: Database, postgresUrl: string | null): Promise<PgBoss> {
+/** pg-boss on this database (its own small pool on Postgres), started, with the queue of every job made. */
+export async function createJobEngine(database: Database, postgresUrl: string | null, jobs: readonly Job[]): Promise<PgBoss> {
   const common = {
     // Maintenance (expiring lost jobs, archiving) every 10 s, so a job lost with a killed process is retried soon.
     maintenanceIntervalSeconds: 10,
@@ -27,10 +27,10 @@ export async function createJobEngine(database: Database, postgresUrl: string | 
       : new PgBoss({ connectionString: postgresUrl ?? undefined, max: 4, application_name: "fundboard-jobs", ...common });
   boss.on("error", (error: unknown) => console.error(`[jobs] ${safeErrorSummary(error)}`));
   await boss.start();
-  for (const [name, options] of Object.entries(QUEUE_OPTIONS)) {
-    await boss.createQueue(name, { name, ...options });
+  for (const { queue, policy } of jobs) {
+    await boss.createQueue(queue, { name: queue, ...policy });
     // A queue made by an earlier version keeps its old options unless told: this deploy's apply.
-    await boss.updateQueue(name, { name, ...options });
+    await boss.updateQueue(queue, { name: queue, ...policy });
   }
   if (database.kind === "pglite" && database.pglite) {
     // One process holds an embedded database (the DATA_DIR lock), so a job still "active" now was held
@@ -41,9 +41,9 @@ export async function createJobEngine(database: Database, postgresUrl: string | 
 }
 
 /** The process's engine, started once (lib/server/start.ts). */
-export async function startJobEngine(database: Database, postgresUrl: string | null): Promise<PgBoss> {
+export async function startJobEngine(database: Database, postgresUrl: string | null, jobs: readonly Job[]): Promise<PgBoss> {
   const g = globalThis as Holder;
-  g[KEY] ??= await createJobEngine(database, postgresUrl);
+  g[KEY] ??= await createJobEngine(database, postgresUrl, jobs);
   return g[KEY];
 }
 
@@ -53,31 +53,43 @@ export function jobEngine(): PgBoss | null {
 }
 
 const WORKERS = Symbol.for("fundboard.jobs.workers");
-type WorkerHolder = { [WORKERS]?: Map<QueueName, string[]> };
+type WorkerHolder = { [WORKERS]?: Map<string, string[]> };
 
-/** Works `name` on this process and remembers the worker, so wakeWorkers can cut its polling wait short. */
-export async function workQueue<T>(boss: PgBoss, name: QueueName, options: PgBoss.WorkOptions, handler: PgBoss.WorkHandler<T>): Promise<string> {
-  const id = await boss.work<T>(name, options, handler);
+/**
+ * Works every job on this process (its workers, each made once with `ctx`) and keeps the clocks: pg-boss
+ * schedules live in the database, so several instances keep one clock. Chains are started once.
+ */
+export async function registerJobs(boss: PgBoss, jobs: readonly Job[], ctx: Omit<JobContext, "boss">): Promise<void> {
   const g = globalThis as WorkerHolder;
   g[WORKERS] ??= new Map();
-  g[WORKERS].set(name, [...(g[WORKERS].get(name) ?? []), id]);
-  return id;
+  for (const job of jobs) {
+    const run = job.start({ ...ctx, boss });
+    const { workers, ...options } = job.work;
+    for (let i = 0; i < workers; i++) {
+      const id = await boss.work<object>(job.queue, options, (batch) => run(batch.map((j) => j.data)));
+      g[WORKERS].set(job.queue, [...(g[WORKERS].get(job.queue) ?? []), id]);
+    }
+  }
+  for (const job of jobs) {
+    if (job.schedule) await boss.schedule(job.queue, job.schedule);
+    if (job.kickOff) await boss.send(job.queue, {});
+  }
 }
 
 /** A job queued by this process is fetched now by this process's workers, not at their next poll. */
-export function wakeWorkers(name: QueueName): void {
+export function wakeWorkers(name: string): void {
   const boss = jobEngine();
   for (const id of (globalThis as WorkerHolder)[WORKERS]?.get(name) ?? []) boss?.notifyWorker(id);
 }
 
 /** Queues a job; a failure is logged, never thrown at the person whose request caused it. */
-export async function sendJob(name: QueueName, data: object, options: PgBoss.SendOptions = {}): Promise<string | null> {
+export async function sendJob<T extends object>(job: Job<T>, data: T, options: PgBoss.SendOptions = {}): Promise<string | null> {
   const boss = jobEngine();
   if (!boss) return null;
   try {
-    return await boss.send(name, data, options);
+    return await boss.send(job.queue, data, options);
   } catch (error) {
-    console.error(`[jobs] could not queue ${name}: ${safeErrorSummary(error)}`);
+    console.error(`[jobs] could not queue ${job.queue}: ${safeErrorSummary(error)}`);
     return null;
   }
 }

@@ -4,13 +4,14 @@ import { ConfigError, getConfig } from "@/lib/config";
 import { bootstrapAdmins } from "@/lib/auth/bootstrap";
 import { getDatabase } from "@/lib/db";
 import type { Database } from "@/lib/db/client";
-import { startJobEngine } from "@/lib/jobs/engine";
-import { startWorkers } from "@/lib/jobs/workers";
+import { registerJobs, startJobEngine } from "@/lib/jobs/engine";
 import { startPgTransport } from "@/lib/live/pg-transport";
 import { DatabaseLockedError } from "@/lib/db/lock";
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db/mode";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { failAbandonedSending } from "@/lib/requests/repo";
+
+import { JOBS } from "./workers";
 
 const KEY = Symbol.for("fundboard.background");
 type Holder = { [KEY]?: boolean };
@@ -23,8 +24,8 @@ async function startBackgroundWork(database: Database): Promise<void> {
   const config = getConfig();
   const postgresUrl = config.database.kind === "postgres" ? config.database.url : null;
   if (database.kind === "postgres" && database.pool && postgresUrl) startPgTransport(database.pool, postgresUrl);
-  const boss = await startJobEngine(database, postgresUrl);
-  await startWorkers(boss, database.db, { deliveryLogDays: config.deliveryLogDays, log: (line) => console.log(line) });
+  const boss = await startJobEngine(database, postgresUrl, JOBS);
+  await registerJobs(boss, JOBS, { db: database.db, log: (line) => console.log(line) });
 }
 
 /** Fails fast with a message a person can act on instead of a stack trace. */

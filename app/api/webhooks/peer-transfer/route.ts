@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import { clientIp } from "@/lib/http/client-ip";
 import { fail, ok } from "@/lib/http/envelope";
 import { announcePayment } from "@/lib/payments/after-record";
-import { queueFollowUp } from "@/lib/payments/follow-up-job";
+import { queueFollowUp } from "@/lib/payments/follow-up.job";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { MAX_WEBHOOK_BYTES, processDelivery } from "@/lib/webhooks/intake";
 import { deliveryStarted } from "@/lib/webhooks/intake-pressure";

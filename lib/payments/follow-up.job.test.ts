@@ -4,11 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { queryRows } from "@/lib/db/client";
 import { createJobEngine } from "@/lib/jobs/engine";
-import { followUpJobId, QUEUES } from "@/lib/jobs/queues";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { payload } from "@/tests/support/payloads";
 
-import { createFollowUpQueue } from "./follow-up-job";
+import { createFollowUpQueue, followUpJob, followUpJobId } from "./follow-up.job";
 
 // Deliveries answered together share one insert of their follow-up jobs (docs/architecture.md): each caller
 // resolves only once its job is stored, one job per payment however often it is queued.
@@ -16,7 +15,7 @@ describe.each(dbTargets())("the follow-up queue on $name", (target) => {
   const database = useTestDatabase(target);
   let boss: PgBoss;
   beforeAll(async () => {
-    boss = await createJobEngine(database, database.pool?.options.connectionString ?? null);
+    boss = await createJobEngine(database, database.pool?.options.connectionString ?? null, [followUpJob]);
   });
   afterAll(async () => {
     await boss.stop({ graceful: false, close: true, wait: true });
@@ -26,7 +25,7 @@ describe.each(dbTargets())("the follow-up queue on $name", (target) => {
     (
       await queryRows<{ n: number }>(
         database.db,
-        sql`select count(*)::int as n from pgboss.job where name = ${QUEUES.paymentFollowUp} and id::text in ${uuids.map(followUpJobId)}`,
+        sql`select count(*)::int as n from pgboss.job where name = ${followUpJob.queue} and id::text in ${uuids.map(followUpJobId)}`,
       )
     )[0]?.n;
 

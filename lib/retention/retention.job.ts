@@ -1,0 +1,32 @@
+import "server-only";
+
+import { z } from "zod";
+
+import { pruneRefusedSignIns } from "@/lib/audit/retention";
+import { pruneSessions } from "@/lib/auth/sessions";
+import { pruneAttempts } from "@/lib/auth/throttle";
+import { getConfig } from "@/lib/config";
+import { defineJob } from "@/lib/jobs/define";
+import { pruneDeliveryLog } from "@/lib/webhooks/log-retention";
+
+// What is kept how long (docs/architecture.md, "Jobs"; docs/decisions.md): each owner's prune function, hourly.
+export const retentionJob = defineJob({
+  queue: "retention",
+  payload: z.object({}),
+  // "stately": one run at a time; retried twice, then the next hour's run does the same work.
+  policy: { policy: "stately", retryLimit: 2, expireInSeconds: 1800, retentionMinutes: 24 * 60 },
+  work: { workers: 1, batchSize: 1, pollingIntervalSeconds: 30 },
+  schedule: "17 * * * *",
+  handler:
+    ({ db, log }) =>
+    async () => {
+      const days = getConfig().deliveryLogDays;
+      const deliveries = await pruneDeliveryLog(db, days);
+      await pruneAttempts(db);
+      const sessions = await pruneSessions(db);
+      const refusals = await pruneRefusedSignIns(db);
+      if (deliveries > 0) log(`[retention] ${deliveries} delivery-log rows older than ${days} days removed`);
+      if (sessions > 0) log(`[retention] ${sessions} ended or expired session rows removed`);
+      if (refusals > 0) log(`[retention] ${refusals} refused sign-in rows older than 90 days removed from the audit log`);
+    },
+});
