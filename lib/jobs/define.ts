@@ -51,7 +51,8 @@ export function defineJob<T extends object>(definition: JobDefinition<T>): Job<T
     ...rest,
     start(ctx) {
       const run = handler(ctx);
-      return (payloads) => run(payloads.map((p) => payload.parse(p)));
+      // A job sent without data (a clock of an older version) carries null: read as an empty payload.
+      return (payloads) => run(payloads.map((p) => payload.parse(p ?? {})));
     },
   };
 }

@@ -7,7 +7,7 @@ import { dbTargets } from "@/tests/support/db-targets";
 import { z } from "zod";
 
 import { defineJob } from "./define";
-import { createJobEngine } from "./engine";
+import { createJobEngine, registerJobs } from "./engine";
 import { derivedJobId } from "./ids";
 
 // Two jobs of the engine's own (lib/jobs knows no domain): a per-item job with derived ids, and a "stately" chain.
@@ -109,6 +109,34 @@ describe("the job engine on the embedded database only", () => {
     try {
       const [again] = await boss.fetch<{ uuid: string }>(itemJob.queue);
       expect(again?.data.uuid).toBe("held");
+    } finally {
+      await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
+    }
+  });
+
+  it("registers a job: its handler gets parsed payloads, and a payload that does not fit fails the job unseen", async () => {
+    const seen: string[] = [];
+    let resolveSeen: () => void = () => undefined;
+    const handled = new Promise<void>((resolve) => (resolveSeen = resolve));
+    const job = defineJob({
+      queue: "engine-test-registered",
+      payload: z.object({ uuid: z.string() }),
+      policy: { policy: "standard", retryLimit: 0, expireInSeconds: 60 },
+      work: { workers: 1, batchSize: 1, pollingIntervalSeconds: 0.5 },
+      handler: () => async (jobs) => {
+        for (const j of jobs) seen.push(j.uuid);
+        resolveSeen();
+      },
+    });
+    const boss = await createJobEngine(database, null, [job]);
+    try {
+      const bad = await boss.send(job.queue, { nope: 1 });
+      await registerJobs(boss, [job], { db: database.db, log: () => undefined });
+      await boss.send(job.queue, { uuid: "fits" });
+      await handled;
+      expect(seen).toEqual(["fits"]);
+      const failed = await boss.getJobById(job.queue, bad ?? "");
+      expect(failed?.state).toBe("failed");
     } finally {
       await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
     }
