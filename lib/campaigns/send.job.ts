@@ -31,11 +31,12 @@ export const campaignSendJob = defineJob({
   work: { workers: 1, batchSize: 1, pollingIntervalSeconds: 1 },
   // Picks up sending campaigns should the chain break (a pass lost with its process).
   schedule: "* * * * *",
-  handler: ({ db, boss }) => {
+  handler: ({ db, boss, signal }) => {
     const deps = { ...requestDeps(db), service: getBackgroundService(), fetchGate: undefined };
     return async () => {
-      const pass = await sendCampaignRows(deps, ROWS_PER_PASS);
-      if (pass.more) await boss.send(QUEUE, {}, { startAfter: new Date(Date.now() + pass.waitMs) });
+      const pass = await sendCampaignRows(deps, ROWS_PER_PASS, signal);
+      // Shutting down: the per-minute clock carries the chain on wherever the engine runs next.
+      if (pass.more && !signal.aborted) await boss.send(QUEUE, {}, { startAfter: new Date(Date.now() + pass.waitMs) });
     };
   },
 });

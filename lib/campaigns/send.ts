@@ -59,11 +59,13 @@ async function sendClaimed(deps: RequestDeps, next: ClaimedRow): Promise<"sent" 
  * each claimed and sent through the form's own code path, until `maxRows` or the background budget says
  * wait. Pause and cancel take effect at the next claim; a claimed row is always finished.
  */
-export async function sendCampaignRows(deps: RequestDeps, maxRows: number): Promise<SendPassResult> {
+export async function sendCampaignRows(deps: RequestDeps, maxRows: number, signal?: AbortSignal): Promise<SendPassResult> {
   const { db } = deps;
   let sent = 0;
   await settleStaleClaims(db);
   for (let i = 0; i < maxRows; i++) {
+    // Shutting down: no new row is claimed; the one in flight has finished, the rest wait for the next pass.
+    if (signal?.aborted) return { sent, more: true, waitMs: 0 };
     // Before every call: the sender of record may have been disabled or demoted since the last one.
     await pauseCampaignsWithoutSender(db);
     const next = await claimNextRow(db);

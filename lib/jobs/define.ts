@@ -8,11 +8,13 @@ import type { Db } from "@/lib/db/client";
 // What a job is (docs/architecture.md, "Jobs"): one `*.job.ts` in its domain declares its queue, payload,
 // policy and handler with defineJob; lib/server/workers.ts lists them; lib/jobs runs them and knows no domain.
 
-/** What every handler is given: the database, the engine (for a follow-on job) and a log line writer. */
+/** What every handler is given: the database, the engine (for a follow-on job), a log line writer, and shutdown. */
 export interface JobContext {
   db: Db;
   boss: PgBoss;
   log: (line: string) => void;
+  /** Aborted when the instance is shutting down: a long handler stops between steps and leaves the rest to the next run. */
+  signal: AbortSignal;
 }
 
 export interface JobDefinition<T extends object = object> {

@@ -131,7 +131,7 @@ describe("the job engine on the embedded database only", () => {
     const boss = await createJobEngine(database, null, [job]);
     try {
       const bad = await boss.send(job.queue, { nope: 1 });
-      await registerJobs(boss, [job], { db: database.db, log: () => undefined });
+      await registerJobs(boss, [job], { db: database.db, log: () => undefined, signal: new AbortController().signal });
       await boss.send(job.queue, { uuid: "fits" });
       await handled;
       expect(seen).toEqual(["fits"]);

@@ -40,6 +40,15 @@ export function admitStream(account: string, close: Close, max = MAX_STREAMS_PER
   };
 }
 
+/** Closes every open stream on this instance (shutting down): browsers reconnect to another instance. */
+export function closeAllStreams(): number {
+  const streams = registry();
+  const closes = [...streams.values()].flat();
+  for (const close of closes) close();
+  streams.clear();
+  return closes.length;
+}
+
 /** Open streams of an account on this instance. */
 export function openStreamCount(account: string): number {
   return registry().get(account)?.length ?? 0;

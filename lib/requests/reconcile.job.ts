@@ -32,14 +32,14 @@ export const reconcileJob = defineJob({
   // Restarts the chain within a minute should it ever break (a pass lost with its process).
   schedule: "* * * * *",
   kickOff: true,
-  handler: ({ db, boss, log }) => {
+  handler: ({ db, boss, log, signal }) => {
     // One reconciler per instance keeps its pace and back-off between passes; its calls spend the background budget.
     const reconciler = createReconciler({ ...requestDeps(db), service: getBackgroundService() }, { log: (line) => log(`[reconciler] ${line}`) });
     return async () => {
       try {
         await reconciler.runOnce();
       } finally {
-        await boss.send(QUEUE, {}, { startAfter: new Date(Date.now() + EVERY_MS) });
+        if (!signal.aborted) await boss.send(QUEUE, {}, { startAfter: new Date(Date.now() + EVERY_MS) });
       }
     };
   },

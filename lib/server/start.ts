@@ -11,6 +11,7 @@ import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { failAbandonedSending } from "@/lib/requests/repo";
 
+import { installShutdown, shutdownSignal } from "./shutdown";
 import { JOBS } from "./workers";
 
 const KEY = Symbol.for("fundboard.background");
@@ -25,7 +26,8 @@ async function startBackgroundWork(database: Database): Promise<void> {
   const postgresUrl = config.database.kind === "postgres" ? config.database.url : null;
   if (database.kind === "postgres" && database.pool && postgresUrl) startPgTransport(database.pool, postgresUrl);
   const boss = await startJobEngine(database, postgresUrl, JOBS);
-  await registerJobs(boss, JOBS, { db: database.db, log: (line) => console.log(line) });
+  await registerJobs(boss, JOBS, { db: database.db, log: (line) => console.log(line), signal: shutdownSignal });
+  installShutdown(database, (line) => console.log(line));
 }
 
 /** Fails fast with a message a person can act on instead of a stack trace. */

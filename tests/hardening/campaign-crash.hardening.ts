@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { sandboxControl } from "@/tests/support/sandbox-control";
+import { CREATE_PATH, sandboxControl } from "@/tests/support/sandbox-control";
 import { signIn } from "@/tests/support/sign-in";
 import { waitFor } from "@/tests/support/wait-for";
 
@@ -76,5 +76,61 @@ describe("campaign sending survives a SIGKILL", () => {
     expect(new Set(held.map((r) => r.requested_sent_to.tag)).size).toBe(held.length);
     expect(held.length).toBeGreaterThanOrEqual(ROWS - 1);
     expect(held.length).toBeLessThanOrEqual(ROWS);
+  });
+});
+
+// Issue 20: a deploy stops an instance with SIGTERM. It finishes the row in flight, takes no new one, and exits 0;
+// the next start sends the rest, and no row is left "failed, outcome unknown".
+describe("campaign sending across a SIGTERM", () => {
+  const data = freshDataDir("campaign-stop");
+  let sandbox: Sandbox | undefined;
+  let app: Dashboard | undefined;
+  afterAll(async () => {
+    await app?.stop("SIGKILL");
+    await sandbox?.close();
+    data.remove();
+  });
+
+  it("exits 0 after the row in flight, and after a restart every row is sent once with none of unknown outcome", async () => {
+    const rows = 12;
+    // Every create takes 1.5 s, so a call is in flight when the signal arrives.
+    sandbox = await startSandbox({ port: PORTS.campaignStop.sandbox, apiKey: HARDENING_KEY, webhookRetryDelaysMs: [], slowDelayMs: 1_500, log: () => {} });
+    await sandboxControl(sandbox).fault(CREATE_PATH, "slow", 1_000);
+    const env = sandboxModeEnv(PORTS.campaignStop.sandbox, { SERVICE_RATE_LIMIT_PER_MIN: "3000" });
+    app = await startDashboard({ port: PORTS.campaignStop.app, dataDir: data.dir, env });
+    const first = app;
+    const admin = await signIn(first.url, DEMO.email, DEMO.password);
+    const stamp = Date.now().toString(36);
+    const csv = `tag,amount,description\n${Array.from({ length: rows }, (_, i) => `stop${stamp}.${i},${100 + i},Dues ${i}`).join("\n")}\n`;
+    const form = new FormData();
+    form.set("name", "Stop dues");
+    form.set("file", new Blob([csv], { type: "text/csv" }), "dues.csv");
+    const uploaded = await admin.json<Envelope<{ id: string }>>("/api/campaigns", { method: "POST", body: form });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const id = uploaded.body.data.id;
+    expect((await admin.json(`/api/campaigns/${id}/start`, { method: "POST" })).status).toBe(200);
+    const counts = async (session: typeof admin) => (await session.json<Envelope<CampaignCounts>>(`/api/campaigns/${id}`)).body.data;
+    await waitFor("a few rows sent", async () => ((await counts(admin)).counts.sent >= 2 ? true : undefined), 60_000, 100);
+
+    first.signal("SIGTERM");
+    const exit = await Promise.race([first.exit, new Promise<null>((resolve) => setTimeout(() => resolve(null), 30_000))]);
+    expect(exit, first.tail(20)).toEqual({ code: 0, signal: null });
+    expect(first.output()).toContain("[server] stopped");
+
+    app = await startDashboard({ port: PORTS.campaignStop.app, dataDir: data.dir, env });
+    const again = await signIn(app.url, DEMO.email, DEMO.password);
+    const done = await waitFor(
+      "the campaign done after the restart",
+      async () => {
+        const c = await counts(again);
+        return c.status === "done" ? c : undefined;
+      },
+      120_000,
+      250,
+    );
+    expect(done.counts).toMatchObject({ queued: 0, failed: 0, sent: rows });
+    const held = (await sandboxControl(sandbox).requests()).filter((r) => r.requested_sent_to.tag.startsWith(`stop${stamp}.`));
+    expect(held).toHaveLength(rows);
+    expect(new Set(held.map((r) => r.requested_sent_to.tag)).size).toBe(rows);
   });
 });

@@ -35,6 +35,7 @@ export const PORTS = {
   production: { app: 3251, appStart: 3253, sandbox: 4251, service: 4253 },
   review: { app: 3261, sandbox: 4261 },
   campaignCrash: { app: 3271, sandbox: 4271 },
+  campaignStop: { app: 3275, sandbox: 4275 },
   accounts: { app: 3281, sandbox: 4281 },
   campaignsReview: { app: 3311, sandbox: 4311 },
   limits: { app: 3331, sandbox: 4331 },
