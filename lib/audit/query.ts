@@ -3,6 +3,8 @@ import "server-only";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 
+import { pageParamSchema } from "@/lib/http/page-param";
+
 import { queryRows, type Db } from "@/lib/db/client";
 import { auditLog, staff, type AuditRow } from "@/lib/db/schema";
 
@@ -18,7 +20,7 @@ export const auditFilterSchema = z.object({
     .regex(/^[a-z_.]{1,64}$/)
     .optional()
     .catch(undefined),
-  page: z.coerce.number().int().min(1).max(100_000).default(1).catch(1),
+  page: pageParamSchema.default(1),
 });
 
 export type AuditFilter = z.infer<typeof auditFilterSchema>;

@@ -4,23 +4,23 @@ import { describe, expect, it } from "vitest";
 import { signInAttempts } from "@/lib/db/schema";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
-import { beginAttempt, checkThrottle, clearFailures, MAX_FAILURES, recordFailure, WINDOW_MS } from "./throttle";
+import { beginAttempt, checkThrottle, clearFailures, MAX_FAILURES, WINDOW_MS } from "./throttle";
 
 describe.each(dbTargets())("sign-in throttle on $name", (target) => {
   const database = useTestDatabase(target);
 
   it("allows four failures, refuses the fifth onward for that e-mail, with the wait in minutes", async () => {
     const { db } = database;
-    for (let i = 0; i < MAX_FAILURES - 1; i++) await recordFailure(db, "a@x.test", `10.0.0.${i}`);
+    for (let i = 0; i < MAX_FAILURES - 1; i++) await beginAttempt(db, "a@x.test", `10.0.0.${i}`);
     expect(await checkThrottle(db, "a@x.test", "10.9.9.9")).toEqual({ allowed: true });
-    await recordFailure(db, "a@x.test", "10.0.0.99");
+    await beginAttempt(db, "a@x.test", "10.0.0.99");
     expect(await checkThrottle(db, "a@x.test", "10.9.9.9")).toEqual({ allowed: false, retryAfterMinutes: 15 });
     expect(await checkThrottle(db, "other@x.test", "10.9.9.9")).toEqual({ allowed: true });
   });
 
   it("counts by address across e-mails", async () => {
     const { db } = database;
-    for (let i = 0; i < MAX_FAILURES; i++) await recordFailure(db, `p${i}@x.test`, "192.0.2.7");
+    for (let i = 0; i < MAX_FAILURES; i++) await beginAttempt(db, `p${i}@x.test`, "192.0.2.7");
     expect(await checkThrottle(db, "fresh@x.test", "192.0.2.7")).toMatchObject({ allowed: false });
     expect(await checkThrottle(db, "fresh@x.test", "192.0.2.8")).toEqual({ allowed: true });
   });
@@ -37,7 +37,7 @@ describe.each(dbTargets())("sign-in throttle on $name", (target) => {
 
   it("clears the count on success", async () => {
     const { db } = database;
-    for (let i = 0; i < MAX_FAILURES; i++) await recordFailure(db, "b@x.test", "198.51.100.1");
+    for (let i = 0; i < MAX_FAILURES; i++) await beginAttempt(db, "b@x.test", "198.51.100.1");
     expect(await checkThrottle(db, "b@x.test", "198.51.100.2")).toMatchObject({ allowed: false });
     await clearFailures(db, "b@x.test");
     expect(await checkThrottle(db, "b@x.test", "198.51.100.3")).toEqual({ allowed: true });

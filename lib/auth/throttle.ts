@@ -53,12 +53,6 @@ export async function pruneAttempts(db: Db): Promise<void> {
   await db.delete(signInAttempts).where(lt(signInAttempts.at, new Date(Date.now() - 2 * WINDOW_MS)));
 }
 
-/** Records a failure outright (what beginAttempt leaves behind when the password is wrong). */
-export async function recordFailure(db: Db, email: string, ip: string): Promise<void> {
-  await db.insert(signInAttempts).values({ email, ip });
-  await pruneAttempts(db);
-}
-
 /**
  * A successful sign-in clears that e-mail's failures only: clearing the address too would let
  * anyone with an account wipe the guesses made at someone else's from the same address.

@@ -16,6 +16,3 @@ export const campaignRowsQuerySchema = z.object({
   status: z.enum(ROW_FILTERS).optional().catch(undefined),
   page: pageParamSchema.default(1),
 });
-
-export const CAMPAIGN_ACTIONS = ["start", "pause", "resume", "cancel"] as const;
-export type CampaignAction = (typeof CAMPAIGN_ACTIONS)[number];

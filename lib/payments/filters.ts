@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { pageParamSchema } from "@/lib/http/page-param";
+
 // Shared by the payments page (URL search params) and GET /api/payments.
 const day = z
   .string()
@@ -24,7 +26,7 @@ export const paymentFilterSchema = z.object({
     .catch(undefined),
   from: day,
   to: day,
-  page: z.coerce.number().int().min(1).max(100_000).default(1).catch(1),
+  page: pageParamSchema.default(1),
 });
 
 export type PaymentFilter = z.infer<typeof paymentFilterSchema>;

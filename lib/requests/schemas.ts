@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { pageParamSchema } from "@/lib/http/page-param";
+
 import { koboToNaira, nairaToKobo } from "@/lib/money";
 
 // Shared by the new-request form and POST /api/requests.
@@ -83,6 +85,6 @@ export const requestListQuerySchema = z.object({
     .pipe(z.string().max(32))
     .optional()
     .catch(undefined),
-  page: z.coerce.number().int().min(1).max(100_000).default(1).catch(1),
+  page: pageParamSchema.default(1),
 });
 export type RequestListQuery = z.infer<typeof requestListQuerySchema>;
