@@ -38,6 +38,13 @@ export interface DeliveryPage {
   totalCapped: boolean;
 }
 
+/** The sentence of a folded row of rejected deliveries, made from its count when read. */
+export function foldedDetail(count: number, remoteAddr: string | null): string {
+  return remoteAddr === null
+    ? `${count} more from other sources this hour (folded: too many sources to list each)`
+    : `${count} more from this source this hour (folded)`;
+}
+
 export async function listDeliveries(db: Db, requestedPage: number): Promise<DeliveryPage> {
   const page = Math.min(Math.max(1, Math.trunc(requestedPage) || 1), DELIVERY_MAX_PAGE);
   const [items, counted] = await Promise.all([
@@ -53,6 +60,7 @@ export async function listDeliveries(db: Db, requestedPage: number): Promise<Del
         remoteAddr: webhookDeliveries.remoteAddr,
         detail: webhookDeliveries.detail,
         count: webhookDeliveries.count,
+        foldKey: webhookDeliveries.foldKey,
       })
       .from(webhookDeliveries)
       .orderBy(desc(webhookDeliveries.receivedAt), desc(webhookDeliveries.id))
@@ -62,7 +70,11 @@ export async function listDeliveries(db: Db, requestedPage: number): Promise<Del
   ]);
   const n = counted[0]?.n ?? 0;
   return {
-    items: items.map((d) => ({ ...d, receivedAt: d.receivedAt.toISOString() })),
+    items: items.map(({ foldKey, ...d }) => ({
+      ...d,
+      detail: foldKey ? foldedDetail(d.count, d.remoteAddr) : d.detail,
+      receivedAt: d.receivedAt.toISOString(),
+    })),
     page,
     total: Math.min(n, DELIVERY_COUNT_CAP),
     totalCapped: n > DELIVERY_COUNT_CAP,

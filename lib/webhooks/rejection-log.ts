@@ -126,9 +126,8 @@ export function createRejectionLog(db: Db, options: Partial<RejectionLogOptions>
       receivedAt: new Date(f.lastAt),
       count: f.count,
       foldKey: f.foldKey,
-      detail: f.other
-        ? `${f.count} more from other sources this hour (folded; over ${opts.maxSources} sources)`
-        : `${f.count} more from this source this hour (folded)`,
+      // A folded row stores its count only; its sentence is made when it is read (lib/webhooks/log-queries.ts).
+      detail: null,
     }));
     try {
       await db
@@ -139,8 +138,6 @@ export function createRejectionLog(db: Db, options: Partial<RejectionLogOptions>
           set: {
             count: sql`${webhookDeliveries.count} + excluded.count`,
             receivedAt: sql`greatest(${webhookDeliveries.receivedAt}, excluded.received_at)`,
-            // The detail leads with the running total, so it is rewritten with the new sum.
-            detail: sql`regexp_replace(excluded.detail, '^[0-9]+', (${webhookDeliveries.count} + excluded.count)::text)`,
           },
         });
     } catch (error) {
