@@ -5,6 +5,7 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { fundRequests, payments } from "@/lib/db/schema";
 import { publish } from "@/lib/live/bus";
 import { formatMajor } from "@/lib/money";
+import { acceptForPayment } from "@/lib/requests/status";
 import { ServiceError } from "@/lib/service/errors";
 
 import type { PaymentDeps } from "./deps";
@@ -56,20 +57,11 @@ export async function linkPayment(deps: PaymentDeps, rawUuid: string): Promise<L
   }
   if (status !== "accepted") return note(deps, uuid, `Request #${candidate.requestId} matches, but the service says it is ${status}; not linked.`);
 
-  try {
-    await db.transaction(async (tx) => {
-      const moved = await tx
-        .update(fundRequests)
-        .set({ paymentUuid: payment.uuid, status: "accepted", updatedAt: new Date() })
-        .where(and(eq(fundRequests.id, candidate.id), isNull(fundRequests.paymentUuid), inArray(fundRequests.status, ["pending", "accepted"])))
-        .returning({ id: fundRequests.id });
-      if (moved.length === 0) throw new Error("request changed meanwhile");
-      await tx.update(payments).set({ fundRequestId: candidate.id, linkNote: null }).where(eq(payments.uuid, payment.uuid));
-    });
-  } catch {
-    return note(deps, uuid, `Request #${candidate.requestId} was linked to another payment meanwhile; not linked.`);
-  }
-  publish({ type: "request.updated", id: candidate.id, requestId: candidate.requestId, status: "accepted" });
+  // The request's side is the status owner's (lib/requests/status.ts); the payment's side runs in its transaction.
+  const linked = await acceptForPayment(db, candidate, payment.uuid, async (tx) => {
+    await tx.update(payments).set({ fundRequestId: candidate.id, linkNote: null }).where(eq(payments.uuid, payment.uuid));
+  });
+  if (!linked) return note(deps, uuid, `Request #${candidate.requestId} was linked to another payment meanwhile; not linked.`);
   publish({ type: "payment.updated", uuid, verification: payment.verification });
   return { linked: true, requestId: candidate.requestId };
 }

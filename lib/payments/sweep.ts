@@ -3,8 +3,7 @@ import "server-only";
 import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from "drizzle-orm";
 
 import { payments } from "@/lib/db/schema";
-import { publish } from "@/lib/live/bus";
-import { failAbandonedSending } from "@/lib/requests/repo";
+import { failAbandonedSending } from "@/lib/requests/status";
 
 import type { PaymentDeps } from "./deps";
 import { linkPayment } from "./link";
@@ -25,7 +24,6 @@ const LINK_RETRY_BATCH = 5;
 export async function sweepOnce(deps: PaymentDeps, now = new Date()): Promise<number> {
   const stale = new Date(now.getTime() - STALE_AFTER_MS);
   const abandoned = await failAbandonedSending(deps.db, stale);
-  for (const row of abandoned) publish({ type: "request.updated", id: row.id, requestId: row.requestId, status: row.status });
   const rows = await deps.db
     .select({ uuid: payments.uuid, linkNote: payments.linkNote, fundRequestId: payments.fundRequestId })
     .from(payments)

@@ -2,7 +2,6 @@ import "server-only";
 
 import { randomBytes } from "node:crypto";
 
-import { publish } from "@/lib/live/bus";
 import { koboToServiceAmount, nairaToKobo } from "@/lib/money";
 import { ServiceError } from "@/lib/service/errors";
 
@@ -11,7 +10,8 @@ import type { FundRequestRow } from "@/lib/db/schema";
 
 import type { RequestDeps } from "./deps";
 import { clientKey, type StoredKey } from "./keys";
-import { createdByName, deleteSending, findRequestByIdempotencyKey, insertSending, markFailed, markPending } from "./repo";
+import { createdByName, findRequestByIdempotencyKey } from "./repo";
+import { deleteSending, insertSending, markFailed, markPending } from "./status";
 import type { NewRequest } from "./schemas";
 import { toRequestView, type FundRequestView } from "./view";
 import { safeErrorSummary } from "@/lib/log/safe-error";
@@ -124,7 +124,6 @@ export async function createKeyedFundRequest(
     if (!same) return { kind: "key_reused", request: view };
     return { kind: existing.status === "sending" ? "in_flight" : "replayed", request: view };
   }
-  publish({ type: "request.updated", id: row.id, requestId: null, status: row.status });
   const settled = trackSend(key);
   try {
     return await send(deps, row, input, reference, staff);
@@ -163,14 +162,12 @@ async function send(
           row.id,
           `The service answered with request id ${requestId}, which is already recorded for another request. Check the service before sending again.`,
         )) ?? row;
-      publish({ type: "request.updated", id: failed.id, requestId: null, status: failed.status });
       return {
         kind: "service_failed",
         request: toRequestView(failed, staff.name),
         error: new ServiceError({ kind: "bad_response", operation: "create", detail: "duplicate request id", outcomeUnknown: true }),
       };
     }
-    publish({ type: "request.updated", id: pending.id, requestId, status: pending.status });
     return { kind: "created", request: toRequestView(pending, staff.name) };
   } catch (error) {
     if (!(error instanceof ServiceError)) {
@@ -184,7 +181,6 @@ async function send(
       throw error;
     }
     const failed = (await markFailed(db, row.id, error.userMessage)) ?? row;
-    publish({ type: "request.updated", id: failed.id, requestId: null, status: failed.status });
     return { kind: "service_failed", request: toRequestView(failed, staff.name), error };
   }
 }

@@ -14,7 +14,8 @@ import { createFundRequest } from "./create";
 import type { RequestDeps } from "./deps";
 import { createFetchGate, isPacedError } from "./fetch-gate";
 import { applyFetched, getRequestDetail } from "./refresh";
-import { applyServiceState, findRequestByServiceId } from "./repo";
+import { findRequestByServiceId } from "./repo";
+import { applyServiceState } from "./status";
 import { newRequestSchema } from "./schemas";
 
 // Reading one request (local record refreshed from the service, or the service's own record) and the

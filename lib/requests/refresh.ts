@@ -1,13 +1,13 @@
 import "server-only";
 
-import { publish } from "@/lib/live/bus";
 import { serviceAmountToNaira } from "@/lib/money";
 import { ServiceError } from "@/lib/service/errors";
 import type { FundRequest } from "@/lib/service/schemas";
 
 import type { RequestDeps } from "./deps";
 import { isPacedError } from "./fetch-gate";
-import { applyServiceState, createdByName, findRequestByReference, findRequestByServiceId } from "./repo";
+import { createdByName, findRequestByReference, findRequestByServiceId } from "./repo";
+import { applyServiceState } from "./status";
 import { toRequestView, type FundRequestView } from "./view";
 
 function parseTime(text: string): Date | null {
@@ -26,7 +26,7 @@ export async function applyFetched(deps: RequestDeps, fetched: FundRequest): Pro
       return null;
     }
   }
-  const { row, changed } = await applyServiceState(deps.db, fetched.request_id, {
+  const { row } = await applyServiceState(deps.db, fetched.request_id, {
     status: fetched.request_status,
     requestedBy: fetched.requested_by,
     requestedSentTo: fetched.requested_sent_to,
@@ -34,7 +34,6 @@ export async function applyFetched(deps: RequestDeps, fetched: FundRequest): Pro
     serviceUpdatedAt: parseTime(fetched.updated_at),
   });
   if (!row) return null;
-  if (changed) publish({ type: "request.updated", id: row.id, requestId: row.requestId, status: row.status });
   return toRequestView(row, await createdByName(deps.db, row.createdBy));
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, asc, count, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 
 import type { Db } from "@/lib/db/client";
 import { likeContains } from "@/lib/db/like";
@@ -20,95 +20,6 @@ export async function findRequestByServiceId(db: Db, requestId: string): Promise
 export async function findRequestByIdempotencyKey(db: Db, key: StoredKey): Promise<FundRequestRow | null> {
   const [row] = await db.select().from(fundRequests).where(eq(fundRequests.idempotencyKey, key)).limit(1);
   return row ?? null;
-}
-
-/** Records the request before the service is called; null when the idempotency key was used already. */
-export async function insertSending(
-  db: Db,
-  values: { reference: string; idempotencyKey: StoredKey; tag: string; amount: string; description: string; createdBy: string | null },
-): Promise<FundRequestRow | null> {
-  const [row] = await db
-    .insert(fundRequests)
-    .values({ ...values, status: "sending" })
-    .onConflictDoNothing({ target: fundRequests.idempotencyKey })
-    .returning();
-  return row ?? null;
-}
-
-export async function markPending(db: Db, id: string, requestId: string): Promise<FundRequestRow | null> {
-  const [row] = await db
-    .update(fundRequests)
-    .set({ status: "pending", requestId, error: null, updatedAt: new Date() })
-    .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
-    .returning();
-  return row ?? null;
-}
-
-/** A `sending` row whose call never left (the shared budget refused it): removed, freeing its idempotency key. */
-export async function deleteSending(db: Db, id: string): Promise<void> {
-  await db.delete(fundRequests).where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")));
-}
-
-export async function markFailed(db: Db, id: string, error: string): Promise<FundRequestRow | null> {
-  const [row] = await db
-    .update(fundRequests)
-    .set({ status: "failed", error, updatedAt: new Date() })
-    .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
-    .returning();
-  return row ?? null;
-}
-
-/**
- * Requests left `sending` by a process that stopped mid-call (a create finishes within its timeout):
- * whether the service received them is unknown, so they are failed with a message that says so.
- */
-export async function failAbandonedSending(db: Db, olderThan: Date): Promise<FundRequestRow[]> {
-  return db
-    .update(fundRequests)
-    .set({
-      status: "failed",
-      error: "The dashboard stopped while sending this request, so whether the service received it is unknown. Check the service before sending again.",
-      updatedAt: new Date(),
-    })
-    .where(and(eq(fundRequests.status, "sending"), lt(fundRequests.createdAt, olderThan)))
-    .returning();
-}
-
-export interface ServiceState {
-  status: "pending" | "accepted" | "declined";
-  requestedBy: { name: string; tag: string };
-  requestedSentTo: { name: string; tag: string };
-  serviceCreatedAt: Date | null;
-  serviceUpdatedAt: Date | null;
-}
-
-/**
- * Applies what the service says. Status only moves forward (pending → accepted/declined): the
- * transition is one conditional UPDATE, so concurrent refreshes and deliveries cannot move it back.
- * Returns the row and whether the status changed.
- */
-export async function applyServiceState(db: Db, requestId: string, s: ServiceState): Promise<{ row: FundRequestRow | null; changed: boolean }> {
-  const now = new Date();
-  let changed = false;
-  if (s.status !== "pending") {
-    const moved = await db
-      .update(fundRequests)
-      .set({ status: s.status, serviceUpdatedAt: s.serviceUpdatedAt, updatedAt: now })
-      .where(and(eq(fundRequests.requestId, requestId), inArray(fundRequests.status, ["pending", "sending"])))
-      .returning({ id: fundRequests.id });
-    changed = moved.length > 0;
-  }
-  const [row] = await db
-    .update(fundRequests)
-    .set({
-      requestedBy: s.requestedBy,
-      requestedSentTo: s.requestedSentTo,
-      serviceCreatedAt: s.serviceCreatedAt,
-      lastCheckedAt: now,
-    })
-    .where(eq(fundRequests.requestId, requestId))
-    .returning();
-  return { row: row ?? null, changed };
 }
 
 export async function touchChecked(db: Db, id: string): Promise<void> {

@@ -9,7 +9,7 @@ import { startPgTransport } from "@/lib/live/pg-transport";
 import { DatabaseLockedError } from "@/lib/db/lock";
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db/mode";
 import { safeErrorSummary } from "@/lib/log/safe-error";
-import { failAbandonedSending } from "@/lib/requests/repo";
+import { failAbandonedSending } from "@/lib/requests/status";
 
 import { installShutdown, shutdownSignal } from "./shutdown";
 import { JOBS } from "./workers";

@@ -1,0 +1,140 @@
+import "server-only";
+
+import { and, eq, inArray, isNull, lt } from "drizzle-orm";
+
+import type { Db } from "@/lib/db/client";
+import { fundRequests, type FundRequestRow } from "@/lib/db/schema";
+import { publish } from "@/lib/live/bus";
+
+import type { StoredKey } from "./keys";
+
+// The one owner of a fund request's status (docs/architecture.md, "Owners"): every write of
+// fund_requests.status is here, and so is every `request.updated` event, published after the write.
+// Status only moves forward: sending → pending/failed, pending → accepted/declined.
+
+function announce(row: Pick<FundRequestRow, "id" | "requestId" | "status">): void {
+  publish({ type: "request.updated", id: row.id, requestId: row.requestId, status: row.status });
+}
+
+/** Records the request before the service is called; null when the idempotency key was used already. */
+export async function insertSending(
+  db: Db,
+  values: { reference: string; idempotencyKey: StoredKey; tag: string; amount: string; description: string; createdBy: string | null },
+): Promise<FundRequestRow | null> {
+  const [row] = await db
+    .insert(fundRequests)
+    .values({ ...values, status: "sending" })
+    .onConflictDoNothing({ target: fundRequests.idempotencyKey })
+    .returning();
+  if (row) announce(row);
+  return row ?? null;
+}
+
+export async function markPending(db: Db, id: string, requestId: string): Promise<FundRequestRow | null> {
+  const [row] = await db
+    .update(fundRequests)
+    .set({ status: "pending", requestId, error: null, updatedAt: new Date() })
+    .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
+    .returning();
+  if (row) announce(row);
+  return row ?? null;
+}
+
+/** A `sending` row whose call never left (the shared budget refused it): removed, freeing its idempotency key. */
+export async function deleteSending(db: Db, id: string): Promise<void> {
+  await db.delete(fundRequests).where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")));
+}
+
+export async function markFailed(db: Db, id: string, error: string): Promise<FundRequestRow | null> {
+  const [row] = await db
+    .update(fundRequests)
+    .set({ status: "failed", error, updatedAt: new Date() })
+    .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
+    .returning();
+  if (row) announce(row);
+  return row ?? null;
+}
+
+/**
+ * Requests left `sending` by a process that stopped mid-call (a create finishes within its timeout):
+ * whether the service received them is unknown, so they are failed with a message that says so.
+ */
+export async function failAbandonedSending(db: Db, olderThan: Date): Promise<FundRequestRow[]> {
+  const rows = await db
+    .update(fundRequests)
+    .set({
+      status: "failed",
+      error: "The dashboard stopped while sending this request, so whether the service received it is unknown. Check the service before sending again.",
+      updatedAt: new Date(),
+    })
+    .where(and(eq(fundRequests.status, "sending"), lt(fundRequests.createdAt, olderThan)))
+    .returning();
+  for (const row of rows) announce(row);
+  return rows;
+}
+
+export interface ServiceState {
+  status: "pending" | "accepted" | "declined";
+  requestedBy: { name: string; tag: string };
+  requestedSentTo: { name: string; tag: string };
+  serviceCreatedAt: Date | null;
+  serviceUpdatedAt: Date | null;
+}
+
+/**
+ * Applies what the service says. Status only moves forward (pending → accepted/declined): the
+ * transition is one conditional UPDATE, so concurrent refreshes and deliveries cannot move it back.
+ * Returns the row and whether the status changed.
+ */
+export async function applyServiceState(db: Db, requestId: string, s: ServiceState): Promise<{ row: FundRequestRow | null; changed: boolean }> {
+  const now = new Date();
+  let changed = false;
+  if (s.status !== "pending") {
+    const moved = await db
+      .update(fundRequests)
+      .set({ status: s.status, serviceUpdatedAt: s.serviceUpdatedAt, updatedAt: now })
+      .where(and(eq(fundRequests.requestId, requestId), inArray(fundRequests.status, ["pending", "sending"])))
+      .returning({ id: fundRequests.id });
+    changed = moved.length > 0;
+  }
+  const [row] = await db
+    .update(fundRequests)
+    .set({
+      requestedBy: s.requestedBy,
+      requestedSentTo: s.requestedSentTo,
+      serviceCreatedAt: s.serviceCreatedAt,
+      lastCheckedAt: now,
+    })
+    .where(eq(fundRequests.requestId, requestId))
+    .returning();
+  if (row && changed) announce(row);
+  return { row: row ?? null, changed };
+}
+
+/**
+ * A payment's link: the request becomes `accepted` with the payment's uuid, and `linkOtherSide` (the payment's
+ * half) runs in the same transaction. False when the request changed meanwhile (linked elsewhere, declined).
+ */
+export async function acceptForPayment(
+  db: Db,
+  request: Pick<FundRequestRow, "id" | "requestId">,
+  paymentUuid: string,
+  linkOtherSide: (tx: Db) => Promise<void>,
+): Promise<boolean> {
+  const linked = await db
+    .transaction(async (tx) => {
+      const moved = await tx
+        .update(fundRequests)
+        .set({ paymentUuid, status: "accepted", updatedAt: new Date() })
+        .where(and(eq(fundRequests.id, request.id), isNull(fundRequests.paymentUuid), inArray(fundRequests.status, ["pending", "accepted"])))
+        .returning({ id: fundRequests.id });
+      if (moved.length === 0) throw new Error("request changed meanwhile");
+      await linkOtherSide(tx);
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+  if (linked) announce({ id: request.id, requestId: request.requestId, status: "accepted" });
+  return linked;
+}

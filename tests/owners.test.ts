@@ -1,0 +1,94 @@
+// The ownership tables of docs/architecture.md ("Owners") hold: every module that writes a table or publishes a
+// live event is listed there, and fund_requests.status has one writer. A new writer fails here until it is listed.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { ROOT } from "@/tests/support/paths";
+
+const TABLES: Record<string, string> = {
+  staff: "staff",
+  fundRequests: "fund_requests",
+  payments: "payments",
+  webhookDeliveries: "webhook_deliveries",
+  auditLog: "audit_log",
+  signInAttempts: "sign_in_attempts",
+  appMeta: "app_meta",
+  serviceCalls: "service_calls",
+  balanceCache: "balance_cache",
+  campaigns: "campaigns",
+  campaignRows: "campaign_rows",
+  recoveryCodes: "recovery_codes",
+  staffSessions: "staff_sessions",
+  settings: "settings",
+  paymentHourTotals: "payment_hour_totals",
+};
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const rel = path.join(dir, entry.name);
+    if (entry.isDirectory()) sources(rel, out);
+    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) out.push(rel);
+  }
+  return out;
+}
+
+const FILES = [...sources("lib"), ...sources("app"), "auth.ts"].map((f) => ({ file: f, text: readFileSync(path.join(ROOT, f), "utf8") }));
+
+/** The owners table of docs/architecture.md whose first column is headed `heading`: first-column name → listed files. */
+function ownersTable(heading: string): Map<string, string[]> {
+  const doc = readFileSync(path.join(ROOT, "docs", "architecture.md"), "utf8");
+  const lines = doc.split("\n");
+  const start = lines.findIndex((l) => new RegExp(`^\\|\\s*${heading}\\s*\\|`).test(l));
+  if (start < 0) throw new Error(`docs/architecture.md has no owners table headed "${heading}"`);
+  const table = new Map<string, string[]>();
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith("|")) break;
+    const [name = "", owners = ""] = line
+      .split("|")
+      .slice(1)
+      .map((c) => c.trim());
+    table.set(
+      name.replace(/`/g, ""),
+      [...owners.matchAll(/`([^`]+\.tsx?)`/g)].map((m) => m[1] ?? ""),
+    );
+  }
+  return table;
+}
+
+describe("owners", () => {
+  it("every module writing a table is listed as its writer", () => {
+    const owners = ownersTable("table");
+    expect(owners.size).toBe(Object.keys(TABLES).length);
+    const unlisted: string[] = [];
+    for (const [variable, table] of Object.entries(TABLES)) {
+      const writes = new RegExp(`\\.(insert|update|delete)\\(${variable}\\)|\\b(insert into|update|delete from) ${table}\\b`);
+      for (const { file, text } of FILES) if (writes.test(text) && !(owners.get(table) ?? []).includes(file)) unlisted.push(`${file} writes ${table}`);
+    }
+    expect(unlisted).toEqual([]);
+  });
+
+  it("fund_requests.status is written by lib/requests/status.ts alone", () => {
+    const writers = FILES.filter(({ text }) => /\.(update|insert)\(fundRequests\)[\s\S]{0,200}?\.(set|values)\(\{[^}]*\bstatus\b/.test(text)).map(
+      (f) => f.file,
+    );
+    expect(writers).toEqual(["lib/requests/status.ts"]);
+  });
+
+  it("every live event is published by its listed modules only", () => {
+    const owners = ownersTable("live event");
+    expect(owners.size).toBeGreaterThanOrEqual(5);
+    const unlisted: string[] = [];
+    for (const { file, text } of FILES) {
+      for (const m of text.matchAll(/publish\(\{\s*type:\s*"([a-z.]+)"/g)) {
+        const event = m[1] ?? "";
+        if (!(owners.get(event) ?? []).includes(file)) unlisted.push(`${file} publishes ${event}`);
+      }
+      // A publish of an event built elsewhere would escape the scan: only listed publishers may call publish at all.
+      const listed = [...owners.values()].flat();
+      if (/\bpublish\(/.test(text) && /from "@\/lib\/live\/bus"/.test(text) && !listed.includes(file)) unlisted.push(`${file} calls publish`);
+    }
+    expect(unlisted).toEqual([]);
+  });
+});
