@@ -5,31 +5,9 @@ import { useEffect, useRef, useState, useTransition } from "react";
 
 import { Button, buttonClasses } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
+import { allowedTransitions, TRANSITIONS, type Transition } from "@/lib/campaigns/transitions";
 import type { CampaignStatus, CampaignView } from "@/lib/campaigns/view";
 import { ApiError, apiFetch } from "@/lib/http/api-fetch";
-
-type Action = "start" | "pause" | "resume" | "cancel";
-
-const DONE: Record<Action, string> = {
-  start: "Started: the rows are being sent.",
-  pause: "Paused: no more rows are sent until you resume.",
-  resume: "Resumed: the rows are being sent again.",
-  cancel: "Cancelled: the rows not sent yet are skipped.",
-};
-
-/** The buttons each status allows (the server decides; a refusal comes back as a 409 with its reason). */
-function allowed(status: CampaignStatus): Action[] {
-  switch (status) {
-    case "draft":
-      return ["start", "cancel"];
-    case "sending":
-      return ["pause", "cancel"];
-    case "paused":
-      return ["resume", "cancel"];
-    default:
-      return [];
-  }
-}
 
 /** Start, pause, resume and cancel (with a confirmation); the page re-renders with the new status. */
 export function CampaignActions({ id, name, status, sendable }: { id: string; name: string; status: CampaignStatus; sendable: number }) {
@@ -49,17 +27,17 @@ export function CampaignActions({ id, name, status, sendable }: { id: string; na
     wasConfirming.current = confirming;
   }, [confirming]);
 
-  const actions = allowed(status);
+  const actions = allowedTransitions(status);
   if (actions.length === 0) return null;
 
-  function run(action: Action) {
+  function run(action: Transition) {
     setError(null);
     setNotice("");
     startTransition(async () => {
       try {
         await apiFetch<CampaignView>(`/api/campaigns/${encodeURIComponent(id)}/${action}`, { method: "POST" });
         setConfirming(false);
-        setNotice(DONE[action]);
+        setNotice(TRANSITIONS[action].done);
         router.refresh();
       } catch (e) {
         setError(e instanceof ApiError ? e.message : "The campaign could not be changed. Try again.");

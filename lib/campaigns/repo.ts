@@ -4,9 +4,11 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 
 import type { Db } from "@/lib/db/client";
 import { campaignRows, campaigns, fundRequests, type CampaignRow } from "@/lib/db/schema";
+import { isUuid } from "@/lib/http/route-params";
 
 import { repeatedTags, type ParsedRow } from "./parse";
 import type { CampaignStatus } from "./view";
+import { TRANSITIONS, type Transition } from "./transitions";
 
 const INSERT_CHUNK = 1_000;
 
@@ -68,16 +70,6 @@ export async function createCampaign(db: Db, name: string, rows: readonly Parsed
   });
 }
 
-export type Transition = "start" | "pause" | "resume" | "cancel";
-
-const FROM: Record<Transition, readonly CampaignStatus[]> = {
-  start: ["draft"],
-  pause: ["sending"],
-  resume: ["paused"],
-  cancel: ["draft", "sending", "paused"],
-};
-const TO: Record<Transition, CampaignStatus> = { start: "sending", pause: "paused", resume: "sending", cancel: "cancelled" };
-
 export type TransitionOutcome = { ok: true; previousSender: string | null } | { ok: false; current: CampaignStatus | null };
 
 /**
@@ -86,21 +78,21 @@ export type TransitionOutcome = { ok: true; previousSender: string | null } | { 
  * reason of an automatic pause. Cancel skips only rows still queued: a claimed row is being sent.
  */
 export async function transitionCampaign(db: Db, id: string, transition: Transition, by: string): Promise<TransitionOutcome> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return { ok: false, current: null };
+  if (!isUuid(id)) return { ok: false, current: null };
   return db.transaction(async (tx) => {
     const now = new Date();
     const [before] = await tx.select({ senderId: campaigns.senderId }).from(campaigns).where(eq(campaigns.id, id)).for("update");
     const [moved] = await tx
       .update(campaigns)
       .set({
-        status: TO[transition],
+        status: TRANSITIONS[transition].to,
         updatedAt: now,
         ...(transition === "start" ? { startedAt: now } : {}),
         ...(transition === "start" || transition === "resume" ? { senderId: by } : {}),
         ...(transition === "pause" || transition === "resume" ? { pausedReason: null } : {}),
         ...(transition === "cancel" ? { finishedAt: now } : {}),
       })
-      .where(and(eq(campaigns.id, id), inArray(campaigns.status, [...FROM[transition]])))
+      .where(and(eq(campaigns.id, id), inArray(campaigns.status, [...TRANSITIONS[transition].from])))
       .returning({ id: campaigns.id });
     if (!moved) {
       const [row] = await tx.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, id));
