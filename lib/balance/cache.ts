@@ -8,9 +8,10 @@ import { balanceCache } from "@/lib/db/schema";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { getService } from "@/lib/service/app-client";
 import { ServiceError } from "@/lib/service/errors";
-import { createGroupCommit, type GroupCommit } from "@/lib/util/group-commit";
+import { createGroupCommit } from "@/lib/util/group-commit";
 
 import { toBalanceView, type BalanceView } from "./view";
+import { processSingleton } from "@/lib/util/process-singleton";
 
 // Any number of viewers on any number of instances cause at most one service call per TTL: the value
 // and the lease of the instance reading it live in the database (docs/architecture.md; docs/architecture.md).
@@ -24,13 +25,8 @@ const LEASE_MS = 15_000;
 const WAIT_FOR_OTHER_MS = 12_000;
 const ROW = 1;
 
-const KEY = Symbol.for("fundboard.balance-cache");
-type Holder = { [KEY]?: { inFlight: Promise<BalanceView> | null } };
-
 function local(): { inFlight: Promise<BalanceView> | null } {
-  const g = globalThis as Holder;
-  g[KEY] ??= { inFlight: null };
-  return g[KEY];
+  return processSingleton<{ inFlight: Promise<BalanceView> | null }>("balance-cache", () => ({ inFlight: null }));
 }
 
 interface Stored {
@@ -123,21 +119,19 @@ async function waitForOther(db: Db, before: Stored): Promise<BalanceView> {
   return read(false);
 }
 
-const DROPS = Symbol.for("fundboard.balance-drops");
-type DropHolder = { [DROPS]?: GroupCommit<null> };
-
 /** Forgets the shared value (a payment changed the balance): every instance's next read asks the service. */
 export async function invalidateBalance(): Promise<void> {
   // A reader arriving now must not join a call that began before the change.
   local().inFlight = null;
-  const g = globalThis as DropHolder;
   // A burst of payments drops the value with one update, not one each; each caller waits for an update begun after it.
-  g[DROPS] ??= createGroupCommit<null>(async () => {
-    const db = await getDb();
-    await db
-      .update(balanceCache)
-      .set({ fetchedAt: null, refreshingUntil: null })
-      .where(and(eq(balanceCache.id, ROW), or(isNotNull(balanceCache.fetchedAt), isNotNull(balanceCache.refreshingUntil))));
-  });
-  await g[DROPS].add(null);
+  const drops = processSingleton("balance-drops", () =>
+    createGroupCommit<null>(async () => {
+      const db = await getDb();
+      await db
+        .update(balanceCache)
+        .set({ fetchedAt: null, refreshingUntil: null })
+        .where(and(eq(balanceCache.id, ROW), or(isNotNull(balanceCache.fetchedAt), isNotNull(balanceCache.refreshingUntil))));
+    }),
+  );
+  await drops.add(null);
 }

@@ -2,6 +2,7 @@ import "server-only";
 
 import { EventEmitter } from "node:events";
 import { safeErrorSummary } from "@/lib/log/safe-error";
+import { processSingleton } from "@/lib/util/process-singleton";
 
 export type LiveEvent =
   | { type: "request.updated"; id: string; requestId: string | null; status: string }
@@ -18,17 +19,12 @@ interface BusState {
   transport: Transport | null;
 }
 
-const KEY = Symbol.for("fundboard.live-bus");
-type Holder = { [KEY]?: BusState };
-
 function state(): BusState {
-  const g = globalThis as Holder;
-  if (!g[KEY]) {
+  return processSingleton<BusState>("live-bus", () => {
     const emitter = new EventEmitter();
     emitter.setMaxListeners(0);
-    g[KEY] = { emitter, transport: null };
-  }
-  return g[KEY];
+    return { emitter, transport: null };
+  });
 }
 
 /** Tells every listening browser (on every instance, when a transport is set). Never throws. */

@@ -1,4 +1,5 @@
 import "server-only";
+import { processSingleton } from "@/lib/util/process-singleton";
 
 /**
  * At most this many open /api/live streams per account on an instance, however many times it signed in; one
@@ -8,13 +9,8 @@ export const MAX_STREAMS_PER_ACCOUNT = 10;
 
 type Close = () => void;
 
-const KEY = Symbol.for("fundboard.live-streams");
-type Holder = { [KEY]?: Map<string, Close[]> };
-
 function registry(): Map<string, Close[]> {
-  const g = globalThis as Holder;
-  g[KEY] ??= new Map();
-  return g[KEY];
+  return processSingleton("live-streams", () => new Map<string, Close[]>());
 }
 
 /**

@@ -12,6 +12,7 @@ import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 
 import { followUpPayment } from "./after-record";
 import { paymentDeps } from "./deps";
+import { processSingleton } from "@/lib/util/process-singleton";
 
 // A payment's follow-up (docs/architecture.md, "A webhook delivery"): link it to its request, then verify it
 // at the verify host. One job per payment uuid, queued by the webhook before its 200.
@@ -69,18 +70,16 @@ export function createFollowUpQueue(insert: (jobs: PgBoss.JobInsert[]) => Promis
   });
 }
 
-const KEY = Symbol.for("fundboard.follow-up-queue");
-type Holder = { [KEY]?: FollowUpQueue };
-
 /** Queues the payment's follow-up (link, then verify) on the process's job engine; nothing before the engine starts. */
 export function queueFollowUp(paymentUuid: string): Promise<void> {
-  const g = globalThis as Holder;
-  g[KEY] ??= createFollowUpQueue(async (jobs) => {
-    const boss = jobEngine();
-    if (!boss) return;
-    await boss.insert(jobs);
-    // Taken here at once (a payment's request turns "accepted" in the browsers within moments), not at the next poll.
-    wakeWorkers(QUEUE);
-  });
-  return g[KEY].add(paymentUuid);
+  const queue = processSingleton("follow-up-queue", () =>
+    createFollowUpQueue(async (jobs) => {
+      const boss = jobEngine();
+      if (!boss) return;
+      await boss.insert(jobs);
+      // Taken here at once (a payment's request turns "accepted" in the browsers within moments), not at the next poll.
+      wakeWorkers(QUEUE);
+    }),
+  );
+  return queue.add(paymentUuid);
 }

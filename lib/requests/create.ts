@@ -15,6 +15,7 @@ import { deleteSending, insertSending, markFailed, markPending } from "./status"
 import type { NewRequest } from "./schemas";
 import { toRequestView, type FundRequestView } from "./view";
 import { safeErrorSummary } from "@/lib/log/safe-error";
+import { processSingleton } from "@/lib/util/process-singleton";
 
 export type CreateOutcome =
   | { kind: "created"; request: FundRequestView }
@@ -28,12 +29,8 @@ export type CreateOutcome =
 export const REPLAY_WAIT_MS = 15_000;
 
 // The sends under way in this process, by idempotency key: a repeat here awaits the first's end.
-const SENDS = Symbol.for("fundboard.sends-in-flight");
-type SendsHolder = { [SENDS]?: Map<string, Promise<void>> };
 function sendsInFlight(): Map<string, Promise<void>> {
-  const g = globalThis as SendsHolder;
-  g[SENDS] ??= new Map();
-  return g[SENDS];
+  return processSingleton("sends-in-flight", () => new Map<string, Promise<void>>());
 }
 
 function trackSend(key: string): () => void {

@@ -1,6 +1,7 @@
 import "server-only";
 
 import type { FundRequest } from "@/lib/service/schemas";
+import { processSingleton } from "@/lib/util/process-singleton";
 
 // Viewers' status reads share the service's ~100 calls/min with the reconciler (30/min) and the
 // balance cache (≤12/min): reads on demand get their own bucket, so even a minute that starts with
@@ -101,12 +102,7 @@ export function createFetchGate(options: Partial<FetchGateOptions> = {}): FetchG
   };
 }
 
-const KEY = Symbol.for("fundboard.fetch-gate");
-type Holder = { [KEY]?: FetchGate };
-
 /** The process-wide gate (one per instance, like the balance cache). */
 export function getFetchGate(): FetchGate {
-  const g = globalThis as Holder;
-  g[KEY] ??= createFetchGate();
-  return g[KEY];
+  return processSingleton("fetch-gate", createFetchGate);
 }

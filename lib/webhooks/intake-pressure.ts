@@ -1,16 +1,13 @@
 import { sleep } from "@/lib/util/sleep";
+import { processSingleton } from "@/lib/util/process-singleton";
 
 // The webhook's acknowledgement comes before follow-up work (docs/architecture.md, "A webhook delivery"): while
 // deliveries are arriving, this process's follow-up worker waits for a lull, up to a cap so it is never starved.
 
-const KEY = Symbol.for("fundboard.intake-pressure");
 type State = { inFlight: number; lastAt: number };
-type Holder = { [KEY]?: State };
 
 function state(): State {
-  const g = globalThis as Holder;
-  g[KEY] ??= { inFlight: 0, lastAt: 0 };
-  return g[KEY];
+  return processSingleton<State>("intake-pressure", () => ({ inFlight: 0, lastAt: 0 }));
 }
 
 /** Marks a delivery in progress; call the answer when it is answered. */

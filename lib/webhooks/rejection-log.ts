@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { webhookDeliveries } from "@/lib/db/schema";
 import { safeErrorSummary } from "@/lib/log/safe-error";
+import { processSingleton } from "@/lib/util/process-singleton";
 
 // docs/architecture.md: unauthenticated junk must cost almost nothing, so the answer never waits on the
 // database, a source's first few dozen an hour become ordinary rows and the rest one counted row.
@@ -219,13 +220,9 @@ export function createRejectionLog(db: Db, options: Partial<RejectionLogOptions>
   };
 }
 
-const KEY = Symbol.for("fundboard.rejection-logs");
-type Holder = { [KEY]?: WeakMap<Db, RejectionLog> };
-
 /** The process's rejection log for a database: one tally per process, whichever route bundle asks. */
 export function rejectionLogFor(db: Db): RejectionLog {
-  const holder = globalThis as Holder;
-  const logs = (holder[KEY] ??= new WeakMap());
+  const logs = processSingleton("rejection-logs", () => new WeakMap<Db, RejectionLog>());
   let log = logs.get(db);
   if (!log) {
     log = createRejectionLog(db);
