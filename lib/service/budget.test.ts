@@ -3,13 +3,14 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
-import { backgroundShare, budgetSpent, othersPerSlice, sendReserve, spendServiceCall, type BudgetClass } from "./budget";
+import { backgroundPerSlice, backgroundShare, budgetSpent, othersPerSlice, sendReserve, spendServiceCall, type BudgetClass } from "./budget";
 
 describe("the budget's numbers (DESIGN §9)", () => {
   it("keeps max(5, 10 %) for sends, two thirds at most for background, and spreads the rest over six 10 s slices", () => {
     expect([sendReserve(30), sendReserve(90), sendReserve(200), sendReserve(3)]).toEqual([5, 9, 20, 2]);
     expect([backgroundShare(30), backgroundShare(90), backgroundShare(9)]).toEqual([20, 60, 4]);
     expect([othersPerSlice(30), othersPerSlice(90)]).toEqual([5, 14]);
+    expect([backgroundPerSlice(30), backgroundPerSlice(90)]).toEqual([4, 10]);
   });
 });
 
@@ -68,6 +69,13 @@ describe.each(dbTargets())("the shared service budget on $name", (target) => {
     expect(await spendServiceCall(db, "send", 30)).toEqual({ ok: true });
     await db.execute(sql`update service_calls set at = at - interval '11 seconds' where kind <> 'send'`);
     expect(await spendServiceCall(db, "read", 30)).toEqual({ ok: true });
+  });
+
+  it("never lets background take a whole 10 s slice: a running campaign leaves people's reads room", async () => {
+    const { db } = database;
+    for (let i = 0; i < backgroundPerSlice(90); i++) expect(await spendServiceCall(db, "background", 90)).toEqual({ ok: true });
+    expect((await spendServiceCall(db, "background", 90)).ok).toBe(false);
+    for (let i = backgroundPerSlice(90); i < othersPerSlice(90); i++) expect(await spendServiceCall(db, "read", 90)).toEqual({ ok: true });
   });
 
   it("frees a slot when the oldest call leaves the 60 s window", async () => {

@@ -39,10 +39,16 @@ export function othersPerSlice(limitPerMinute: number): number {
   return Math.ceil(((limitPerMinute - sendReserve(limitPerMinute)) * SLICE_SECONDS) / WINDOW_SECONDS);
 }
 
+/** The most background calls in any 10 s: its share spread likewise, so a running campaign never takes a whole slice from people's reads. */
+export function backgroundPerSlice(limitPerMinute: number): number {
+  return Math.max(1, Math.min(othersPerSlice(limitPerMinute) - 1, Math.ceil((backgroundShare(limitPerMinute) * SLICE_SECONDS) / WINDOW_SECONDS)));
+}
+
 interface Spent {
   total: number;
   background: number;
   recent_others: number;
+  recent_background: number;
 }
 
 /** Spends one call of `budgetClass` if the last 60 s leave it room; otherwise says when they will. */
@@ -54,10 +60,11 @@ export async function spendServiceCall(db: Db, budgetClass: BudgetClass, limitPe
       select
         count(*)::int as total,
         count(*) filter (where kind = 'background')::int as background,
-        count(*) filter (where kind <> 'send' and at > now() - make_interval(secs => ${SLICE_SECONDS}))::int as recent_others
+        count(*) filter (where kind <> 'send' and at > now() - make_interval(secs => ${SLICE_SECONDS}))::int as recent_others,
+        count(*) filter (where kind = 'background' and at > now() - make_interval(secs => ${SLICE_SECONDS}))::int as recent_background
       from service_calls
       where at > now() - make_interval(secs => ${WINDOW_SECONDS})`)) as unknown as { rows: Spent[] };
-    const spent = result.rows[0] ?? { total: 0, background: 0, recent_others: 0 };
+    const spent = result.rows[0] ?? { total: 0, background: 0, recent_others: 0, recent_background: 0 };
 
     // Each rule that says no: the calls that must leave its window first (filter, window, how many).
     const waits: [SQL, number, number][] = [];
@@ -67,6 +74,8 @@ export async function spendServiceCall(db: Db, budgetClass: BudgetClass, limitPe
       waits.push([sql`kind <> 'send'`, SLICE_SECONDS, spent.recent_others - othersPerSlice(limitPerMinute) + 1]);
     if (budgetClass === "background" && spent.background >= backgroundShare(limitPerMinute))
       waits.push([sql`kind = 'background'`, WINDOW_SECONDS, spent.background - backgroundShare(limitPerMinute) + 1]);
+    if (budgetClass === "background" && spent.recent_background >= backgroundPerSlice(limitPerMinute))
+      waits.push([sql`kind = 'background'`, SLICE_SECONDS, spent.recent_background - backgroundPerSlice(limitPerMinute) + 1]);
 
     if (waits.length > 0) {
       let wait = 0;
