@@ -4,10 +4,9 @@ import { getConfig } from "@/lib/config";
 
 import { getDb } from "@/lib/db";
 
-import { spendServiceCall, type BudgetClass } from "./budget";
+import { spendServiceCall, type CallKind } from "./budget";
 import { createServiceClient, type ServiceClient } from "./client";
 import { ServiceError, type ServiceOperation } from "./errors";
-import { sleep } from "@/lib/util/sleep";
 
 export interface LastServiceCall {
   operation: string;
@@ -19,9 +18,8 @@ export interface LastServiceCall {
 }
 
 interface ServiceState {
-  /** For people: a create spends from the `send` class of the budget, a status or balance read from `read`. */
   client: ServiceClient;
-  /** For jobs (the reconciler, payment follow-ups, campaign sends): no retries inside a call, every call `background`. */
+  /** For jobs (the reconciler, payment follow-ups, campaign sends): no retries inside a call, the background share of the budget. */
   background: ServiceClient;
   last: LastServiceCall | null;
 }
@@ -41,8 +39,8 @@ function build(): ServiceState {
       last = { operation: r.operation, ok: r.ok, kind: r.kind, httpStatus: r.httpStatus, durationMs: r.durationMs, at: r.at.toISOString() };
     },
   };
-  const client = createServiceClient({ ...common, beforeApiCall: budgetGate(personClass, service.rateLimitPerMin) });
-  const background = createServiceClient({ ...common, getRetries: 0, beforeApiCall: budgetGate(() => "background", service.rateLimitPerMin) });
+  const client = createServiceClient({ ...common, beforeApiCall: budgetGate("interactive", service.rateLimitPerMin) });
+  const background = createServiceClient({ ...common, getRetries: 0, beforeApiCall: budgetGate("background", service.rateLimitPerMin) });
   return {
     client,
     background,
@@ -52,34 +50,18 @@ function build(): ServiceState {
   };
 }
 
-/** A person's call: creating a fund request is a send; anything else (a status, the balances) a read. */
-function personClass(operation: ServiceOperation): BudgetClass {
-  return operation === "create" ? "send" : "read";
-}
-
-// A send with no room (the whole limit spent by sends: the reserve keeps everything else out) waits this
-// long for a slot before the person is told to try again; reads retry in the client, jobs at their next pass.
-const SEND_WAIT_MS = 3_000;
-
-/** Refuses a call the deployment's shared budget has no room for in its class, with when to try again. */
-function budgetGate(classOf: (operation: ServiceOperation) => BudgetClass, limitPerMinute: number): (operation: ServiceOperation) => Promise<void> {
+/** Refuses a call the deployment's shared budget has no room for, with when to try again. */
+function budgetGate(kind: CallKind, limitPerMinute: number): (operation: ServiceOperation) => Promise<void> {
   return async (operation) => {
-    const budgetClass = classOf(operation);
-    const deadline = Date.now() + (budgetClass === "send" ? SEND_WAIT_MS : 0);
-    for (;;) {
-      const verdict = await spendServiceCall(await getDb(), budgetClass, limitPerMinute);
-      if (verdict.ok) return;
-      if (Date.now() + verdict.retryAfterMs > deadline)
-        throw new ServiceError({
-          kind: "rate_limited",
-          operation,
-          retryAfterMs: verdict.retryAfterMs,
-          detail: `shared budget has no room for a ${budgetClass} call`,
-          budgetRefused: true,
-          budgetLimitPerMin: limitPerMinute,
-        });
-      await sleep(verdict.retryAfterMs);
-    }
+    const verdict = await spendServiceCall(await getDb(), kind, limitPerMinute);
+    if (!verdict.ok)
+      throw new ServiceError({
+        kind: "rate_limited",
+        operation,
+        retryAfterMs: verdict.retryAfterMs,
+        detail: `shared ${kind} budget spent`,
+        budgetRefused: true,
+      });
   };
 }
 
@@ -89,12 +71,11 @@ function state(): ServiceState {
   return g[KEY];
 }
 
-/** The process's client for people (sends and reads, by operation), built once from the configuration. */
+/** The process's service client, built once from the configuration. */
 export function getService(): ServiceClient {
   return state().client;
 }
 
-/** The process's client for jobs: every call in the background class of the budget. */
 export function getBackgroundService(): ServiceClient {
   return state().background;
 }
