@@ -167,16 +167,16 @@ export const appMeta = pgTable("app_meta", {
   createdAt: createdAt(),
 });
 
-// One service budget for the whole deployment (docs/architecture.md): each call to the API host is a row; the
-// rows of the last minute are the budget spent, counted under a lock so instances never overspend.
+// One service budget for the whole deployment (docs/architecture.md): each call to the API host is a row of its
+// class (send, read, background); the rows of the last minute are the budget spent, counted under a lock.
 export const serviceCalls = pgTable(
   "service_calls",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     at: timestamp("at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    kind: text("kind", { enum: ["interactive", "background"] }).notNull(),
+    kind: text("kind", { enum: ["send", "read", "background"] }).notNull(),
   },
-  (t) => [index("service_calls_at_idx").on(t.at), check("service_calls_kind_check", sql`${t.kind} in ('interactive', 'background')`)],
+  (t) => [index("service_calls_at_idx").on(t.at), check("service_calls_kind_check", sql`${t.kind} in ('send', 'read', 'background')`)],
 );
 
 // The wallet balances as last read from the service, shared by every instance: one read per cache

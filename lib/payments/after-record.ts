@@ -11,6 +11,7 @@ import type { PaymentDeps } from "./deps";
 import { linkPayment } from "./link";
 import { verifyPayment } from "./verify";
 import { safeErrorSummary } from "@/lib/log/safe-error";
+import { ServiceError } from "@/lib/service/errors";
 
 /** At once after the commit: the browsers hear of the payment and the balance is read afresh (docs/architecture.md). */
 export async function announcePayment(uuid: string): Promise<void> {
@@ -33,12 +34,16 @@ export async function followUpPayment(deps: PaymentDeps, rawUuid: string): Promi
     .where(eq(payments.uuid, uuid))
     .limit(1);
   if (!row) return;
+  let noRoom: ServiceError | null = null;
   if (!row.fundRequestId && row.linkNote === null) {
     try {
       await linkPayment(deps, uuid);
     } catch (error) {
-      console.error(`[payments] linking payment ${uuid} failed: ${safeErrorSummary(error)}`);
+      if (error instanceof ServiceError && error.budgetRefused) noRoom = error;
+      else console.error(`[payments] linking payment ${uuid} failed: ${safeErrorSummary(error)}`);
     }
   }
   if (row.verification === "unverified") await verifyPayment(deps, uuid);
+  // The budget had no room to confirm the link: the job's retry policy tries again in seconds (verified stays done).
+  if (noRoom) throw noRoom;
 }

@@ -52,6 +52,9 @@ export async function linkPayment(deps: PaymentDeps, rawUuid: string): Promise<L
   try {
     status = (await deps.service.getFundRequest(candidate.requestId)).request_status;
   } catch (error) {
+    // Our own budget had no room: nothing was asked, so nothing is noted; the follow-up job tries again
+    // in seconds (its retry policy) rather than leaving it to the sweep's next minute.
+    if (error instanceof ServiceError && error.budgetRefused) throw error;
     const why = error instanceof ServiceError ? error.userMessage : "the service could not be asked";
     return note(deps, uuid, `Request #${candidate.requestId} matches, but could not be confirmed (${why}); not linked.`);
   }

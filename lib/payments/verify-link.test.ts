@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fundRequests, payments } from "@/lib/db/schema";
 import { createFundRequest } from "@/lib/requests/create";
 import { applyFetched } from "@/lib/requests/refresh";
+import { spendServiceCall } from "@/lib/service/budget";
+import { ServiceError, type ServiceOperation } from "@/lib/service/errors";
 import { processDelivery } from "@/lib/webhooks/intake";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
@@ -11,8 +13,18 @@ import { startTestSandbox } from "@/tests/support/sandbox";
 import { FETCH_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
 import { waitFor } from "@/tests/support/wait-for";
 import type { Sandbox } from "@/sandbox/server";
+import type { Db } from "@/lib/db/client";
+
+/** The app's budget hook over the real shared budget, at a limit of 3 background calls a minute. */
+function budgetGate(db: Db): (operation: ServiceOperation) => Promise<void> {
+  return async (operation) => {
+    const verdict = await spendServiceCall(db, "background", 3);
+    if (!verdict.ok) throw new ServiceError({ kind: "rate_limited", operation, retryAfterMs: verdict.retryAfterMs, budgetRefused: true, budgetLimitPerMin: 3 });
+  };
+}
 
 import type { PaymentDeps } from "./deps";
+import { followUpPayment } from "./after-record";
 import { linkPayment } from "./link";
 import { sweepOnce } from "./sweep";
 import { verifyPayment } from "./verify";
@@ -125,6 +137,24 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     expect((await paymentRow(uuid))?.linkNote).toBeNull();
     // A second attempt does not double-link.
     expect(await linkPayment(deps(), uuid)).toEqual({ linked: false, note: "already linked" });
+  });
+
+  it("when our own budget has no room to confirm a link, notes nothing, still verifies, and fails the job so it retries", async () => {
+    const tag = newTag("noroom");
+    const { uuid } = await acceptedPayment(tag, "640.00");
+    // The real shared budget, already full for background calls (limit 3): the confirmation is refused before any call.
+    let spent = 0;
+    while ((await spendServiceCall(database.db, "background", 3)).ok) spent += 1;
+    expect(spent).toBeLessThan(3);
+    const full: PaymentDeps = {
+      ...requestDeps(database.db, sb, { service: { beforeApiCall: budgetGate(database.db) } }),
+      verifyDelaysMs: [5],
+    };
+    await expect(followUpPayment(full, uuid)).rejects.toMatchObject({ budgetRefused: true });
+    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: null, linkNote: null, verification: "verified" });
+    // With room again (a budget that admits), the retried job links it.
+    await followUpPayment(deps(), uuid);
+    expect((await paymentRow(uuid))?.fundRequestId).not.toBeNull();
   });
 
   it("stays unlinked, and says so, when two open requests match", async () => {

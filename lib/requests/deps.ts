@@ -18,7 +18,7 @@ export interface RequestDeps {
   fetchGate?: FetchGate;
 }
 
-/** The app's: the interactive service client (people waiting on the answer) and the shared fetch gate. */
+/** The app's: the people's service client (a create spends a send, a status a read) and the shared fetch gate. */
 export function requestDeps(db: Db): RequestDeps {
   const config = getConfig();
   return { db, service: getService(), amountUnit: config.service.amountUnit, webhookUrl: config.webhookUrl, fetchGate: getFetchGate() };

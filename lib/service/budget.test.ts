@@ -3,7 +3,16 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
-import { backgroundShare, budgetSpent, spendServiceCall } from "./budget";
+import { backgroundPerSlice, backgroundShare, budgetSpent, othersPerSlice, sendReserve, spendServiceCall, type BudgetClass } from "./budget";
+
+describe("the budget's numbers (DESIGN §9)", () => {
+  it("keeps max(5, 10 %) for sends, two thirds at most for background, and lets reads and background take a third of their room in any 10 s", () => {
+    expect([sendReserve(30), sendReserve(90), sendReserve(200), sendReserve(3)]).toEqual([5, 9, 20, 2]);
+    expect([backgroundShare(30), backgroundShare(90), backgroundShare(9)]).toEqual([20, 60, 4]);
+    expect([othersPerSlice(30), othersPerSlice(90)]).toEqual([9, 27]);
+    expect([backgroundPerSlice(30), backgroundPerSlice(90)]).toEqual([7, 20]);
+  });
+});
 
 describe.each(dbTargets())("the shared service budget on $name", (target) => {
   const database = useTestDatabase(target);
@@ -11,43 +20,87 @@ describe.each(dbTargets())("the shared service budget on $name", (target) => {
     await database.db.execute(sql`delete from service_calls`);
   });
 
-  it("gives background work at most two thirds, and people the rest", async () => {
+  /** `count` calls of `budgetClass` made `secondsAgo` seconds ago (older than a slice, so only the minute counts). */
+  const spentEarlier = (budgetClass: BudgetClass, count: number, secondsAgo: number) =>
+    database.db.execute(
+      sql`insert into service_calls (kind, at) select ${budgetClass}, now() - make_interval(secs => ${secondsAgo}) from generate_series(1, ${count})`,
+    );
+
+  it("refuses reads and background once only the send reserve is left, while sends still get in up to the limit", async () => {
     const { db } = database;
-    expect(backgroundShare(90)).toBe(60);
-    expect(backgroundShare(9)).toBe(6);
-    for (let i = 0; i < 6; i++) expect(await spendServiceCall(db, "background", 9)).toEqual({ ok: true });
-    const refused = await spendServiceCall(db, "background", 9);
+    await spentEarlier("read", 25, 20);
+    const read = await spendServiceCall(db, "read", 30);
+    expect(read.ok).toBe(false);
+    // The oldest read leaves the window 40 s from now.
+    if (!read.ok) expect(read.retryAfterMs).toBeGreaterThan(35_000);
+    expect((await spendServiceCall(db, "background", 30)).ok).toBe(false);
+    for (let i = 0; i < 5; i++) expect(await spendServiceCall(db, "send", 30)).toEqual({ ok: true });
+    const sixth = await spendServiceCall(db, "send", 30);
+    expect(sixth.ok).toBe(false);
+    expect(await budgetSpent(db)).toEqual({ send: 5, read: 25, background: 0 });
+  });
+
+  it("counts sends against reads: what sends took is not there for reads", async () => {
+    const { db } = database;
+    await spentEarlier("send", 20, 30);
+    await spentEarlier("read", 4, 20);
+    expect(await spendServiceCall(db, "read", 30)).toEqual({ ok: true });
+    expect((await spendServiceCall(db, "read", 30)).ok).toBe(false);
+    expect(await spendServiceCall(db, "send", 30)).toEqual({ ok: true });
+  });
+
+  it("holds background work to two thirds of the limit, and reads still find room beside it", async () => {
+    const { db } = database;
+    await spentEarlier("background", 20, 30);
+    const refused = await spendServiceCall(db, "background", 30);
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.retryAfterMs).toBeGreaterThan(55_000);
-    // A person at the form still gets through while background work is held back.
-    for (let i = 0; i < 3; i++) expect(await spendServiceCall(db, "interactive", 9)).toEqual({ ok: true });
-    expect((await spendServiceCall(db, "interactive", 9)).ok).toBe(false);
-    expect(await budgetSpent(db)).toEqual({ interactive: 3, background: 6 });
+    if (!refused.ok) expect(refused.retryAfterMs).toBeGreaterThan(25_000);
+    expect(await spendServiceCall(db, "read", 30)).toEqual({ ok: true });
+    expect(await spendServiceCall(db, "send", 30)).toEqual({ ok: true });
+    expect(await budgetSpent(db)).toEqual({ send: 1, read: 1, background: 20 });
+  });
+
+  it("spreads reads and background over the minute: a third of their room in any 10 s, never holding back a send", async () => {
+    const { db } = database;
+    for (let i = 0; i < othersPerSlice(30); i++) expect(await spendServiceCall(db, i % 2 === 0 ? "read" : "background", 30)).toEqual({ ok: true });
+    const paced = await spendServiceCall(db, "read", 30);
+    expect(paced.ok).toBe(false);
+    if (!paced.ok) expect(paced.retryAfterMs).toBeLessThanOrEqual(10_000);
+    expect(await spendServiceCall(db, "send", 30)).toEqual({ ok: true });
+    await db.execute(sql`update service_calls set at = at - interval '11 seconds' where kind <> 'send'`);
+    expect(await spendServiceCall(db, "read", 30)).toEqual({ ok: true });
+  });
+
+  it("never lets background take a whole 10 s slice: a running campaign leaves people's reads room", async () => {
+    const { db } = database;
+    for (let i = 0; i < backgroundPerSlice(90); i++) expect(await spendServiceCall(db, "background", 90)).toEqual({ ok: true });
+    expect((await spendServiceCall(db, "background", 90)).ok).toBe(false);
+    for (let i = backgroundPerSlice(90); i < othersPerSlice(90); i++) expect(await spendServiceCall(db, "read", 90)).toEqual({ ok: true });
   });
 
   it("frees a slot when the oldest call leaves the 60 s window", async () => {
     const { db } = database;
-    await db.execute(
-      sql`insert into service_calls (kind, at) values ('interactive', now() - interval '59.5 seconds'), ('interactive', now() - interval '10 seconds')`,
-    );
-    const refused = await spendServiceCall(db, "interactive", 2);
+    await db.execute(sql`insert into service_calls (kind, at) values ('send', now() - interval '59.5 seconds'), ('send', now() - interval '10 seconds')`);
+    const refused = await spendServiceCall(db, "send", 2);
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.retryAfterMs).toBeLessThanOrEqual(1_000);
     await db.execute(sql`update service_calls set at = now() - interval '61 seconds' where at < now() - interval '59 seconds'`);
-    expect(await spendServiceCall(db, "interactive", 2)).toEqual({ ok: true });
+    expect(await spendServiceCall(db, "send", 2)).toEqual({ ok: true });
   });
 
-  it("never lets concurrent callers, on two connections, pass the limit together", async () => {
+  it("never lets concurrent callers of every class, on two connections, pass the limit together", async () => {
     // A second connection to the same database stands in for a second instance (Postgres only; PGlite has one).
     const second = target.name === "postgres" ? await database.reopen() : database;
     try {
+      const classes: BudgetClass[] = ["send", "read", "background", "send"];
       const verdicts = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => spendServiceCall((i % 2 === 0 ? database : second).db, i % 3 === 0 ? "background" : "interactive", 25)),
+        Array.from({ length: 80 }, (_, i) => spendServiceCall((i % 2 === 0 ? database : second).db, classes[i % classes.length] ?? "send", 25)),
       );
       expect(verdicts.filter((v) => v.ok)).toHaveLength(25);
       const spent = await budgetSpent(database.db);
-      expect(spent.interactive + spent.background).toBe(25);
-      expect(spent.background).toBeLessThanOrEqual(backgroundShare(25));
+      expect(spent.send + spent.read + spent.background).toBe(25);
+      expect(spent.read + spent.background).toBeLessThanOrEqual(othersPerSlice(25));
+      expect(spent.send).toBeGreaterThanOrEqual(25 - othersPerSlice(25));
     } finally {
       if (second !== database) await second.close();
     }

@@ -1,62 +1,112 @@
 import "server-only";
 
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 
 import type { Db } from "@/lib/db/client";
 
 /**
- * One service budget for the API host, shared by every instance through the database (see
- * docs/architecture.md, "The service budget"). A call is a row in service_calls; the rows of the
- * last 60 s are what is spent, counted and added under one transaction-scoped advisory lock, so two
- * instances can never both take the last slot. Interactive calls may use the whole limit;
- * background calls (the reconciler, campaign sends) at most two thirds of it.
+ * One service budget for the API host, shared by every instance through the database (DESIGN §9,
+ * docs/architecture.md "The service budget"). A call is a row in service_calls of its class; the rows
+ * of the last 60 s are what is spent, counted and added under one transaction-scoped advisory lock, so
+ * two instances can never both take the last slot. Classes, most important first:
+ * - send: a person creating a fund request; may use the whole limit.
+ * - read: a person reading a status or the balances; only while the window leaves the send reserve.
+ * - background: jobs; the same, at most two thirds of the limit.
+ * Reads and background together also take at most a third of their room in any 10 s, so a storm cannot
+ * spend the whole minute at once: what they take frees up steadily and a person sending every 5 s keeps
+ * finding room (a sixth was tried and starved ordinary page loads; see docs/decisions.md).
  */
-export type CallKind = "interactive" | "background";
+export type BudgetClass = "send" | "read" | "background";
 
 export type BudgetVerdict = { ok: true } | { ok: false; retryAfterMs: number };
 
 const WINDOW_SECONDS = 60;
+const SLICE_SECONDS = 10;
+// A burst may take this share of the room of reads and background in one slice: three slices fill the minute.
+const SLICE_SHARE = 3;
 // Any constant shared by every instance: the lock that serialises spending.
 const LOCK_KEY = 0x66_62_75_64; // "fbud"
 
-/** The most background calls a window may hold: about two thirds, so a person at the form always has room. */
-export function backgroundShare(limitPerMinute: number): number {
-  return Math.floor((limitPerMinute * 2) / 3);
+/** Calls a minute kept for sends alone: max(5, 10 %), leaving at least one for everything else. */
+export function sendReserve(limitPerMinute: number): number {
+  return Math.min(Math.max(5, Math.ceil(limitPerMinute / 10)), limitPerMinute - 1);
 }
 
-/** Spends one call of `kind` if the last 60 s leave room; otherwise says when a slot frees up. */
-export async function spendServiceCall(db: Db, kind: CallKind, limitPerMinute: number): Promise<BudgetVerdict> {
+/** The most background calls a window may hold: two thirds of the limit (and never into the send reserve). */
+export function backgroundShare(limitPerMinute: number): number {
+  return Math.min(Math.floor((limitPerMinute * 2) / 3), limitPerMinute - sendReserve(limitPerMinute));
+}
+
+/** The most reads and background calls together in any 10 s: a third of their room (27 at a limit of 90). */
+export function othersPerSlice(limitPerMinute: number): number {
+  return Math.ceil((limitPerMinute - sendReserve(limitPerMinute)) / SLICE_SHARE);
+}
+
+/** The most background calls in any 10 s: a third of its share (20 at 90), so a running campaign never takes a whole slice from people's reads. */
+export function backgroundPerSlice(limitPerMinute: number): number {
+  return Math.max(1, Math.min(othersPerSlice(limitPerMinute) - 1, Math.ceil(backgroundShare(limitPerMinute) / SLICE_SHARE)));
+}
+
+interface Spent {
+  total: number;
+  background: number;
+  recent_others: number;
+  recent_background: number;
+}
+
+/** Spends one call of `budgetClass` if the last 60 s leave it room; otherwise says when they will. */
+export async function spendServiceCall(db: Db, budgetClass: BudgetClass, limitPerMinute: number): Promise<BudgetVerdict> {
   return db.transaction(async (tx) => {
     const q = tx as unknown as Db;
     await q.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
-    const rows = (await q.execute(sql`
+    const result = (await q.execute(sql`
       select
         count(*)::int as total,
         count(*) filter (where kind = 'background')::int as background,
-        coalesce(extract(epoch from (min(at) + make_interval(secs => ${WINDOW_SECONDS}) - now())) * 1000, 0)::float8 as oldest_ms,
-        coalesce(extract(epoch from (min(at) filter (where kind = 'background') + make_interval(secs => ${WINDOW_SECONDS}) - now())) * 1000, 0)::float8 as oldest_background_ms
+        count(*) filter (where kind <> 'send' and at > now() - make_interval(secs => ${SLICE_SECONDS}))::int as recent_others,
+        count(*) filter (where kind = 'background' and at > now() - make_interval(secs => ${SLICE_SECONDS}))::int as recent_background
       from service_calls
-      where at > now() - make_interval(secs => ${WINDOW_SECONDS})`)) as unknown as {
-      rows: { total: number; background: number; oldest_ms: number; oldest_background_ms: number }[];
-    };
-    const spent = rows.rows[0] ?? { total: 0, background: 0, oldest_ms: 0, oldest_background_ms: 0 };
-    const full = spent.total >= limitPerMinute;
-    const backgroundFull = kind === "background" && spent.background >= backgroundShare(limitPerMinute);
-    if (full || backgroundFull) {
-      const wait = Math.max(full ? spent.oldest_ms : 0, backgroundFull ? spent.oldest_background_ms : 0);
-      return { ok: false, retryAfterMs: Math.max(250, Math.ceil(Number(wait))) };
+      where at > now() - make_interval(secs => ${WINDOW_SECONDS})`)) as unknown as { rows: Spent[] };
+    const spent = result.rows[0] ?? { total: 0, background: 0, recent_others: 0, recent_background: 0 };
+
+    // Each rule that says no: the calls that must leave its window first (filter, window, how many).
+    const waits: [SQL, number, number][] = [];
+    const totalRoom = budgetClass === "send" ? limitPerMinute : limitPerMinute - sendReserve(limitPerMinute);
+    if (spent.total >= totalRoom) waits.push([sql`true`, WINDOW_SECONDS, spent.total - totalRoom + 1]);
+    if (budgetClass !== "send" && spent.recent_others >= othersPerSlice(limitPerMinute))
+      waits.push([sql`kind <> 'send'`, SLICE_SECONDS, spent.recent_others - othersPerSlice(limitPerMinute) + 1]);
+    if (budgetClass === "background" && spent.background >= backgroundShare(limitPerMinute))
+      waits.push([sql`kind = 'background'`, WINDOW_SECONDS, spent.background - backgroundShare(limitPerMinute) + 1]);
+    if (budgetClass === "background" && spent.recent_background >= backgroundPerSlice(limitPerMinute))
+      waits.push([sql`kind = 'background'`, SLICE_SECONDS, spent.recent_background - backgroundPerSlice(limitPerMinute) + 1]);
+
+    if (waits.length > 0) {
+      let wait = 0;
+      for (const [filter, seconds, leaving] of waits) wait = Math.max(wait, await untilLeft(q, filter, seconds, leaving));
+      return { ok: false, retryAfterMs: Math.max(250, Math.ceil(wait)) };
     }
-    await q.execute(sql`insert into service_calls (kind) values (${kind})`);
+    await q.execute(sql`insert into service_calls (kind) values (${budgetClass})`);
     // Rows past the window only slow the count down: drop them as we go (bounded by the index).
     await q.execute(sql`delete from service_calls where at < now() - make_interval(secs => ${WINDOW_SECONDS * 2})`);
     return { ok: true };
   });
 }
 
-/** Calls of each kind in the last 60 s, for /api/health and the campaign page's pace. */
-export async function budgetSpent(db: Db): Promise<{ interactive: number; background: number }> {
+/** Milliseconds until the `leaving`-th oldest call matching `filter` is out of its `seconds` window. */
+async function untilLeft(q: Db, filter: SQL, seconds: number, leaving: number): Promise<number> {
+  const result = (await q.execute(sql`
+    select extract(epoch from (at + make_interval(secs => ${seconds}) - now())) * 1000 as ms
+    from service_calls
+    where at > now() - make_interval(secs => ${seconds}) and ${filter}
+    order by at offset ${leaving - 1} limit 1`)) as unknown as { rows: { ms: number | string }[] };
+  return Number(result.rows[0]?.ms ?? 0);
+}
+
+/** Calls of each class in the last 60 s, for /api/health and tests. */
+export async function budgetSpent(db: Db): Promise<Record<BudgetClass, number>> {
   const result = (await db.execute(sql`
-    select count(*) filter (where kind = 'interactive')::int as interactive, count(*) filter (where kind = 'background')::int as background
-    from service_calls where at > now() - make_interval(secs => ${WINDOW_SECONDS})`)) as unknown as { rows: { interactive: number; background: number }[] };
-  return result.rows[0] ?? { interactive: 0, background: 0 };
+    select count(*) filter (where kind = 'send')::int as send, count(*) filter (where kind = 'read')::int as read,
+      count(*) filter (where kind = 'background')::int as background
+    from service_calls where at > now() - make_interval(secs => ${WINDOW_SECONDS})`)) as unknown as { rows: Record<BudgetClass, number>[] };
+  return result.rows[0] ?? { send: 0, read: 0, background: 0 };
 }

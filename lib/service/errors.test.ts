@@ -32,6 +32,13 @@ describe("ServiceError.userMessage", () => {
     expect(make("not_found", { serviceMessage: "No fund request with id 7" })).toMatch(/No fund request with id 7\. Check/);
   });
 
+  it("tells the dashboard's own budget refusal apart from the service's 429", () => {
+    const own = new ServiceError({ kind: "rate_limited", operation: "create", retryAfterMs: 11_200, budgetRefused: true, budgetLimitPerMin: 90 });
+    expect(own.userMessage).toBe("Fundboard is keeping under the service's limit of 90 calls a minute; try again in 12 s.");
+    const theirs = new ServiceError({ kind: "rate_limited", operation: "create", httpStatus: 429, retryAfterMs: 11_200 });
+    expect(theirs.userMessage).toBe("The payment service is rate-limiting us; try again in 12 seconds.");
+  });
+
   it("warns that a create's outcome is unknown", () => {
     const error = new ServiceError({ kind: "timeout", operation: "create", outcomeUnknown: true });
     expect(error.userMessage).toMatch(/did not answer in time/);

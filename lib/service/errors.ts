@@ -16,6 +16,8 @@ export interface ServiceErrorInit {
   outcomeUnknown?: boolean;
   /** Refused by our own shared budget before anything was sent (lib/service/budget.ts). */
   budgetRefused?: boolean;
+  /** With budgetRefused: the limit (calls a minute) the budget keeps under, for the message. */
+  budgetLimitPerMin?: number;
   cause?: unknown;
 }
 
@@ -66,6 +68,7 @@ export class ServiceError extends Error {
   readonly outcomeUnknown: boolean;
   /** Nothing was sent: the deployment's shared budget had no room (try again after retryAfterMs). */
   readonly budgetRefused: boolean;
+  readonly budgetLimitPerMin?: number;
 
   constructor(init: ServiceErrorInit) {
     const status = init.httpStatus === undefined ? "" : ` (HTTP ${init.httpStatus})`;
@@ -80,6 +83,7 @@ export class ServiceError extends Error {
     this.issues = init.issues;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
     this.budgetRefused = init.budgetRefused ?? false;
+    this.budgetLimitPerMin = init.budgetLimitPerMin;
     (this as Branded)[BRAND] = [...brandsOf(this), "ServiceError"];
   }
 
@@ -104,6 +108,12 @@ export class ServiceError extends Error {
           ? `The payment service could not find it: ${sentence(said)} Check the details and try again.`
           : "The payment service answered \u201cnot found\u201d without explanation. Check SERVICE_BASE_URL and SERVICE_VERIFY_BASE_URL.";
       case "rate_limited":
+        // Our own budget held the call back (nothing was sent): only a 429 from the service says it is rate-limiting.
+        if (this.budgetRefused) {
+          const limit =
+            this.budgetLimitPerMin === undefined ? "its limit of calls a minute" : `the service's limit of ${this.budgetLimitPerMin} calls a minute`;
+          return `Fundboard is keeping under ${limit}; try again in ${Math.max(1, Math.ceil((this.retryAfterMs ?? 1000) / 1000))} s.`;
+        }
         return this.retryAfterMs === undefined
           ? "The payment service is rate-limiting us; try again in a minute."
           : `The payment service is rate-limiting us; try again in ${secondsText(this.retryAfterMs)}.`;

@@ -5,12 +5,25 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { CREATE_PATH, sandboxControl } from "@/tests/support/sandbox-control";
-import { signIn } from "@/tests/support/sign-in";
+import { signIn, type Session } from "@/tests/support/sign-in";
 import { waitFor } from "@/tests/support/wait-for";
 
 import { DEMO, HARDENING_KEY, PORTS, freshDataDir, sandboxModeEnv, startDashboard, type Dashboard, type Envelope } from "./support";
 
 const ROWS = 150;
+
+/** Uploads a campaign of `rows` people `<prefix>.<n>` (who wait for a person) and starts it; answers its id. */
+async function startCampaign(admin: Session, name: string, prefix: string, rows: number): Promise<string> {
+  const csv = `tag,amount,description\n${Array.from({ length: rows }, (_, i) => `${prefix}.${i},${100 + i},Dues ${i}`).join("\n")}\n`;
+  const form = new FormData();
+  form.set("name", name);
+  form.set("file", new Blob([csv], { type: "text/csv" }), "dues.csv");
+  const uploaded = await admin.json<Envelope<{ id: string }>>("/api/campaigns", { method: "POST", body: form });
+  expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+  const id = uploaded.body.data.id;
+  expect((await admin.json(`/api/campaigns/${id}/start`, { method: "POST" })).status).toBe(200);
+  return id;
+}
 
 interface CampaignCounts {
   status: string;
@@ -35,14 +48,7 @@ describe("campaign sending survives a SIGKILL", () => {
     const first = app;
     const admin = await signIn(first.url, DEMO.email, DEMO.password);
     const stamp = Date.now().toString(36);
-    const csv = `tag,amount,description\n${Array.from({ length: ROWS }, (_, i) => `hold${stamp}.${i},${100 + i},Dues ${i}`).join("\n")}\n`;
-    const form = new FormData();
-    form.set("name", "Crash dues");
-    form.set("file", new Blob([csv], { type: "text/csv" }), "dues.csv");
-    const uploaded = await admin.json<Envelope<{ id: string }>>("/api/campaigns", { method: "POST", body: form });
-    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
-    const id = uploaded.body.data.id;
-    expect((await admin.json(`/api/campaigns/${id}/start`, { method: "POST" })).status).toBe(200);
+    const id = await startCampaign(admin, "Crash dues", `hold${stamp}`, ROWS);
 
     const counts = async (url: string) => {
       const session = await signIn(url, DEMO.email, DEMO.password);
@@ -101,14 +107,7 @@ describe("campaign sending across a SIGTERM", () => {
     const first = app;
     const admin = await signIn(first.url, DEMO.email, DEMO.password);
     const stamp = Date.now().toString(36);
-    const csv = `tag,amount,description\n${Array.from({ length: rows }, (_, i) => `stop${stamp}.${i},${100 + i},Dues ${i}`).join("\n")}\n`;
-    const form = new FormData();
-    form.set("name", "Stop dues");
-    form.set("file", new Blob([csv], { type: "text/csv" }), "dues.csv");
-    const uploaded = await admin.json<Envelope<{ id: string }>>("/api/campaigns", { method: "POST", body: form });
-    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
-    const id = uploaded.body.data.id;
-    expect((await admin.json(`/api/campaigns/${id}/start`, { method: "POST" })).status).toBe(200);
+    const id = await startCampaign(admin, "Stop dues", `stop${stamp}`, rows);
     const counts = async (session: typeof admin) => (await session.json<Envelope<CampaignCounts>>(`/api/campaigns/${id}`)).body.data;
     await waitFor("a few rows sent", async () => ((await counts(admin)).counts.sent >= 2 ? true : undefined), 60_000, 100);
 
