@@ -1,6 +1,6 @@
+import { BRAND_KEY } from "@/lib/util/brand";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { PacedError } from "@/lib/requests/fetch-gate";
 import { InvalidIdentifierError, isServiceError, ServiceError, type ServiceErrorKind } from "@/lib/service/errors";
 
 import {
@@ -123,11 +123,11 @@ describe("errorResponse: ServiceError", () => {
     expect(answer.body).toEqual({ status: false, message: error.userMessage, data: { reference: "r1", status: "unknown" } });
   });
 
-  it("answers a PacedError with 503, data {kind: paced} and Retry-After", async () => {
-    const error = new PacedError(1_200);
+  it("answers our own budget's refusal with 503, the limit in its message and Retry-After", async () => {
+    const error = new ServiceError({ kind: "rate_limited", operation: "fetch", retryAfterMs: 1_200, budgetRefused: true, budgetLimitPerMin: 90 });
     const answer = await read(errorResponse(error));
     expect(answer.status).toBe(503);
-    expect(answer.body).toEqual({ status: false, message: error.userMessage, data: { kind: "paced" } });
+    expect(answer.body.message).toBe("Fundboard is keeping under the service's limit of 90 calls a minute; try again in 2 s.");
     expect(answer.headers.get("retry-after")).toBe("2");
   });
 });
@@ -135,7 +135,7 @@ describe("errorResponse: ServiceError", () => {
 describe("errors from another bundle's copy of the class", () => {
   it("recognises a ServiceError-like object carrying the brand", async () => {
     const foreign = Object.assign(new Error("service fetch failed, rate_limited"), {
-      [Symbol.for("fundboard.service-error-classes")]: ["ServiceError"],
+      [BRAND_KEY]: ["ServiceError"],
       kind: "rate_limited",
       userMessage: "The payment service is rate-limiting us; try again in 3 seconds.",
       retryAfterMs: 3_000,
@@ -149,7 +149,7 @@ describe("errors from another bundle's copy of the class", () => {
   });
 
   it("recognises an ApiError-like object carrying the brand, and nothing without it", async () => {
-    const foreign = Object.assign(new Error("No such request."), { [Symbol.for("fundboard.ApiError")]: true, status: 404, data: { id: "x" } });
+    const foreign = Object.assign(new Error("No such request."), { [BRAND_KEY]: ["ApiError"], status: 404, data: { id: "x" } });
     expect(isApiError(foreign)).toBe(true);
     expect(foreign instanceof ApiError).toBe(true);
     expect((await read(errorResponse(foreign))).body).toEqual({ status: false, message: "No such request.", data: { id: "x" } });

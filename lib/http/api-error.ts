@@ -1,7 +1,7 @@
+import { addBrand, hasBrand } from "@/lib/util/brand";
 import "server-only";
 
 import { safeErrorSummary } from "@/lib/log/safe-error";
-import { isPacedError } from "@/lib/requests/fetch-gate";
 import { isServiceError, type ServiceError } from "@/lib/service/errors";
 
 import { fail } from "./envelope";
@@ -9,17 +9,11 @@ import { statusForServiceError } from "./service-status";
 
 /**
  * Errors become answers here, and only here: route handlers throw an ApiError (or let a
- * ServiceError or PacedError propagate), withStaff catches whatever a handler throws and answers
+ * ServiceError propagate), withStaff catches whatever a handler throws and answers
  * `errorResponse(error)`. Every answer is the `{status: false, message, data}` envelope.
  */
 
-// Next.js may load this module once per bundle (route handlers, server components, instrumentation):
-// an ApiError made by one copy of the class must be recognised by another copy, so instances carry a
-// global brand and `instanceof`/isApiError check that, never the prototype chain. ServiceError does
-// the same (lib/service/errors.ts, isServiceError).
-const API_ERROR_BRAND = Symbol.for("fundboard.ApiError");
-
-type Branded = { [API_ERROR_BRAND]?: true };
+// Checked by brand (lib/util/brand.ts), never the prototype chain: Next.js may load this module once per bundle.
 
 export interface ApiErrorOptions {
   /** The envelope's `data`; `{}` when absent. */
@@ -48,13 +42,13 @@ export class ApiError extends Error {
     this.data = options.data;
     const retryAfter = options.retryAfterMs === undefined ? undefined : { "Retry-After": retryAfterSeconds(options.retryAfterMs) };
     this.headers = options.headers || retryAfter ? { ...options.headers, ...retryAfter } : undefined;
-    (this as Branded)[API_ERROR_BRAND] = true;
+    addBrand(this, "ApiError");
   }
 }
 
 /** True for an ApiError made by any copy of this module. */
 export function isApiError(error: unknown): error is ApiError {
-  return typeof error === "object" && error !== null && (error as Branded)[API_ERROR_BRAND] === true;
+  return hasBrand(error, "ApiError");
 }
 
 function retryAfterSeconds(ms: number): string {
@@ -99,14 +93,13 @@ const INTERNAL_MESSAGE = "Something went wrong on our side; nothing was changed.
 
 /**
  * The one mapping of a thrown error to an answer. ApiError: its own status, message, data and
- * headers. ServiceError: serviceFailure. PacedError: 503 with Retry-After. Anything else: a 500 with a
+ * headers. ServiceError: serviceFailure. Anything else: a 500 with a
  * generic sentence, logged as one line by safeErrorSummary (never the raw error, its query
  * parameters or a stack), and nothing of it in the answer. `context` names the request in that line.
  */
 export function errorResponse(error: unknown, context = "request"): Response {
   if (isApiError(error)) return fail(error.status, error.message, error.data, error.headers);
   if (isServiceError(error)) return errorResponse(serviceFailure(error));
-  if (isPacedError(error)) return errorResponse(serviceUnavailable(error.userMessage, { data: { kind: "paced" }, retryAfterMs: error.retryAfterMs }));
   console.error(`[api] ${context} failed: ${safeErrorSummary(error)}`);
   return fail(500, INTERNAL_MESSAGE);
 }

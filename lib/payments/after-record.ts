@@ -43,7 +43,13 @@ export async function followUpPayment(deps: PaymentDeps, rawUuid: string): Promi
       else console.error(`[payments] linking payment ${uuid} failed: ${safeErrorSummary(error)}`);
     }
   }
-  if (row.verification === "unverified") await verifyPayment(deps, uuid);
-  // The budget had no room to confirm the link: the job's retry policy tries again in seconds (verified stays done).
-  if (noRoom) throw noRoom;
+  let unasked: ServiceError | null = null;
+  if (row.verification === "unverified") {
+    const outcome = await verifyPayment(deps, uuid);
+    if (outcome.verification === "unverified") unasked = outcome.error;
+  }
+  // No room to confirm the link, or the verify host could not be asked: the job's retry policy tries again
+  // in seconds (what was done stays done).
+  const retry = noRoom ?? unasked;
+  if (retry) throw retry;
 }

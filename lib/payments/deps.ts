@@ -6,18 +6,14 @@ import type { AmountUnit } from "@/lib/money";
 import { getBackgroundService } from "@/lib/service/app-client";
 import type { ServiceClient } from "@/lib/service/client";
 
-/** What linking and verification need; tests pass their own (a sandbox client, short delays). */
+/** What linking and verification need; tests pass their own (a sandbox client). */
 export interface PaymentDeps {
   db: Db;
   service: ServiceClient;
   amountUnit: AmountUnit;
-  /** Waits between verify attempts; the first attempt is immediate. */
-  verifyDelaysMs: readonly number[];
 }
-
-export const DEFAULT_VERIFY_DELAYS_MS = [1_000, 3_000, 9_000, 27_000] as const;
 
 /** The app's: the background service client (its share of the budget) and the configured unit. */
 export function paymentDeps(db: Db): PaymentDeps {
-  return { db, service: getBackgroundService(), amountUnit: getConfig().service.amountUnit, verifyDelaysMs: DEFAULT_VERIFY_DELAYS_MS };
+  return { db, service: getBackgroundService(), amountUnit: getConfig().service.amountUnit };
 }

@@ -7,10 +7,9 @@ import { failAbandonedSending } from "@/lib/requests/status";
 
 import type { PaymentDeps } from "./deps";
 import { linkPayment } from "./link";
-import { verifyPayment } from "./verify";
+import { MAX_VERIFY_ATTEMPTS, verifyPayment } from "./verify";
 
 const STALE_AFTER_MS = 2 * 60_000;
-const MAX_ATTEMPTS = 10;
 // A crash can leave hundreds unverified: 30 a minute clears 500 in under 20 minutes, within the call budget.
 const SWEEP_BATCH = 30;
 const LINK_RETRY_FOR_MS = 60 * 60_000;
@@ -27,7 +26,7 @@ export async function sweepOnce(deps: PaymentDeps, now = new Date()): Promise<nu
   const rows = await deps.db
     .select({ uuid: payments.uuid, linkNote: payments.linkNote, fundRequestId: payments.fundRequestId })
     .from(payments)
-    .where(and(eq(payments.verification, "unverified"), lt(payments.receivedAt, stale), lt(payments.verificationAttempts, MAX_ATTEMPTS)))
+    .where(and(eq(payments.verification, "unverified"), lt(payments.receivedAt, stale), lt(payments.verificationAttempts, MAX_VERIFY_ATTEMPTS)))
     .orderBy(asc(payments.receivedAt))
     .limit(SWEEP_BATCH);
   for (const row of rows) {

@@ -5,7 +5,7 @@ import { fundRequests, payments } from "@/lib/db/schema";
 import { createFundRequest } from "@/lib/requests/create";
 import { applyFetched } from "@/lib/requests/refresh";
 import { spendServiceCall } from "@/lib/service/budget";
-import { ServiceError, type ServiceOperation } from "@/lib/service/errors";
+import { budgetGate } from "@/tests/support/budget-gate";
 import { processDelivery } from "@/lib/webhooks/intake";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
@@ -13,21 +13,13 @@ import { startTestSandbox } from "@/tests/support/sandbox";
 import { FETCH_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
 import { waitFor } from "@/tests/support/wait-for";
 import type { Sandbox } from "@/sandbox/server";
-import type { Db } from "@/lib/db/client";
 
 /** The app's budget hook over the real shared budget, at a limit of 3 background calls a minute. */
-function budgetGate(db: Db): (operation: ServiceOperation) => Promise<void> {
-  return async (operation) => {
-    const verdict = await spendServiceCall(db, "background", 3);
-    if (!verdict.ok) throw new ServiceError({ kind: "rate_limited", operation, retryAfterMs: verdict.retryAfterMs, budgetRefused: true, budgetLimitPerMin: 3 });
-  };
-}
-
 import type { PaymentDeps } from "./deps";
 import { followUpPayment } from "./after-record";
 import { linkPayment } from "./link";
 import { sweepOnce } from "./sweep";
-import { verifyPayment } from "./verify";
+import { MAX_VERIFY_ATTEMPTS, verifyPayment } from "./verify";
 
 interface SandboxDelivery {
   request_id: number;
@@ -51,7 +43,7 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
   });
   afterEach(async () => control.clearFaults());
 
-  const deps = (delays: number[] = [5, 10]): PaymentDeps => ({ ...requestDeps(database.db, sb), verifyDelaysMs: delays });
+  const deps = (): PaymentDeps => requestDeps(database.db, sb);
 
   async function deliveries(): Promise<SandboxDelivery[]> {
     const res = await fetch(`${sb.apiUrl}/sandbox/webhooks`);
@@ -87,31 +79,38 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     expect(row?.verifiedAt).toBeInstanceOf(Date);
   });
 
-  it("retries while the verify host is down, then fails with a reason; re-verify after recovery succeeds", async () => {
+  it("makes one attempt while the verify host is down and leaves the retrying to the job; the last attempt fails with a reason", async () => {
     const { uuid } = await acceptedPayment(newTag("down"), "300.00");
     await control.fault("/api/v1/transaction/", "500");
     await control.resetStats();
-    const verdict = await verifyPayment(deps([5, 10]), uuid);
-    expect(verdict.verification).toBe("failed");
+    const first = await verifyPayment(deps(), uuid);
+    expect(first).toMatchObject({ verification: "unverified", error: { kind: "server_error" } });
+    expect(await paymentRow(uuid)).toMatchObject({ verification: "unverified", verificationAttempts: 1 });
+    // The job's run fails, so its queue policy retries it (nothing waits inside the job).
+    await expect(followUpPayment(deps(), uuid)).rejects.toMatchObject({ kind: "server_error" });
+    expect((await paymentRow(uuid))?.verificationAttempts).toBe(2);
+    // The attempt that reaches the limit gives up with a reason a person can act on.
+    await database.db
+      .update(payments)
+      .set({ verificationAttempts: MAX_VERIFY_ATTEMPTS - 1 })
+      .where(eq(payments.uuid, uuid));
+    const last = await verifyPayment(deps(), uuid);
+    expect(last.verification).toBe("failed");
     const row = await paymentRow(uuid);
     expect(row?.verification).toBe("failed");
-    expect(row?.verificationError).toMatch(/Could not verify after 3 attempts/);
-    expect(row?.verificationAttempts).toBe(3);
-    // The client retries inside each attempt too (getRetries 3): at least 3 calls, all refused.
-    expect(await control.count("GET /api/v1/transaction/:transaction_uuid")).toBeGreaterThanOrEqual(3);
+    expect(row?.verificationError).toMatch(new RegExp(`Could not verify after ${MAX_VERIFY_ATTEMPTS} attempts: .*Use Re-verify`));
     await control.clearFaults();
     expect(await verifyPayment(deps(), uuid)).toEqual({ verification: "verified" });
   });
 
-  it("a retry that finds the payment verified meanwhile (a Re-verify) leaves it verified", async () => {
+  it("a retried job that finds the payment verified meanwhile (a Re-verify) leaves it verified", async () => {
     const { uuid } = await acceptedPayment(newTag("reverified"), "400.00");
     await control.fault("/api/v1/transaction/", "500");
-    const background = verifyPayment(deps([300, 300]), uuid);
-    await waitFor("the first attempt", async () => ((await paymentRow(uuid))?.verificationAttempts ?? 0) >= 1 || undefined);
-    // What a successful Re-verify writes while the background loop waits to retry.
+    await expect(followUpPayment(deps(), uuid)).rejects.toMatchObject({ kind: "server_error" });
+    // What a successful Re-verify writes before the queue retries the job.
     await database.db.update(payments).set({ verification: "verified", verificationError: null, verifiedAt: new Date() }).where(eq(payments.uuid, uuid));
-    expect(await background).toEqual({ verification: "verified" });
-    expect(await paymentRow(uuid)).toMatchObject({ verification: "verified", verificationError: null });
+    await followUpPayment(deps(), uuid);
+    expect(await paymentRow(uuid)).toMatchObject({ verification: "verified", verificationError: null, verificationAttempts: 1 });
   });
 
   it("fails with the reason when the verify host reports a different amount", async () => {
@@ -146,10 +145,7 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     let spent = 0;
     while ((await spendServiceCall(database.db, "background", 3)).ok) spent += 1;
     expect(spent).toBeLessThan(3);
-    const full: PaymentDeps = {
-      ...requestDeps(database.db, sb, { service: { beforeApiCall: budgetGate(database.db) } }),
-      verifyDelaysMs: [5],
-    };
+    const full: PaymentDeps = requestDeps(database.db, sb, { service: { beforeApiCall: budgetGate(database.db) } });
     await expect(followUpPayment(full, uuid)).rejects.toMatchObject({ budgetRefused: true });
     expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: null, linkNote: null, verification: "verified" });
     // With room again (a budget that admits), the retried job links it.

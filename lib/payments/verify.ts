@@ -7,7 +7,6 @@ import { publish } from "@/lib/live/bus";
 import { formatMajor, serviceAmountToNaira } from "@/lib/money";
 import { ServiceError } from "@/lib/service/errors";
 import type { VerifiedTransaction } from "@/lib/service/schemas";
-import { sleep } from "@/lib/util/sleep";
 
 import type { PaymentDeps } from "./deps";
 
@@ -59,43 +58,49 @@ async function save(deps: PaymentDeps, uuid: string, verdict: Verdict, transient
 }
 
 /**
- * Confirms a recorded payment at the verify host, retrying transient failures with backoff.
- * Ends verified, or failed with a reason a person can read.
+ * Verification attempts before a payment the verify host never answered for is marked failed: the
+ * follow-up job's run and its 5 retries (about 2.5 min), then the sweep's minutes. Table:
+ * docs/architecture.md "Pace and retry policies".
  */
-export async function verifyPayment(deps: PaymentDeps, rawUuid: string): Promise<Verdict> {
+export const MAX_VERIFY_ATTEMPTS = 10;
+
+/** A verdict, or: the verify host could not be asked this time (the caller's retry policy tries again). */
+export type VerifyOutcome = Verdict | { verification: "unverified"; error: ServiceError };
+
+/**
+ * One attempt to confirm a recorded payment at the verify host (no waiting here: a job's queue policy or
+ * the person pressing Re-verify again does the retrying). Ends verified, failed with a reason a person
+ * can read, or unverified with the error when the host could not be asked and attempts remain.
+ */
+export async function verifyPayment(deps: PaymentDeps, rawUuid: string): Promise<VerifyOutcome> {
   const uuid = rawUuid.toLowerCase();
-  const delays = [0, ...deps.verifyDelaysMs];
-  let last: ServiceError | null = null;
-  for (const [attempt, delay] of delays.entries()) {
-    if (delay > 0) await sleep(delay * (0.75 + Math.random() / 2));
-    const [row] = await deps.db.select().from(payments).where(eq(payments.uuid, uuid)).limit(1);
-    if (!row) return { verification: "failed", reason: "The payment is no longer recorded." };
-    // A Re-verify verified it while this one waited to retry: nothing left to do.
-    if (attempt > 0 && row.verification === "verified") return { verification: "verified" };
-    await deps.db
-      .update(payments)
-      .set({ verificationAttempts: sql`${payments.verificationAttempts} + 1` })
-      .where(and(eq(payments.uuid, uuid)));
-    try {
-      const tx = await deps.service.verifyTransaction(uuid);
-      const verdict = compare(row, tx, deps);
+  const [row] = await deps.db.select().from(payments).where(eq(payments.uuid, uuid)).limit(1);
+  if (!row) return { verification: "failed", reason: "The payment is no longer recorded." };
+  const [counted] = await deps.db
+    .update(payments)
+    .set({ verificationAttempts: sql`${payments.verificationAttempts} + 1` })
+    .where(eq(payments.uuid, uuid))
+    .returning({ attempts: payments.verificationAttempts });
+  const attempts = counted?.attempts ?? 1;
+  try {
+    const tx = await deps.service.verifyTransaction(uuid);
+    const verdict = compare(row, tx, deps);
+    await save(deps, uuid, verdict);
+    return verdict;
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    if (error.kind === "not_found") {
+      const verdict: Verdict = { verification: "failed", reason: "The verify host does not know this transaction." };
       await save(deps, uuid, verdict);
       return verdict;
-    } catch (error) {
-      if (!(error instanceof ServiceError)) throw error;
-      last = error;
-      if (error.kind === "not_found") {
-        const verdict: Verdict = { verification: "failed", reason: "The verify host does not know this transaction." };
-        await save(deps, uuid, verdict);
-        return verdict;
-      }
-      if (!RETRYABLE.has(error.kind) || attempt === delays.length - 1) break;
     }
+    if (RETRYABLE.has(error.kind) && attempts < MAX_VERIFY_ATTEMPTS) return { verification: "unverified", error };
+    const verdict: Verdict = {
+      verification: "failed",
+      reason: `Could not verify after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${error.userMessage} Use Re-verify to try again.`,
+    };
+    // Never undoes a verdict a Re-verify reached meanwhile.
+    await save(deps, uuid, verdict, true);
+    return verdict;
   }
-  const verdict: Verdict = {
-    verification: "failed",
-    reason: `Could not verify after ${delays.length} attempts: ${last?.userMessage ?? "unknown error"} Use Re-verify to try again.`,
-  };
-  await save(deps, uuid, verdict, true);
-  return verdict;
 }

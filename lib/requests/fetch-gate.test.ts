@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import type { FundRequest } from "@/lib/service/schemas";
 
-import { createFetchGate, isPacedError } from "./fetch-gate";
+import { createFetchGate } from "./fetch-gate";
 
 // The gate's arithmetic on a clock the test moves; the sandbox-backed behaviour is in refresh.test.ts.
 
@@ -18,49 +18,32 @@ function clock(start = 1_000_000) {
 async function outcome(promise: Promise<{ record: FundRequest; reused: boolean }>): Promise<string> {
   return promise.then(
     (r) => `${r.reused ? "cached" : "ok"} ${r.record.request_id}`,
-    (e: unknown) => (isPacedError(e) ? `paced ${e.retryAfterMs}` : `error ${String(e)}`),
+    (e: unknown) => `error ${String(e)}`,
   );
 }
 
 describe("fetch gate", () => {
-  it("spends a burst, then paces with the wait until the next token, then allows again", async () => {
+  it("asks the service once per id per fresh window, serving the copy in between", async () => {
     const t = clock();
-    const gate = createFetchGate({ burst: 2, budgetPerMinute: 60, freshMs: 5_000, now: t.now });
+    const gate = createFetchGate({ freshMs: 5_000, now: t.now });
     let calls = 0;
     const call = (id: string) => () => {
       calls += 1;
       return Promise.resolve(record(id));
     };
-    expect(await outcome(gate.fetch("1", call("1")))).toBe("ok 1");
-    expect(await outcome(gate.fetch("2", call("2")))).toBe("ok 2");
-    expect(await outcome(gate.fetch("3", call("3")))).toBe("paced 1000");
-    t.advance(500);
-    expect(await outcome(gate.fetch("3", call("3")))).toBe("paced 500");
-    t.advance(500);
-    expect(await outcome(gate.fetch("3", call("3")))).toBe("ok 3");
-    expect(calls).toBe(3);
-    expect(gate.stats).toEqual({ calls: 3, served: 0, paced: 2 });
-  });
-
-  it("serves a fetched record until it is older than the fresh window, even with no budget left", async () => {
-    const t = clock();
-    const gate = createFetchGate({ burst: 1, budgetPerMinute: 1, freshMs: 5_000, now: t.now });
-    let calls = 0;
-    const call = () => {
-      calls += 1;
-      return Promise.resolve(record("7"));
-    };
-    expect(await outcome(gate.fetch("7", call))).toBe("ok 7");
+    expect(await outcome(gate.fetch("7", call("7")))).toBe("ok 7");
+    expect(await outcome(gate.fetch("8", call("8")))).toBe("ok 8");
     t.advance(4_999);
-    expect(await outcome(gate.fetch("7", call))).toBe("cached 7");
+    expect(await outcome(gate.fetch("7", call("7")))).toBe("cached 7");
     t.advance(1);
-    expect(await outcome(gate.fetch("7", call))).toMatch(/^paced \d+$/);
-    expect(calls).toBe(1);
+    expect(await outcome(gate.fetch("7", call("7")))).toBe("ok 7");
+    expect(calls).toBe(3);
+    expect(gate.stats).toEqual({ calls: 3, served: 1 });
   });
 
   it("shares a call in flight and does not keep a failure", async () => {
     const t = clock();
-    const gate = createFetchGate({ burst: 5, budgetPerMinute: 60, now: t.now });
+    const gate = createFetchGate({ now: t.now });
     let release: (r: FundRequest) => void = () => {};
     let calls = 0;
     const slow = () => {

@@ -1,10 +1,12 @@
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { fundRequests } from "@/lib/db/schema";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
+import { ServiceError } from "@/lib/service/errors";
 import type { FundRequest } from "@/lib/service/schemas";
 import type { Sandbox } from "@/sandbox/server";
+import { budgetGate } from "@/tests/support/budget-gate";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
 import { startTestSandbox } from "@/tests/support/sandbox";
@@ -12,7 +14,7 @@ import { FETCH_CALL, FETCH_PATH, sandboxControl, type SandboxControl } from "@/t
 
 import { createFundRequest } from "./create";
 import type { RequestDeps } from "./deps";
-import { createFetchGate, isPacedError } from "./fetch-gate";
+import { createFetchGate } from "./fetch-gate";
 import { applyFetched, getRequestDetail } from "./refresh";
 import { findRequestByServiceId } from "./repo";
 import { applyServiceState } from "./status";
@@ -226,11 +228,13 @@ describe.each(dbTargets())("request detail and forward-only status on $name", (t
       expect(await control.count(FETCH_CALL)).toBe(1);
     });
 
-    it("with the budget spent, serves our record as stored and asks outsiders to wait, calling nothing", async () => {
-      const gated = { ...deps, fetchGate: createFetchGate({ burst: 1, budgetPerMinute: 1 }) };
+    it("with the shared budget spent, serves our record as stored and tells outsiders to wait, calling nothing", async () => {
       const first = await sendPending("gate.spent.a");
       const second = await sendPending("gate.spent.b");
       const outside = await control.createDirect({ amount: 10, tag: newTag("gate.outside"), description: "Outside" });
+      await database.db.execute(sql`delete from service_calls`);
+      // The real shared budget at a limit of 6: one read fits beside the send reserve of 5.
+      const gated = { ...requestDeps(database.db, sb, { service: { beforeApiCall: budgetGate(database.db, "read", 6) } }), fetchGate: createFetchGate() };
       await control.resetStats();
 
       expect(await getRequestDetail(gated, first.requestId)).toMatchObject({ kind: "found", request: { requestId: first.requestId } });
@@ -239,14 +243,14 @@ describe.each(dbTargets())("request detail and forward-only status on $name", (t
       const served = await getRequestDetail(gated, second.requestId);
       // The stored (pending) record, not an error: the reconciler or the webhook moves it on.
       expect(served).toMatchObject({ kind: "found", stale: null, request: { requestId: second.requestId, status: "pending" } });
-      const paced = await getRequestDetail(gated, outside).then(
+      const refused = await getRequestDetail(gated, outside).then(
         () => null,
         (error: unknown) => error,
       );
-      expect(isPacedError(paced)).toBe(true);
-      if (isPacedError(paced)) {
-        expect(paced.retryAfterMs).toBeGreaterThan(0);
-        expect(paced.userMessage).toMatch(/pacing its calls to the payment service; try again in \d+ seconds/);
+      expect(refused).toBeInstanceOf(ServiceError);
+      if (refused instanceof ServiceError) {
+        expect(refused.budgetRefused).toBe(true);
+        expect(refused.userMessage).toMatch(/Fundboard is keeping under the service's limit of 6 calls a minute; try again in \d+ s/);
       }
       expect(await control.count(FETCH_CALL)).toBe(1);
     });

@@ -5,7 +5,6 @@ import { ServiceError } from "@/lib/service/errors";
 import type { FundRequest } from "@/lib/service/schemas";
 
 import type { RequestDeps } from "./deps";
-import { isPacedError } from "./fetch-gate";
 import { createdByName, findRequestByReference, findRequestByServiceId } from "./repo";
 import { applyServiceState } from "./status";
 import { toRequestView, type FundRequestView } from "./view";
@@ -88,8 +87,8 @@ export async function getRequestDetail(deps: RequestDeps, id: string): Promise<D
     }
     return { kind: "found", request: viewFromService(fetched, deps), stale: null };
   } catch (error) {
-    // Out of on-demand budget: the local record stands (the reconciler refreshes it); others wait.
-    if (isPacedError(error) && local) {
+    // No room in the shared budget: our record stands as stored (the reconciler refreshes it); others wait.
+    if (error instanceof ServiceError && error.budgetRefused && local) {
       return { kind: "found", request: toRequestView(local, await createdByName(deps.db, local.createdBy)), stale: null };
     }
     if (error instanceof ServiceError && error.kind === "not_found" && !local) return { kind: "not_found" };

@@ -1,3 +1,4 @@
+import { BRAND_KEY } from "@/lib/util/brand";
 import "server-only";
 import { describe, expect, it } from "vitest";
 import { cleanServiceMessage, InvalidIdentifierError, ServiceError, type ServiceErrorKind } from "./errors";
@@ -74,7 +75,7 @@ describe("InvalidIdentifierError", () => {
 
 describe("instanceof across bundles", () => {
   it("recognises an error made by another copy of the class (Next.js bundles modules per entry)", () => {
-    const foreign = Object.assign(new Error("x"), { [Symbol.for("fundboard.service-error-classes")]: ["ServiceError"] });
+    const foreign = Object.assign(new Error("x"), { [BRAND_KEY]: ["ServiceError"] });
     expect(foreign instanceof ServiceError).toBe(true);
     expect(foreign instanceof InvalidIdentifierError).toBe(false);
     expect(new InvalidIdentifierError("fetch", "request_id") instanceof ServiceError).toBe(true);

@@ -1,4 +1,5 @@
 import "server-only";
+import { addBrand, hasBrand } from "@/lib/util/brand";
 
 export type ServiceErrorKind = "unreachable" | "timeout" | "unauthorized" | "not_found" | "rate_limited" | "bad_response" | "rejected" | "server_error";
 
@@ -41,21 +42,12 @@ const WHAT: Record<ServiceOperation, string> = {
   verify: "verify the transaction",
 };
 
-// Next.js bundles a module once per entry (instrumentation, each route), while the service client is a
-// process-wide singleton: an error made by one bundle's class must still pass another bundle's
-// `instanceof`. Instances carry a global brand naming their class, and `instanceof` checks that.
-const BRAND = Symbol.for("fundboard.service-error-classes");
-type Branded = { [BRAND]?: readonly string[] };
-
-function brandsOf(value: unknown): readonly string[] {
-  return typeof value === "object" && value !== null ? ((value as Branded)[BRAND] ?? []) : [];
-}
-
+// Checked by brand (lib/util/brand.ts): an error made by one bundle's copy of this class passes another's `instanceof`.
 export class ServiceError extends Error {
   static readonly brand: string = "ServiceError";
 
   static [Symbol.hasInstance](value: unknown): boolean {
-    return brandsOf(value).includes(this.brand);
+    return hasBrand(value, this.brand);
   }
 
   readonly kind: ServiceErrorKind;
@@ -84,7 +76,7 @@ export class ServiceError extends Error {
     this.outcomeUnknown = init.outcomeUnknown ?? false;
     this.budgetRefused = init.budgetRefused ?? false;
     this.budgetLimitPerMin = init.budgetLimitPerMin;
-    (this as Branded)[BRAND] = [...brandsOf(this), "ServiceError"];
+    addBrand(this, "ServiceError");
   }
 
   /** A sentence a finance user can act on: what happened and what to do. */
@@ -152,7 +144,7 @@ export class InvalidIdentifierError extends ServiceError {
     super({ kind: "rejected", operation, detail: `invalid ${identifier}` });
     this.name = "InvalidIdentifierError";
     this.identifier = identifier;
-    (this as Branded)[BRAND] = [...brandsOf(this), "InvalidIdentifierError"];
+    addBrand(this, "InvalidIdentifierError");
   }
 
   override get userMessage(): string {
@@ -167,5 +159,5 @@ export class InvalidIdentifierError extends ServiceError {
  * brand, as `instanceof ServiceError` does. lib/http/api-error.ts (errorResponse) relies on it.
  */
 export function isServiceError(error: unknown): error is ServiceError {
-  return brandsOf(error).includes(ServiceError.brand);
+  return hasBrand(error, ServiceError.brand);
 }

@@ -8,8 +8,8 @@ import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
-// A PacedError (503, data {kind: "paced"}, Retry-After) or a ServiceError (502/503/504, data {kind})
-// from the service call propagates: withStaff answers it.
+// A ServiceError from the service call (502/503/504, data {kind}; our budget's refusal is a 503 with
+// Retry-After) propagates: withStaff answers it.
 export const GET = withStaff<{ requestId: string }>(ANY_STAFF, async (_request, { db, params }) => {
   const outcome = await getRequestDetail(requestDeps(db), params.requestId);
   if (outcome.kind === "not_found") throw notFound(`No fund request ${params.requestId} was found here or at the service.`);
