@@ -1,3 +1,4 @@
+import { processSingleton } from "@/lib/util/process-singleton";
 import "server-only";
 
 import { randomBytes } from "node:crypto";
@@ -137,16 +138,10 @@ export function resolveAuthSecret(config: AppConfig): string {
   }
 }
 
-const KEY = Symbol.for("fundboard.config");
-type Holder = { [KEY]?: AppConfig & { authSecret: string } };
-
-/** The configuration, parsed once per process. */
+/** The configuration, parsed once per process (a configuration that does not parse is not kept: each ask says why). */
 export function getConfig(): AppConfig & { authSecret: string } {
-  const holder = globalThis as Holder;
-  const cached = holder[KEY];
-  if (cached) return cached;
-  const config = parseConfig(process.env);
-  const full = { ...config, authSecret: resolveAuthSecret(config) };
-  holder[KEY] = full;
-  return full;
+  return processSingleton("config", () => {
+    const config = parseConfig(process.env);
+    return { ...config, authSecret: resolveAuthSecret(config) };
+  });
 }

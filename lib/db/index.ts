@@ -1,29 +1,23 @@
 import "server-only";
 
 import { getConfig } from "@/lib/config";
+import { dropProcessSingleton, peekProcessSingleton, processSingleton } from "@/lib/util/process-singleton";
 
 import { openDatabase, type Database } from "./client";
 
 export type { Database, Db } from "./client";
 export * as tables from "./schema";
 
-const KEY = Symbol.for("fundboard.database");
-type Holder = { [KEY]?: Promise<Database> };
-
 /** The process's database, opened and migrated once (instrumentation.ts calls this at start). */
 export function getDatabase(): Promise<Database> {
-  const holder = globalThis as Holder;
-  let pending = holder[KEY];
-  if (!pending) {
-    const { database } = getConfig();
-    pending = openDatabase(database);
+  return processSingleton("database", () => {
+    const pending = openDatabase(getConfig().database);
     // A failed open is retried on the next call rather than cached forever.
     pending.catch(() => {
-      if (holder[KEY] === pending) delete holder[KEY];
+      if (peekProcessSingleton("database") === pending) dropProcessSingleton("database");
     });
-    holder[KEY] = pending;
-  }
-  return pending;
+    return pending;
+  });
 }
 
 export async function getDb() {

@@ -1,13 +1,14 @@
 import "server-only";
 
 import { getConfig } from "@/lib/config";
+import { peekProcessSingleton } from "@/lib/util/process-singleton";
 
 const PEER_HEADER = "x-fundboard-peer";
-const STAMP = Symbol.for("fundboard.peerStamp");
 
 /** True when scripts/stamp-peer-address.cjs runs in this process, so PEER_HEADER holds the socket's address. */
 function peerStampActive(): boolean {
-  return (globalThis as { [STAMP]?: boolean })[STAMP] === true;
+  // Set by that script under the process-singleton key "peerStamp" (it cannot import this module).
+  return peekProcessSingleton<boolean>("peerStamp") === true;
 }
 
 /**

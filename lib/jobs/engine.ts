@@ -7,12 +7,10 @@ import { safeErrorSummary } from "@/lib/log/safe-error";
 
 import type { Job, JobContext } from "./define";
 import { pgliteAdapter } from "./pglite-adapter";
+import { dropProcessSingleton, peekProcessSingleton, processSingleton, setProcessSingleton } from "@/lib/util/process-singleton";
 
 // The one job engine (docs/architecture.md): pg-boss keeps its queue in our database, so a job survives any
 // restart and runs once whichever instance takes it. See docs/architecture.md, "Jobs".
-
-const KEY = Symbol.for("fundboard.jobs");
-type Holder = { [KEY]?: PgBoss };
 
 /** pg-boss on this database (its own small pool on Postgres), started, with the queue of every job made. */
 export async function createJobEngine(database: Database, postgresUrl: string | null, jobs: readonly Job[]): Promise<PgBoss> {
@@ -42,32 +40,29 @@ export async function createJobEngine(database: Database, postgresUrl: string | 
 
 /** The process's engine, started once (lib/server/start.ts). */
 export async function startJobEngine(database: Database, postgresUrl: string | null, jobs: readonly Job[]): Promise<PgBoss> {
-  const g = globalThis as Holder;
-  g[KEY] ??= await createJobEngine(database, postgresUrl, jobs);
-  return g[KEY];
+  return peekProcessSingleton<PgBoss>("jobs") ?? setProcessSingleton("jobs", await createJobEngine(database, postgresUrl, jobs));
 }
 
 /** The running engine, or null before start (scripts, tests that never start it). */
 export function jobEngine(): PgBoss | null {
-  return (globalThis as Holder)[KEY] ?? null;
+  return peekProcessSingleton<PgBoss>("jobs") ?? null;
 }
 
-const WORKERS = Symbol.for("fundboard.jobs.workers");
-type WorkerHolder = { [WORKERS]?: Map<string, string[]> };
+/** This process's worker ids per queue, for wakeWorkers. */
+const workerIds = () => processSingleton("jobs.workers", () => new Map<string, string[]>());
 
 /**
  * Works every job on this process (its workers, each made once with `ctx`) and keeps the clocks: pg-boss
  * schedules live in the database, so several instances keep one clock. Chains are started once.
  */
 export async function registerJobs(boss: PgBoss, jobs: readonly Job[], ctx: Omit<JobContext, "boss">): Promise<void> {
-  const g = globalThis as WorkerHolder;
-  g[WORKERS] ??= new Map();
+  const ids = workerIds();
   for (const job of jobs) {
     const run = job.start({ ...ctx, boss });
     const { workers, ...options } = job.work;
     for (let i = 0; i < workers; i++) {
       const id = await boss.work<object>(job.queue, options, (batch) => run(batch.map((j) => j.data)));
-      g[WORKERS].set(job.queue, [...(g[WORKERS].get(job.queue) ?? []), id]);
+      ids.set(job.queue, [...(ids.get(job.queue) ?? []), id]);
     }
   }
   for (const job of jobs) {
@@ -79,7 +74,7 @@ export async function registerJobs(boss: PgBoss, jobs: readonly Job[], ctx: Omit
 /** A job queued by this process is fetched now by this process's workers, not at their next poll. */
 export function wakeWorkers(name: string): void {
   const boss = jobEngine();
-  for (const id of (globalThis as WorkerHolder)[WORKERS]?.get(name) ?? []) boss?.notifyWorker(id);
+  for (const id of workerIds().get(name) ?? []) boss?.notifyWorker(id);
 }
 
 /** Queues a job; a failure is logged, never thrown at the person whose request caused it. */
@@ -96,9 +91,8 @@ export async function sendJob<T extends object>(job: Job<T>, data: T, options: P
 
 /** Stops taking jobs and lets running ones finish (up to 10 s). */
 export async function stopJobEngine(): Promise<void> {
-  const g = globalThis as Holder;
-  const boss = g[KEY];
-  delete g[KEY];
-  delete (globalThis as WorkerHolder)[WORKERS];
+  const boss = peekProcessSingleton<PgBoss>("jobs");
+  dropProcessSingleton("jobs");
+  dropProcessSingleton("jobs.workers");
   await boss?.stop({ graceful: true, timeout: 10_000, close: true, wait: true });
 }

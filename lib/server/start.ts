@@ -13,15 +13,12 @@ import { failAbandonedSending } from "@/lib/requests/status";
 
 import { installShutdown, shutdownSignal } from "./shutdown";
 import { JOBS } from "./workers";
-
-const KEY = Symbol.for("fundboard.background");
-type Holder = { [KEY]?: boolean };
+import { peekProcessSingleton, setProcessSingleton } from "@/lib/util/process-singleton";
 
 /** Once per process: the live transport (Postgres) and the job engine with its workers. */
 async function startBackgroundWork(database: Database): Promise<void> {
-  const g = globalThis as Holder;
-  if (g[KEY]) return;
-  g[KEY] = true;
+  if (peekProcessSingleton("background")) return;
+  setProcessSingleton("background", true);
   const config = getConfig();
   const postgresUrl = config.database.kind === "postgres" ? config.database.url : null;
   if (database.kind === "postgres" && database.pool && postgresUrl) startPgTransport(database.pool, postgresUrl);

@@ -7,6 +7,7 @@ import { getDb } from "@/lib/db";
 import { spendServiceCall, type BudgetClass } from "./budget";
 import { createServiceClient, type ServiceClient } from "./client";
 import { ServiceError, type ServiceOperation } from "./errors";
+import { processSingleton } from "@/lib/util/process-singleton";
 import { sleep } from "@/lib/util/sleep";
 
 export interface LastServiceCall {
@@ -25,9 +26,6 @@ interface ServiceState {
   background: ServiceClient;
   last: LastServiceCall | null;
 }
-
-const KEY = Symbol.for("fundboard.service");
-type Holder = { [KEY]?: ServiceState };
 
 function build(): ServiceState {
   const config = getConfig();
@@ -85,9 +83,7 @@ function budgetGate(classOf: (operation: ServiceOperation) => BudgetClass, limit
 }
 
 function state(): ServiceState {
-  const g = globalThis as Holder;
-  g[KEY] ??= build();
-  return g[KEY];
+  return processSingleton("service", build);
 }
 
 /** The process's client for people (sends and reads, by operation), built once from the configuration. */

@@ -15,3 +15,22 @@ describe("processSingleton", () => {
     dropProcessSingleton("test-singleton");
   });
 });
+
+describe("the one holder of process-wide state", () => {
+  it("is this module: no other file under lib/ or app/ touches globalThis", async () => {
+    const { readdir, readFile } = await import("node:fs/promises");
+    const path = await import("node:path");
+    const offenders: string[] = [];
+    const walk = async (dir: string): Promise<void> => {
+      for (const entry of await readdir(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !full.endsWith(path.join("util", "process-singleton.ts")))
+          if ((await readFile(full, "utf8")).includes("globalThis")) offenders.push(path.relative(process.cwd(), full));
+      }
+    };
+    await walk(path.join(process.cwd(), "lib"));
+    await walk(path.join(process.cwd(), "app"));
+    expect(offenders).toEqual([]);
+  });
+});

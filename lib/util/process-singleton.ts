@@ -12,6 +12,17 @@ export function processSingleton<T>(name: string, make: () => T): T {
   return g[key] as T;
 }
 
+/** The process's `name` if it has been made, without making it. */
+export function peekProcessSingleton<T>(name: string): T | undefined {
+  return (globalThis as unknown as Registry)[Symbol.for(`fundboard.${name}`)] as T | undefined;
+}
+
+/** Makes `value` the process's `name` (something made asynchronously, once started). */
+export function setProcessSingleton<T>(name: string, value: T): T {
+  (globalThis as unknown as Registry)[Symbol.for(`fundboard.${name}`)] = value;
+  return value;
+}
+
 /** Forgets the process's `name` (a stopped engine, say), so the next ask makes a new one. */
 export function dropProcessSingleton(name: string): void {
   delete (globalThis as unknown as Registry)[Symbol.for(`fundboard.${name}`)];
