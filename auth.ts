@@ -10,7 +10,7 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { clientIp } from "@/lib/http/client-ip";
 import { safeRedirectPath } from "@/lib/http/safe-redirect";
-import { findStaffByEmail } from "@/lib/staff/repo";
+import { findStaffByEmail } from "@/lib/auth/accounts";
 import { signInSchema } from "@/lib/staff/schemas";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 

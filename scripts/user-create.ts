@@ -6,7 +6,7 @@ import { ConfigError, parseConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db/client";
 import { DatabaseLockedError } from "@/lib/db/lock";
 import { writeAudit } from "@/lib/audit/write";
-import { createStaff } from "@/lib/staff/repo";
+import { createStaff } from "@/lib/auth/accounts";
 import { staffCreateSchema } from "@/lib/staff/schemas";
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db/mode";
 

@@ -91,4 +91,14 @@ describe("owners", () => {
     }
     expect(unlisted).toEqual([]);
   });
+
+  it("each table and each live event has exactly one owning module: its writers and publishers share one folder", () => {
+    const split: string[] = [];
+    for (const heading of ["table", "live event"])
+      for (const [name, files] of ownersTable(heading)) {
+        const folders = new Set(files.map((f) => path.dirname(f)));
+        if (folders.size !== 1) split.push(`${name}: ${[...folders].join(", ")}`);
+      }
+    expect(split).toEqual([]);
+  });
 });

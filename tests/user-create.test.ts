@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { openDatabase } from "@/lib/db/client";
 import { verifyPassword } from "@/lib/auth/password";
-import { findStaffByEmail } from "@/lib/staff/repo";
+import { findStaffByEmail } from "@/lib/auth/accounts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const dataDir = mkdtempSync(path.join(tmpdir(), "fundboard-usercreate-"));

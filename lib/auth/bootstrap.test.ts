@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 
 import { appMeta, auditLog, recoveryCodes, staff } from "@/lib/db/schema";
-import { findStaffByEmail, updateStaff } from "@/lib/staff/repo";
+import { findStaffByEmail, updateStaff } from "@/lib/auth/accounts";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { bootstrapAdmins } from "./bootstrap";

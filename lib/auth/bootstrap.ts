@@ -1,11 +1,9 @@
 import "server-only";
 
-import { eq } from "drizzle-orm";
-
 import type { AppConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { appMeta } from "@/lib/db/schema";
-import { createAdminIfMissing, resetAdmin } from "@/lib/staff/repo";
+import { putMeta, readMeta } from "@/lib/db/meta";
+import { createAdminIfMissing, resetAdmin } from "@/lib/auth/accounts";
 import { writeAudit } from "@/lib/audit/write";
 
 import { DEMO_ADMIN } from "./demo";
@@ -16,19 +14,12 @@ const resetMarkerKey = (email: string) => `admin_reset:${email}`;
 
 /** True when ADMIN_RESET already applied this very password to this account at an earlier start. */
 async function alreadyReset(db: Db, email: string, password: string): Promise<boolean> {
-  const [marker] = await db
-    .select({ value: appMeta.value })
-    .from(appMeta)
-    .where(eq(appMeta.key, resetMarkerKey(email)));
-  return marker !== undefined && (await verifyPassword(marker.value, password));
+  const marker = await readMeta(db, resetMarkerKey(email));
+  return marker !== null && (await verifyPassword(marker, password));
 }
 
 async function rememberReset(db: Db, email: string, password: string): Promise<void> {
-  const value = await hashPassword(password);
-  await db
-    .insert(appMeta)
-    .values({ key: resetMarkerKey(email), value })
-    .onConflictDoUpdate({ target: appMeta.key, set: { value } });
+  await putMeta(db, resetMarkerKey(email), await hashPassword(password));
 }
 
 /**

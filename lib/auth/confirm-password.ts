@@ -3,7 +3,7 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import type { StaffRow } from "@/lib/db/schema";
 import { invalidField, tooManyRequests } from "@/lib/http/api-error";
-import { findStaffById } from "@/lib/staff/repo";
+import { findStaffById } from "@/lib/auth/accounts";
 
 import { verifyPassword } from "./password";
 import { beginAttempt, pruneAttempts } from "./throttle";

@@ -6,7 +6,8 @@ import { DEMO_ADMIN } from "@/lib/auth/demo";
 import type { AppConfig } from "@/lib/config";
 
 import type { Db } from "./client";
-import { appMeta, staff } from "./schema";
+import { claimMeta } from "./meta";
+import { staff } from "./schema";
 
 export type DatabaseMode = "sandbox" | "live";
 
@@ -47,8 +48,6 @@ export function describeDatabase(database: AppConfig["database"]): string {
 export async function claimDatabaseMode(db: Db, wanted: DatabaseMode, where: string): Promise<void> {
   const [demo] = await db.select({ id: staff.id }).from(staff).where(eq(staff.email, DEMO_ADMIN.email)).limit(1);
   const firstClaim: DatabaseMode = demo ? "sandbox" : wanted;
-  await db.insert(appMeta).values({ key: "mode", value: firstClaim }).onConflictDoNothing({ target: appMeta.key });
-  const [row] = await db.select({ value: appMeta.value }).from(appMeta).where(eq(appMeta.key, "mode"));
-  const recorded: DatabaseMode = row?.value === "live" ? "live" : "sandbox";
+  const recorded: DatabaseMode = (await claimMeta(db, "mode", firstClaim)) === "live" ? "live" : "sandbox";
   if (recorded !== wanted) throw new DatabaseModeError(recorded, wanted, where);
 }

@@ -1,16 +1,10 @@
 import "server-only";
 
 import type { Db } from "@/lib/db/client";
-import { payments, webhookDeliveries } from "@/lib/db/schema";
+import { payments } from "@/lib/db/schema";
 import { serviceAmountToNaira, type AmountUnit } from "@/lib/money";
 import type { PeerTransferPayload } from "@/lib/service/schemas";
-
-export type DeliveryLog = Omit<typeof webhookDeliveries.$inferInsert, "id" | "receivedAt">;
-
-/** Writes a delivery-log row on its own for an authenticated delivery not recorded (unauthenticated ones go to lib/webhooks/rejection-log). */
-export async function logDelivery(db: Db, row: DeliveryLog): Promise<void> {
-  await db.insert(webhookDeliveries).values(row);
-}
+import { logDelivery, type DeliveryLog } from "@/lib/webhooks/delivery-log";
 
 /**
  * The payment and its delivery-log row in one transaction. The primary key on the transaction
@@ -45,7 +39,7 @@ export async function recordPayment(
       .onConflictDoNothing({ target: payments.uuid })
       .returning({ uuid: payments.uuid });
     const outcome = inserted.length > 0 ? "recorded" : "duplicate";
-    await tx.insert(webhookDeliveries).values({ ...log, outcome, httpStatus: 200, uuid: payload.uuid.toLowerCase(), eventType: payload.type });
+    await logDelivery(tx, { ...log, outcome, httpStatus: 200, uuid: payload.uuid.toLowerCase(), eventType: payload.type });
     return outcome;
   });
 }

@@ -3,7 +3,8 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import type { AmountUnit } from "@/lib/money";
-import { logDelivery, recordPayment } from "@/lib/payments/record";
+import { recordPayment } from "@/lib/payments/record";
+import { logDelivery } from "./delivery-log";
 import { PEER_TRANSFER_SUCCESS, peerTransferPayloadSchema } from "@/lib/service/schemas";
 
 import { redactBody } from "./redact";

@@ -14,7 +14,7 @@ import { getDb } from "@/lib/db";
 import { keys } from "@/lib/query/options";
 import { getServerQueryClient } from "@/lib/query/server-client";
 import { getSettings } from "@/lib/settings/repo";
-import { findStaffById } from "@/lib/staff/repo";
+import { findStaffById } from "@/lib/auth/accounts";
 
 export const metadata = { title: "Your account" };
 

@@ -7,7 +7,7 @@ import { requirePageStaff } from "@/lib/auth/page-guard";
 import { ADMINS } from "@/lib/auth/roles";
 import { getDb } from "@/lib/db";
 import { getSettings } from "@/lib/settings/repo";
-import { listStaff, toStaffView } from "@/lib/staff/repo";
+import { listStaff, toStaffView } from "@/lib/auth/accounts";
 
 export const metadata = { title: "Staff" };
 

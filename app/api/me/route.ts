@@ -4,7 +4,7 @@ import { recoveryCodesLeft } from "@/lib/auth/two-step";
 import { notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
-import { findStaffById } from "@/lib/staff/repo";
+import { findStaffById } from "@/lib/auth/accounts";
 
 export const dynamic = "force-dynamic";
 

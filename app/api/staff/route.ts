@@ -4,7 +4,7 @@ import { ADMINS } from "@/lib/auth/roles";
 import { parseJsonBody } from "@/lib/http/body";
 import { conflict } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
-import { createStaff, listStaff, toStaffView } from "@/lib/staff/repo";
+import { createStaff, listStaff, toStaffView } from "@/lib/auth/accounts";
 import { staffCreateSchema } from "@/lib/staff/schemas";
 import { otherMethods } from "@/lib/http/other-methods";
 

@@ -7,7 +7,7 @@ import { clearFailures } from "@/lib/auth/throttle";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
-import { setPassword } from "@/lib/staff/repo";
+import { setPassword } from "@/lib/auth/accounts";
 import { passwordChangeSchema } from "@/lib/staff/schemas";
 
 export const dynamic = "force-dynamic";

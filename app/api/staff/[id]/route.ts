@@ -6,7 +6,7 @@ import { endSessions } from "@/lib/auth/sessions";
 import { parseJsonBody } from "@/lib/http/body";
 import { conflict, notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
-import { findStaffById, toStaffView, updateStaffKeepingAnAdmin } from "@/lib/staff/repo";
+import { findStaffById, toStaffView, updateStaffKeepingAnAdmin } from "@/lib/auth/accounts";
 import { staffPatchSchema } from "@/lib/staff/schemas";
 import { otherMethods } from "@/lib/http/other-methods";
 

@@ -6,7 +6,7 @@ import { removeTwoStep } from "@/lib/auth/two-step";
 import { conflict, notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
-import { findStaffById, toStaffView } from "@/lib/staff/repo";
+import { findStaffById, toStaffView } from "@/lib/auth/accounts";
 
 export const dynamic = "force-dynamic";
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { staff } from "@/lib/db/schema";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
-import { updateStaffKeepingAnAdmin } from "./repo";
+import { updateStaffKeepingAnAdmin } from "./accounts";
 
 describe.each(dbTargets())("staff changes on $name", (target) => {
   const database = useTestDatabase(target);
