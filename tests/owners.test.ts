@@ -101,4 +101,11 @@ describe("owners", () => {
       }
     expect(split).toEqual([]);
   });
+
+  it("HTTP stays in app/: no domain module builds answers (only lib/http and the guards do)", () => {
+    const http = /from "@\/lib\/http\/(api-error|envelope)"|from "next\/server"/;
+    const layer = (file: string) => file.startsWith("lib/http/") || file === "lib/auth/guard.ts" || file === "lib/auth/page-guard.ts";
+    const domains = FILES.filter(({ file, text }) => file.startsWith("lib/") && !layer(file) && http.test(text)).map((f) => f.file);
+    expect(domains).toEqual([]);
+  });
 });

@@ -1,32 +1,37 @@
 import "server-only";
 
 import { writeAudit } from "@/lib/audit/write";
-import { withStaff } from "@/lib/auth/guard";
-import { SENDERS } from "@/lib/auth/roles";
-import { conflict, notFound } from "@/lib/http/api-error";
-import { ok } from "@/lib/http/envelope";
+import type { Db } from "@/lib/db/client";
 import { sendJob } from "@/lib/jobs/engine";
 import { publish } from "@/lib/live/bus";
 
 import { getCampaignView } from "./queries";
 import { transitionCampaign } from "./repo";
 import { campaignSendJob } from "./send.job";
+import type { CampaignView } from "./view";
 import { TRANSITIONS, type Transition } from "./transitions";
 
-/** The route handler of POST /api/campaigns/:id/<transition> (admin, operator), audited. */
-export function campaignAction(transition: Transition) {
-  return withStaff<{ id: string }>(SENDERS, async (_request, { db, staff, params, ip }) => {
-    const outcome = await transitionCampaign(db, params.id, transition, staff.id);
-    if (!outcome.ok) {
-      if (outcome.current === null) throw notFound("No such campaign.");
-      throw conflict(`${TRANSITIONS[transition].refused}; this one is ${outcome.current}.`, { status: outcome.current });
-    }
-    // Start and resume make the person its sender of record: the audit says whose name the rows go out under.
-    const sender = transition === "start" || transition === "resume" ? { senderId: staff.id, previousSenderId: outcome.previousSender } : undefined;
-    await writeAudit(db, { action: TRANSITIONS[transition].audit, actor: staff, target: params.id, detail: sender, ip });
-    // Sending starts (or continues) at once; the per-minute schedule would pick it up anyway.
-    if (transition === "start" || transition === "resume") await sendJob(campaignSendJob, {});
-    publish({ type: "campaign.progress", id: params.id });
-    return ok(await getCampaignView(db, params.id), TRANSITIONS[transition].done);
-  });
+export type ActionOutcome = { ok: true; campaign: CampaignView | null } | { ok: false; current: string | null };
+
+/**
+ * A person's start, pause, resume or cancel of a campaign: the move (lib/campaigns/transitions.ts), its
+ * audit row, the send job woken and the live event. `current` is null when there is no such campaign.
+ * HTTP answers: app/api/campaigns/[id]/campaign-action.ts.
+ */
+export async function applyCampaignAction(
+  db: Db,
+  id: string,
+  transition: Transition,
+  actor: { id: string; email: string },
+  ip: string,
+): Promise<ActionOutcome> {
+  const outcome = await transitionCampaign(db, id, transition, actor.id);
+  if (!outcome.ok) return { ok: false, current: outcome.current };
+  // Start and resume make the person its sender of record: the audit says whose name the rows go out under.
+  const sender = transition === "start" || transition === "resume" ? { senderId: actor.id, previousSenderId: outcome.previousSender } : undefined;
+  await writeAudit(db, { action: TRANSITIONS[transition].audit, actor, target: id, detail: sender, ip });
+  // Sending starts (or continues) at once; the per-minute schedule would pick it up anyway.
+  if (transition === "start" || transition === "resume") await sendJob(campaignSendJob, {});
+  publish({ type: "campaign.progress", id });
+  return { ok: true, campaign: await getCampaignView(db, id) };
 }

@@ -1,5 +1,5 @@
+import { requireOwnPassword } from "@/app/api/me/confirm";
 import { writeAudit } from "@/lib/audit/write";
-import { confirmOwnPassword } from "@/lib/auth/confirm-password";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { endSessions } from "@/lib/auth/sessions";
@@ -17,7 +17,7 @@ export const POST = withStaff(
   ANY_STAFF,
   async (request, { db, staff, ip }) => {
     const body = await parseJsonBody(request, passwordChangeSchema);
-    await confirmOwnPassword(db, staff, body.currentPassword, ip, "currentPassword");
+    await requireOwnPassword(db, staff, body.currentPassword, ip, "currentPassword");
     await setPassword(db, staff.id, body.newPassword);
     await clearFailures(db, staff.email);
     const ended = await endSessions(db, staff.id, "password_changed", staff.sessionId);

@@ -1,4 +1,4 @@
-import { campaignAction } from "@/lib/campaigns/actions";
+import { campaignAction } from "@/app/api/campaigns/[id]/campaign-action";
 import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";

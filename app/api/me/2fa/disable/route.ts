@@ -1,5 +1,5 @@
+import { requirePasswordAndCode } from "@/app/api/me/confirm";
 import { writeAudit } from "@/lib/audit/write";
-import { confirmPasswordAndCode } from "@/lib/auth/confirm-two-step";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { clearFailures } from "@/lib/auth/throttle";
@@ -17,7 +17,7 @@ export const dynamic = "force-dynamic";
 export const POST = withStaff(ANY_STAFF, async (request, { db, staff, ip }) => {
   const body = await parseJsonBody(request, twoStepConfirmSchema);
   if ((await getSettings(db)).require2fa) throw conflict("Your team requires two-step sign-in, so it cannot be turned off. Ask an admin.");
-  await confirmPasswordAndCode(db, staff, body, ip);
+  await requirePasswordAndCode(db, staff, body, ip);
   await removeTwoStep(db, staff.id);
   await clearFailures(db, staff.email);
   await writeAudit(db, { action: "account.two_step_disabled", actor: staff, target: staff.email, ip });

@@ -1,5 +1,5 @@
+import { requireOwnPassword } from "@/app/api/me/confirm";
 import { writeAudit } from "@/lib/audit/write";
-import { confirmOwnPassword } from "@/lib/auth/confirm-password";
 import { withStaff } from "@/lib/auth/guard";
 import { clearFailures } from "@/lib/auth/throttle";
 import { ANY_STAFF } from "@/lib/auth/roles";
@@ -18,7 +18,7 @@ export const POST = withStaff(
   ANY_STAFF,
   async (request, { db, staff, ip }) => {
     const { password, code } = await parseJsonBody(request, twoStepEnableSchema);
-    await confirmOwnPassword(db, staff, password, ip, "password");
+    await requireOwnPassword(db, staff, password, ip, "password");
     const outcome = await enableTwoStep(db, staff.id, code, getConfig().authSecret).catch((error: unknown) => {
       if (error instanceof TwoStepUnreadable) throw conflict("This set-up was started under another secret key. Start the set-up again.");
       throw error;

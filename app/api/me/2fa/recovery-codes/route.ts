@@ -1,5 +1,5 @@
+import { requirePasswordAndCode, twoStepNotOn } from "@/app/api/me/confirm";
 import { writeAudit } from "@/lib/audit/write";
-import { confirmPasswordAndCode, notOn } from "@/lib/auth/confirm-two-step";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { clearFailures } from "@/lib/auth/throttle";
@@ -15,10 +15,10 @@ export const dynamic = "force-dynamic";
 /** Ten new recovery codes in place of the old ones, for the password and a current code; shown this once. */
 export const POST = withStaff(ANY_STAFF, async (request, { db, staff, ip }) => {
   const body = await parseJsonBody(request, twoStepConfirmSchema);
-  const checked = await confirmPasswordAndCode(db, staff, body, ip);
+  const checked = await requirePasswordAndCode(db, staff, body, ip);
   // Only for the secret the code was checked against: a reset (and a new set-up) meanwhile wins.
   const codes = await replaceRecoveryCodes(db, staff.id, checked.totpSecret, getConfig().authSecret);
-  if (!codes) throw notOn();
+  if (!codes) throw twoStepNotOn();
   await clearFailures(db, staff.email);
   await writeAudit(db, { action: "account.recovery_codes_renewed", actor: staff, target: staff.email, ip });
   return ok({ recoveryCodes: codes }, "New recovery codes. The old ones no longer work. Keep these somewhere safe: they are shown only once.", 200, {

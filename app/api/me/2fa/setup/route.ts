@@ -1,4 +1,4 @@
-import { confirmOwnPassword } from "@/lib/auth/confirm-password";
+import { requireOwnPassword } from "@/app/api/me/confirm";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { beginTwoStepSetup } from "@/lib/auth/two-step";
@@ -17,7 +17,7 @@ export const POST = withStaff(
   ANY_STAFF,
   async (request, { db, staff, ip }) => {
     const { password } = await parseJsonBody(request, twoStepSetupSchema);
-    await confirmOwnPassword(db, staff, password, ip, "password");
+    await requireOwnPassword(db, staff, password, ip, "password");
     await clearFailures(db, staff.email);
     const setup = await beginTwoStepSetup(db, staff, getConfig().authSecret);
     if (!setup) throw conflict("Two-step sign-in is already on. Turn it off first to set up another app.");
