@@ -102,7 +102,7 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
           </Item>
           <Item label="Description">{p.description || "—"}</Item>
           <Item label="Fund request" testId="payment-request">
-            <LinkedRequest requestId={p.requestId} note={p.linkNote} />
+            <LinkedRequest requestId={p.requestId} note={p.linkNote} confirmed={p.linkConfirmed} />
           </Item>
         </Card>
       </section>

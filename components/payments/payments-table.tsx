@@ -11,12 +11,16 @@ export function paymentHref(uuid: string): string {
   return `/payments/${encodeURIComponent(uuid)}`;
 }
 
-export function LinkedRequest({ requestId, note }: { requestId: string | null; note: string | null }) {
+export function LinkedRequest({ requestId, note, confirmed }: { requestId: string | null; note: string | null; confirmed: boolean }) {
   if (requestId) {
     return (
-      <TextLink href={`/requests/${encodeURIComponent(requestId)}`} hoverUnderline>
-        Request #{requestId}
-      </TextLink>
+      <span>
+        <TextLink href={`/requests/${encodeURIComponent(requestId)}`} hoverUnderline>
+          Request #{requestId}
+        </TextLink>
+        {/* Linked the moment the payment came in; the service's word follows within the background budget. */}
+        {confirmed ? null : <span className="block text-xs text-slate-600">waiting to confirm with the service</span>}
+      </span>
     );
   }
   return (
@@ -68,7 +72,7 @@ export function PaymentsTable({ items, empty }: { items: PaymentView[]; empty: s
             <VerificationBadge state={p.verification} reason={p.verificationError} />
           </Td>
           <Td>
-            <LinkedRequest requestId={p.requestId} note={p.linkNote} />
+            <LinkedRequest requestId={p.requestId} note={p.linkNote} confirmed={p.linkConfirmed} />
           </Td>
         </tr>
       ))}

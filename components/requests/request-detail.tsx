@@ -47,7 +47,13 @@ export function RequestDetail({ id }: { id: string }) {
           {r.reference ?? "—"}
         </Detail>
       </Card>
-      {r.error ? <ErrorPanel title="The service did not take this request" message={r.error} /> : null}
+      {r.error && r.status === "failed" ? <ErrorPanel title="The service did not take this request" message={r.error} /> : null}
+      {/* A note on a request that was not refused: a payment linked to it at once that the service then contradicted. */}
+      {r.error && r.status !== "failed" ? (
+        <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          {r.error}
+        </p>
+      ) : null}
       <section aria-labelledby="timeline-heading">
         <h2 id="timeline-heading" className="mb-2 text-lg font-semibold">
           Timeline

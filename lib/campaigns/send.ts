@@ -9,6 +9,7 @@ import { findRequestByIdempotencyKey } from "@/lib/requests/repo";
 import { newRequestSchema } from "@/lib/requests/schemas";
 import { ServiceError } from "@/lib/service/errors";
 
+import { linksAwaitingConfirmation } from "@/lib/payments/awaiting";
 import { claimNextRow, hasClaims, markClaimFailed, markClaimSent, releaseClaim, takeStaleClaim, type ClaimedRow } from "./claims";
 import { finishDrainedCampaigns } from "./repo";
 import { pauseCampaignsWithoutSender } from "./sender";
@@ -68,6 +69,8 @@ export async function sendCampaignRows(deps: RequestDeps, maxRows: number, signa
     if (signal?.aborted) return { sent, more: true, waitMs: 0 };
     // Before every call: the sender of record may have been disabled or demoted since the last one.
     await pauseCampaignsWithoutSender(db);
+    // Confirming the links of payments already in comes before asking more people (the background order).
+    if (await linksAwaitingConfirmation(db)) return { sent, more: true, waitMs: 1_000 };
     const next = await claimNextRow(db);
     if (!next) {
       for (const id of await finishDrainedCampaigns(db)) publish({ type: "campaign.progress", id });

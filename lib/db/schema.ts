@@ -48,6 +48,8 @@ export const fundRequests = pgTable(
     paymentUuid: text("payment_uuid"),
     serviceCreatedAt: timestamp("service_created_at", { withTimezone: true, mode: "date" }),
     serviceUpdatedAt: timestamp("service_updated_at", { withTimezone: true, mode: "date" }),
+    // When the person accepted or declined: the payment's time when a payment moved it, else the service's.
+    decidedAt: timestamp("decided_at", { withTimezone: true, mode: "date" }),
     lastCheckedAt: timestamp("last_checked_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -90,6 +92,8 @@ export const payments = pgTable(
     verifiedAt: timestamp("verified_at", { withTimezone: true, mode: "date" }),
     fundRequestId: uuid("fund_request_id").references(() => fundRequests.id, { onDelete: "set null" }),
     linkNote: text("link_note"),
+    // Linked at once when recorded; set when the service confirmed the request accepted (null: waiting to confirm).
+    linkConfirmedAt: timestamp("link_confirmed_at", { withTimezone: true, mode: "date" }),
     receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [

@@ -8,10 +8,9 @@ import { eq } from "drizzle-orm";
 import { payments } from "@/lib/db/schema";
 
 import type { PaymentDeps } from "./deps";
-import { linkPayment } from "./link";
+import { confirmLink, linkPayment } from "./link";
 import { verifyPayment } from "./verify";
 import { safeErrorSummary } from "@/lib/log/safe-error";
-import { ServiceError } from "@/lib/service/errors";
 
 /** At once after the commit: the browsers hear of the payment and the balance is read afresh (docs/architecture.md). */
 export async function announcePayment(uuid: string): Promise<void> {
@@ -22,9 +21,11 @@ export async function announcePayment(uuid: string): Promise<void> {
 }
 
 /**
- * The payment-follow-up job: link to our request, then verify at the verify host (docs/architecture.md.6).
- * Idempotent: a step already done (linked or noted, verified) is skipped, so a retried or repeated
- * job changes nothing the first did not.
+ * The payment-follow-up job: link to our request at once (no service call), confirm that link at the service,
+ * then verify at the verify host (docs/architecture.md, "A webhook delivery"). Idempotent: a step already done
+ * (linked or noted, confirmed, verified) is skipped, so a retried or repeated job changes nothing the first did
+ * not. A step that could not be done now (our budget had no room, the service could not be asked) fails the job
+ * after the other steps ran, so its retry policy tries again in seconds.
  */
 export async function followUpPayment(deps: PaymentDeps, rawUuid: string): Promise<void> {
   const uuid = rawUuid.toLowerCase();
@@ -34,22 +35,14 @@ export async function followUpPayment(deps: PaymentDeps, rawUuid: string): Promi
     .where(eq(payments.uuid, uuid))
     .limit(1);
   if (!row) return;
-  let noRoom: ServiceError | null = null;
-  if (!row.fundRequestId && row.linkNote === null) {
-    try {
-      await linkPayment(deps, uuid);
-    } catch (error) {
-      if (error instanceof ServiceError && error.budgetRefused) noRoom = error;
-      else console.error(`[payments] linking payment ${uuid} failed: ${safeErrorSummary(error)}`);
-    }
-  }
-  let unasked: ServiceError | null = null;
+  if (!row.fundRequestId && row.linkNote === null) await linkPayment(deps, uuid);
+  let retry: unknown = null;
+  await confirmLink(deps, uuid).catch((error: unknown) => {
+    retry = error;
+  });
   if (row.verification === "unverified") {
     const outcome = await verifyPayment(deps, uuid);
-    if (outcome.verification === "unverified") unasked = outcome.error;
+    if (outcome.verification === "unverified") retry ??= outcome.error;
   }
-  // No room to confirm the link, or the verify host could not be asked: the job's retry policy tries again
-  // in seconds (what was done stays done).
-  const retry = noRoom ?? unasked;
   if (retry) throw retry;
 }

@@ -17,6 +17,7 @@ const payment: PaymentView = {
   verifiedAt: null,
   requestId: "42",
   linkNote: null,
+  linkConfirmed: true,
   receivedAt: "2025-03-01T10:00:00.000Z",
 };
 

@@ -11,11 +11,12 @@ import { createGroupCommit, type GroupCommit } from "@/lib/util/group-commit";
 import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 
 import { followUpPayment } from "./after-record";
+import { linkPayment } from "./link";
 import { paymentDeps } from "./deps";
 import { processSingleton } from "@/lib/util/process-singleton";
 
-// A payment's follow-up (docs/architecture.md, "A webhook delivery"): link it to its request, then verify it
-// at the verify host. One job per payment uuid, queued by the webhook before its 200.
+// A payment's follow-up (docs/architecture.md, "A webhook delivery"): link it to its request at once, confirm the
+// link at the service, then verify it at the verify host. One job per payment uuid, queued by the webhook before its 200.
 
 const QUEUE = "payment-follow-up";
 // During a burst of deliveries a batch waits for a lull, at most this long (then it runs anyway): the
@@ -44,6 +45,10 @@ export const followUpJob = defineJob({
   handler: ({ db }) => {
     const deps = paymentDeps(db);
     return async (jobs) => {
+      // At once, before any lull: a matching request turns accepted the moment its payment is recorded (no service call).
+      await runLimited(jobs, CONCURRENCY, async (job) => {
+        await linkPayment(deps, job.uuid);
+      });
       await waitForQuietIntake(YIELD_MAX_MS);
       // The batch is retried whole on a failure: the work is idempotent, so redoing the ones that succeeded changes nothing.
       const failures = await runLimited(jobs, CONCURRENCY, (job) => followUpPayment(deps, job.uuid));

@@ -5,12 +5,16 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { fundRequests, payments } from "@/lib/db/schema";
 import { publish } from "@/lib/live/bus";
 import { formatMajor } from "@/lib/money";
-import { acceptForPayment } from "@/lib/requests/status";
-import { ServiceError } from "@/lib/service/errors";
+import { acceptForPayment, undoPaymentLink } from "@/lib/requests/status";
 
 import type { PaymentDeps } from "./deps";
 
 export type LinkOutcome = { linked: true; requestId: string } | { linked: false; note: string };
+export type ConfirmOutcome = "confirmed" | "undone" | "nothing to confirm";
+
+// How long a service that still says "pending" is believed over the payment notice: the notice is sent after the
+// person accepted, so the service catches up within moments; past this, the link is undone for a person to see.
+export const PENDING_GRACE_MS = 10 * 60_000;
 
 async function note(deps: PaymentDeps, uuid: string, text: string): Promise<LinkOutcome> {
   await deps.db.update(payments).set({ linkNote: text }).where(eq(payments.uuid, uuid));
@@ -18,9 +22,10 @@ async function note(deps: PaymentDeps, uuid: string, text: string): Promise<Link
 }
 
 /**
- * Links a payment to the dashboard's fund request when exactly one open request to that tag for
- * that amount exists, after the service confirms that request was accepted (docs/architecture.md). The
- * unique indexes on both sides make a double link impossible even under races.
+ * Links a payment to the dashboard's fund request at once, with no service call, when exactly one open request to
+ * that tag for that amount exists: the request is `accepted` (at the payment's time) and counts in its campaign the
+ * moment the payment is recorded. confirmLink asks the service afterwards (docs/architecture.md, "A webhook
+ * delivery"). The unique indexes on both sides make a double link impossible even under races.
  */
 export async function linkPayment(deps: PaymentDeps, rawUuid: string): Promise<LinkOutcome> {
   const uuid = rawUuid.toLowerCase();
@@ -48,23 +53,52 @@ export async function linkPayment(deps: PaymentDeps, rawUuid: string): Promise<L
   const [candidate] = candidates;
   if (!candidate?.requestId) return note(deps, uuid, `The matching request to @${tag} was never accepted by the service; not linked.`);
 
-  let status: string;
-  try {
-    status = (await deps.service.getFundRequest(candidate.requestId)).request_status;
-  } catch (error) {
-    // Our own budget had no room: nothing was asked, so nothing is noted; the follow-up job tries again
-    // in seconds (its retry policy) rather than leaving it to the sweep's next minute.
-    if (error instanceof ServiceError && error.budgetRefused) throw error;
-    const why = error instanceof ServiceError ? error.userMessage : "the service could not be asked";
-    return note(deps, uuid, `Request #${candidate.requestId} matches, but could not be confirmed (${why}); not linked.`);
-  }
-  if (status !== "accepted") return note(deps, uuid, `Request #${candidate.requestId} matches, but the service says it is ${status}; not linked.`);
-
   // The request's side is the status owner's (lib/requests/status.ts); the payment's side runs in its transaction.
-  const linked = await acceptForPayment(db, candidate, payment.uuid, async (tx) => {
-    await tx.update(payments).set({ fundRequestId: candidate.id, linkNote: null }).where(eq(payments.uuid, payment.uuid));
+  const linked = await acceptForPayment(db, candidate, payment, async (tx) => {
+    await tx.update(payments).set({ fundRequestId: candidate.id, linkNote: null, linkConfirmedAt: null }).where(eq(payments.uuid, payment.uuid));
   });
   if (!linked) return note(deps, uuid, `Request #${candidate.requestId} was linked to another payment meanwhile; not linked.`);
   publish({ type: "payment.updated", uuid, verification: payment.verification });
   return { linked: true, requestId: candidate.requestId };
+}
+
+/**
+ * Asks the service whether the request a payment was linked to at once is accepted there. Accepted: the link is
+ * confirmed. Declined, or still pending after PENDING_GRACE_MS: the link is undone, both records say why, and the
+ * payment stays unlinked for a person to see. The service could not be asked (our budget, a fault), or still
+ * pending within the grace: throws, so the follow-up job's policy asks again.
+ */
+export async function confirmLink(deps: PaymentDeps, rawUuid: string, now = new Date()): Promise<ConfirmOutcome> {
+  const uuid = rawUuid.toLowerCase();
+  const { db } = deps;
+  const [row] = await db
+    .select({ payment: payments, request: fundRequests })
+    .from(payments)
+    .innerJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
+    .where(and(eq(payments.uuid, uuid), isNull(payments.linkConfirmedAt)))
+    .limit(1);
+  if (!row?.request.requestId) return "nothing to confirm";
+  const { payment, request } = row;
+  const requestId = request.requestId;
+  if (!requestId) return "nothing to confirm";
+  const status = (await deps.service.getFundRequest(requestId)).request_status;
+  if (status === "accepted") {
+    const confirmed = await db
+      .update(payments)
+      .set({ linkConfirmedAt: now })
+      .where(and(eq(payments.uuid, uuid), eq(payments.fundRequestId, request.id)))
+      .returning({ uuid: payments.uuid });
+    if (confirmed.length > 0) publish({ type: "payment.updated", uuid, verification: payment.verification });
+    return confirmed.length > 0 ? "confirmed" : "nothing to confirm";
+  }
+  if (status === "pending" && now.getTime() - payment.receivedAt.getTime() < PENDING_GRACE_MS)
+    throw new Error("the service does not yet say the linked request is accepted; asking again");
+  const amount = formatMajor("NGN", payment.amount);
+  const requestNote = `A payment of ${amount} from @${payment.peerTag ?? payment.customerTag} matched this request, but the service says it is ${status}; the link was undone. Check with the payer.`;
+  const paymentNote = `Matched request #${requestId}, but the service says that request is ${status}; the link was undone and this payment is not linked. Check with the payer.`;
+  const undone = await undoPaymentLink(db, request, payment.uuid, status === "declined" ? "declined" : "pending", requestNote, async (tx) => {
+    await tx.update(payments).set({ fundRequestId: null, linkNote: paymentNote, linkConfirmedAt: null }).where(eq(payments.uuid, payment.uuid));
+  });
+  if (undone) publish({ type: "payment.updated", uuid, verification: payment.verification });
+  return undone ? "undone" : "nothing to confirm";
 }

@@ -6,7 +6,7 @@ import { payments } from "@/lib/db/schema";
 import { failAbandonedSending } from "@/lib/requests/status";
 
 import type { PaymentDeps } from "./deps";
-import { linkPayment } from "./link";
+import { confirmLink, linkPayment } from "./link";
 import { MAX_VERIFY_ATTEMPTS, verifyPayment } from "./verify";
 
 const STALE_AFTER_MS = 2 * 60_000;
@@ -38,8 +38,8 @@ export async function sweepOnce(deps: PaymentDeps, now = new Date()): Promise<nu
     .from(payments)
     .where(and(isNull(payments.fundRequestId), isNull(payments.linkNote), lt(payments.receivedAt, stale)))
     .limit(SWEEP_BATCH);
-  // Tried and not linked within the last hour: the service may have said "pending" too early or been
-  // unreachable. A few a sweep, picked at random, keep these retries inside the call budget.
+  // Tried and not linked within the last hour: no request matched yet, two did, or the service contradicted the
+  // link. A few a sweep, picked at random: linking asks nothing of the service, confirming does.
   const retried = await deps.db
     .select({ uuid: payments.uuid })
     .from(payments)
@@ -54,5 +54,13 @@ export async function sweepOnce(deps: PaymentDeps, now = new Date()): Promise<nu
     .orderBy(sql`random()`)
     .limit(LINK_RETRY_BATCH);
   for (const row of [...unlinked, ...retried]) await linkPayment(deps, row.uuid).catch(() => undefined);
-  return abandoned.length + rows.length + unlinked.length + retried.length;
+  // Links made at once whose follow-up ran out of retries before the service confirmed them (or undid them).
+  const unconfirmed = await deps.db
+    .select({ uuid: payments.uuid })
+    .from(payments)
+    .where(and(isNotNull(payments.fundRequestId), isNull(payments.linkConfirmedAt), lt(payments.receivedAt, stale)))
+    .orderBy(asc(payments.receivedAt))
+    .limit(SWEEP_BATCH);
+  for (const row of unconfirmed) await confirmLink(deps, row.uuid).catch(() => undefined);
+  return abandoned.length + rows.length + unlinked.length + retried.length + unconfirmed.length;
 }

@@ -10,14 +10,14 @@ import { processDelivery } from "@/lib/webhooks/intake";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
 import { startTestSandbox } from "@/tests/support/sandbox";
-import { FETCH_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
+import { FETCH_CALL, FETCH_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
 import { waitFor } from "@/tests/support/wait-for";
 import type { Sandbox } from "@/sandbox/server";
 
 /** The app's budget hook over the real shared budget, at a limit of 3 background calls a minute. */
 import type { PaymentDeps } from "./deps";
 import { followUpPayment } from "./after-record";
-import { linkPayment } from "./link";
+import { confirmLink, linkPayment, PENDING_GRACE_MS } from "./link";
 import { sweepOnce } from "./sweep";
 import { MAX_VERIFY_ATTEMPTS, verifyPayment } from "./verify";
 
@@ -126,19 +126,70 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     expect((await paymentRow(uuid))?.verificationError).toContain("NGN 10.00");
   });
 
-  it("links to the one matching request after the service confirms it", async () => {
+  it("links to the one matching request at once, accepted at the payment's time, and confirms it at the service afterwards", async () => {
     const tag = newTag("one");
     const { uuid, requestId } = await acceptedPayment(tag, "750.00");
+    await control.resetStats();
     expect(await linkPayment(deps(), uuid)).toEqual({ linked: true, requestId });
+    // Nothing was asked of the service: the request counts as accepted the moment the payment is recorded.
+    expect(await control.count(FETCH_CALL)).toBe(0);
     const [request] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
-    expect(request?.paymentUuid).toBe(uuid);
-    expect(request?.status).toBe("accepted");
-    expect((await paymentRow(uuid))?.linkNote).toBeNull();
+    const payment = await paymentRow(uuid);
+    expect(request).toMatchObject({ paymentUuid: uuid, status: "accepted", decidedAt: payment?.receivedAt });
+    expect(payment).toMatchObject({ linkNote: null, linkConfirmedAt: null });
     // A second attempt does not double-link.
     expect(await linkPayment(deps(), uuid)).toEqual({ linked: false, note: "already linked" });
+    expect(await confirmLink(deps(), uuid)).toBe("confirmed");
+    expect(await control.count(FETCH_CALL)).toBe(1);
+    expect((await paymentRow(uuid))?.linkConfirmedAt).toBeInstanceOf(Date);
+    expect(await confirmLink(deps(), uuid)).toBe("nothing to confirm");
   });
 
-  it("when our own budget has no room to confirm a link, notes nothing, still verifies, and fails the job so it retries", async () => {
+  /** A payment row matching a request the person has not paid at the service (what a mistaken notice would be). */
+  async function unpaidMatch(tag: string, amount: string): Promise<{ uuid: string; requestId: string }> {
+    const created = await createFundRequest(requestDeps(database.db, sb), { tag, amount, description: "Not paid", idempotencyKey: newKey("unpaid") }, operator);
+    if (created.kind !== "created" || !created.request.requestId) throw new Error(`create gave ${created.kind}`);
+    const uuid = crypto.randomUUID();
+    await database.db.insert(payments).values({
+      uuid,
+      type: "peer-transfer.success",
+      amount,
+      actualAmount: amount,
+      settledAmount: amount,
+      fees: "0.00",
+      description: "Not paid",
+      customerName: "Someone",
+      customerTag: tag,
+      peerTag: tag,
+    });
+    return { uuid, requestId: created.request.requestId };
+  }
+
+  it("undoes a link the service contradicts (declined), saying so on both records", async () => {
+    const tag = newTag("contra");
+    const { uuid, requestId } = await unpaidMatch(tag, "310.00");
+    expect(await linkPayment(deps(), uuid)).toEqual({ linked: true, requestId });
+    await control.decline(requestId);
+    expect(await confirmLink(deps(), uuid)).toBe("undone");
+    const [request] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
+    expect(request).toMatchObject({ status: "declined", paymentUuid: null, error: expect.stringContaining("the link was undone") });
+    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: null, linkNote: expect.stringContaining(`request #${requestId}`) });
+  });
+
+  it("believes a service still saying pending for a while (the job asks again), then undoes the link", async () => {
+    const tag = newTag("slow");
+    const { uuid, requestId } = await unpaidMatch(tag, "320.00");
+    expect(await linkPayment(deps(), uuid)).toEqual({ linked: true, requestId });
+    await expect(followUpPayment(deps(), uuid)).rejects.toThrow(/does not yet say the linked request is accepted/);
+    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: expect.any(String), linkConfirmedAt: null });
+    const later = new Date(Date.now() + PENDING_GRACE_MS + 1_000);
+    expect(await confirmLink(deps(), uuid, later)).toBe("undone");
+    const [request] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
+    expect(request).toMatchObject({ status: "pending", paymentUuid: null, decidedAt: null });
+    expect((await paymentRow(uuid))?.linkNote).toContain("is pending");
+  });
+
+  it("when our own budget has no room to confirm a link, keeps the link waiting, still verifies, and fails the job so it retries", async () => {
     const tag = newTag("noroom");
     const { uuid } = await acceptedPayment(tag, "640.00");
     // The real shared budget, already full for background calls (limit 3): the confirmation is refused before any call.
@@ -147,10 +198,10 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     expect(spent).toBeLessThan(3);
     const full: PaymentDeps = requestDeps(database.db, sb, { service: { beforeApiCall: budgetGate(database.db) } });
     await expect(followUpPayment(full, uuid)).rejects.toMatchObject({ budgetRefused: true });
-    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: null, linkNote: null, verification: "verified" });
-    // With room again (a budget that admits), the retried job links it.
+    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: expect.any(String), linkNote: null, linkConfirmedAt: null, verification: "verified" });
+    // With room again (a budget that admits), the retried job confirms it.
     await followUpPayment(deps(), uuid);
-    expect((await paymentRow(uuid))?.fundRequestId).not.toBeNull();
+    expect((await paymentRow(uuid))?.linkConfirmedAt).toBeInstanceOf(Date);
   });
 
   it("stays unlinked, and says so, when two open requests match", async () => {
@@ -185,18 +236,19 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     expect(request?.paymentUuid).toBe(uuid);
   });
 
-  it("a link the service could not confirm is tried again by the sweeper", async () => {
+  it("a link the service could not be asked about is confirmed by the sweeper", async () => {
     const tag = newTag("relink");
     const { uuid, requestId } = await acceptedPayment(tag, "43.00");
     await control.fault(FETCH_PATH, "500");
-    expect(await linkPayment(deps(), uuid)).toEqual({ linked: false, note: expect.stringContaining("could not be confirmed") });
+    await expect(followUpPayment(deps(), uuid)).rejects.toMatchObject({ kind: "server_error" });
+    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: expect.any(String), linkConfirmedAt: null });
     await control.clearFaults();
     await database.db
       .update(payments)
       .set({ receivedAt: new Date(Date.now() - 10 * 60_000) })
       .where(eq(payments.uuid, uuid));
     await sweepOnce(deps());
-    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: expect.any(String), linkNote: null });
+    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: expect.any(String), linkNote: null, linkConfirmedAt: expect.any(Date) });
     const [request] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
     expect(request?.paymentUuid).toBe(uuid);
   });

@@ -16,6 +16,8 @@ export interface PaymentView {
   verifiedAt: string | null;
   requestId: string | null;
   linkNote: string | null;
+  /** False while a link made at once waits for the service's word (shown as "waiting to confirm with the service"). */
+  linkConfirmed: boolean;
   receivedAt: string;
 }
 
@@ -55,6 +57,7 @@ export function toPaymentView(row: PaymentRow, requestId: string | null, role: R
     verifiedAt: row.verifiedAt?.toISOString() ?? null,
     requestId,
     linkNote: row.linkNote,
+    linkConfirmed: row.linkConfirmedAt !== null,
     receivedAt: row.receivedAt.toISOString(),
   };
 }

@@ -10,7 +10,8 @@ import type { StoredKey } from "./keys";
 
 // The one owner of a fund request's status (docs/architecture.md, "Owners"): every write of
 // fund_requests.status is here, and so is every `request.updated` event, published after the write.
-// Status only moves forward: sending → pending/failed, pending → accepted/declined.
+// Status only moves forward: sending → pending/failed, pending → accepted/declined; the one way back is
+// undoPaymentLink, for a payment linked at once that the service then contradicts.
 
 function announce(row: Pick<FundRequestRow, "id" | "requestId" | "status">): void {
   publish({ type: "request.updated", id: row.id, requestId: row.requestId, status: row.status });
@@ -92,7 +93,7 @@ export async function applyServiceState(db: Db, requestId: string, s: ServiceSta
   if (s.status !== "pending") {
     const moved = await db
       .update(fundRequests)
-      .set({ status: s.status, serviceUpdatedAt: s.serviceUpdatedAt, updatedAt: now })
+      .set({ status: s.status, serviceUpdatedAt: s.serviceUpdatedAt, decidedAt: s.serviceUpdatedAt ?? now, updatedAt: now })
       .where(and(eq(fundRequests.requestId, requestId), inArray(fundRequests.status, ["pending", "sending"])))
       .returning({ id: fundRequests.id });
     changed = moved.length > 0;
@@ -112,20 +113,21 @@ export async function applyServiceState(db: Db, requestId: string, s: ServiceSta
 }
 
 /**
- * A payment's link: the request becomes `accepted` with the payment's uuid, and `linkOtherSide` (the payment's
- * half) runs in the same transaction. False when the request changed meanwhile (linked elsewhere, declined).
+ * A payment's link: the request becomes `accepted` with the payment's uuid, decided at the payment's time, and
+ * `linkOtherSide` (the payment's half) runs in the same transaction. False when the request changed meanwhile
+ * (linked elsewhere, declined).
  */
 export async function acceptForPayment(
   db: Db,
   request: Pick<FundRequestRow, "id" | "requestId">,
-  paymentUuid: string,
+  payment: { uuid: string; receivedAt: Date },
   linkOtherSide: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
   const linked = await db
     .transaction(async (tx) => {
       const moved = await tx
         .update(fundRequests)
-        .set({ paymentUuid, status: "accepted", updatedAt: new Date() })
+        .set({ paymentUuid: payment.uuid, status: "accepted", decidedAt: payment.receivedAt, updatedAt: new Date() })
         .where(and(eq(fundRequests.id, request.id), isNull(fundRequests.paymentUuid), inArray(fundRequests.status, ["pending", "accepted"])))
         .returning({ id: fundRequests.id });
       if (moved.length === 0) throw new Error("request changed meanwhile");
@@ -137,4 +139,35 @@ export async function acceptForPayment(
     );
   if (linked) announce({ id: request.id, requestId: request.requestId, status: "accepted" });
   return linked;
+}
+
+/**
+ * The one way back: a payment linked at once whose request the service then reported `pending` or `declined`
+ * (lib/payments/link.ts confirmLink). The request takes the service's status with `note` saying why, and
+ * `unlinkOtherSide` (the payment's half) runs in the same transaction. False when it was not linked to that payment.
+ */
+export async function undoPaymentLink(
+  db: Db,
+  request: Pick<FundRequestRow, "id" | "requestId">,
+  paymentUuid: string,
+  serviceStatus: "pending" | "declined",
+  note: string,
+  unlinkOtherSide: (tx: Db) => Promise<void>,
+): Promise<boolean> {
+  const undone = await db
+    .transaction(async (tx) => {
+      const moved = await tx
+        .update(fundRequests)
+        .set({ paymentUuid: null, status: serviceStatus, decidedAt: serviceStatus === "declined" ? new Date() : null, error: note, updatedAt: new Date() })
+        .where(and(eq(fundRequests.id, request.id), eq(fundRequests.paymentUuid, paymentUuid), eq(fundRequests.status, "accepted")))
+        .returning({ id: fundRequests.id });
+      if (moved.length === 0) throw new Error("request changed meanwhile");
+      await unlinkOtherSide(tx);
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+  if (undone) announce({ id: request.id, requestId: request.requestId, status: serviceStatus });
+  return undone;
 }

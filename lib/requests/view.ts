@@ -37,6 +37,6 @@ export function toRequestView(row: FundRequestRow, createdByName?: string | null
     paymentUuid: row.paymentUuid,
     error: row.error,
     local: true,
-    decidedAt: row.status === "accepted" || row.status === "declined" ? (row.serviceUpdatedAt ?? row.updatedAt).toISOString() : null,
+    decidedAt: row.status === "accepted" || row.status === "declined" ? (row.decidedAt ?? row.serviceUpdatedAt ?? row.updatedAt).toISOString() : null,
   };
 }
