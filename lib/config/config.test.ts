@@ -41,6 +41,12 @@ describe("parseConfig", () => {
     expect(c.database).toEqual({ kind: "pglite", dataDir: path.resolve("./data") });
   });
 
+  it("counts days in Africa/Lagos unless TIMEZONE names another zone, and names the variable when it is not one", () => {
+    expect(parseConfig({}).timeZone).toBe("Africa/Lagos");
+    expect(parseConfig({ TIMEZONE: "Europe/London" }).timeZone).toBe("Europe/London");
+    expect(problems({ TIMEZONE: "Lagos" }).join("\n")).toMatch(/TIMEZONE.*IANA time zone name/);
+  });
+
   it("follows PORT and SANDBOX_PORT", () => {
     const c = parseConfig({ PORT: "3100", SANDBOX_PORT: "5000" });
     expect(c.appUrl).toBe("http://localhost:3100");

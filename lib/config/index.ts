@@ -33,6 +33,8 @@ export interface AppConfig {
   serviceRateLimitPerMin: number;
   /** DELIVERY_LOG_DAYS: delivery-log rows older than this many days are pruned. */
   deliveryLogDays: number;
+  /** TIMEZONE: the IANA zone every time is shown in and every day (today, reports, filters) is counted in. */
+  timeZone: string;
   /** SESSION_MAX_DAYS: a session ends this long after its sign-in, however active. */
   sessionMaxDays: number;
   warnings: string[];
@@ -114,6 +116,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     serviceRateLimitPerMin: e.SERVICE_RATE_LIMIT_PER_MIN,
     deliveryLogDays: e.DELIVERY_LOG_DAYS,
     sessionMaxDays: e.SESSION_MAX_DAYS,
+    timeZone: e.TIMEZONE,
     warnings,
   };
 }

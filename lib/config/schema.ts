@@ -1,5 +1,7 @@
 import { z } from "zod";
 
+import { isTimeZone } from "@/lib/time/zone";
+
 // A URL without credentials or a fragment; the trailing slash is dropped so paths join cleanly.
 const httpUrl = z
   .string()
@@ -55,6 +57,8 @@ export const envSchema = z.object({
     .min(1, "must be between 1 and 90")
     .max(90, "must be between 1 and 90")
     .default(7),
+  // The business's time zone (DESIGN §2): every time shown and every day boundary ("today", the chart, date filters).
+  TIMEZONE: z.string().default("Africa/Lagos").refine(isTimeZone, "must be an IANA time zone name, such as Africa/Lagos or Europe/London"),
   // Days of webhook delivery-log rows kept; older ones are pruned in batches (docs/architecture.md).
   DELIVERY_LOG_DAYS: z.coerce
     .number({ message: "must be a number of days" })

@@ -1,0 +1,63 @@
+// Days in the business's time zone (DESIGN §3: stored and sent as UTC, "today" and a report's day are days in
+// TIMEZONE). Pure and browser-safe: the zone is passed in, never read from the environment here.
+
+const parts = new Map<string, Intl.DateTimeFormat>();
+
+function partsFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = parts.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    parts.set(timeZone, f);
+  }
+  return f;
+}
+
+/** True when `timeZone` is an IANA name this runtime knows (Africa/Lagos, Europe/London, UTC). */
+export function isTimeZone(timeZone: string): boolean {
+  try {
+    partsFormat(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The wall clock of `at` in `timeZone`, as the UTC instant with the same fields (for offsets and days). */
+function wallClock(at: Date, timeZone: string): number {
+  const p: Record<string, number> = {};
+  for (const { type, value } of partsFormat(timeZone).formatToParts(at)) if (type !== "literal") p[type] = Number(value);
+  return Date.UTC(p.year ?? 1970, (p.month ?? 1) - 1, p.day ?? 1, p.hour ?? 0, p.minute ?? 0, p.second ?? 0);
+}
+
+/** The calendar day ("YYYY-MM-DD") that `at` falls on in `timeZone`. */
+export function dayOf(at: Date, timeZone: string): string {
+  return new Date(wallClock(at, timeZone)).toISOString().slice(0, 10);
+}
+
+/** `day` ("YYYY-MM-DD") moved by `n` calendar days. */
+export function addDays(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The UTC instant at which `day` ("YYYY-MM-DD") begins in `timeZone` (DST-safe: the offset is taken at that instant). */
+export function startOfDay(day: string, timeZone: string): Date {
+  const midnight = Date.parse(`${day}T00:00:00Z`);
+  let guess = midnight - (wallClock(new Date(midnight), timeZone) - midnight);
+  // Across a change of offset the first guess is off by the change: correct it once.
+  guess = midnight - (wallClock(new Date(guess), timeZone) - guess);
+  return new Date(guess);
+}
+
+/** The first instant after `day` in `timeZone`: the end of a range that includes the whole of `day`. */
+export function endOfDay(day: string, timeZone: string): Date {
+  return startOfDay(addDays(day, 1), timeZone);
+}
