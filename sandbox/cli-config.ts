@@ -9,6 +9,8 @@ export interface CliConfig {
   apiKey: string;
   amountUnit: AmountUnit;
   webhookUrl: string | undefined;
+  /** SANDBOX_LOG_CALLS=1: a line per call the sandbox answers (off: the start banner stays readable). */
+  logCalls: boolean;
 }
 
 export class CliConfigError extends Error {}
@@ -39,7 +41,11 @@ export function readCliConfig(env: Env): CliConfig {
   if (webhookUrl !== undefined && !isHttpUrl(webhookUrl)) {
     throw new CliConfigError(`SANDBOX_WEBHOOK_URL must be an http(s) URL; got "${webhookUrl}"`);
   }
-  return { port, apiKey, amountUnit: unit, webhookUrl };
+  const logCalls = setting(env, "SANDBOX_LOG_CALLS");
+  if (logCalls !== undefined && logCalls !== "0" && logCalls !== "1") {
+    throw new CliConfigError(`SANDBOX_LOG_CALLS must be 1 (log every call) or 0; got "${logCalls}"`);
+  }
+  return { port, apiKey, amountUnit: unit, webhookUrl, logCalls: logCalls === "1" };
 }
 
 /** The dev key is public; any other key is shown only enough to recognise it. */

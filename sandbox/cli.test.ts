@@ -9,7 +9,7 @@ const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
 describe("readCliConfig", () => {
   it("defaults everything", () => {
-    expect(readCliConfig({})).toEqual({ port: 4010, apiKey: DEV_API_KEY, amountUnit: "major", webhookUrl: undefined });
+    expect(readCliConfig({})).toEqual({ port: 4010, apiKey: DEV_API_KEY, amountUnit: "major", webhookUrl: undefined, logCalls: false });
   });
 
   it("reads and trims every variable", () => {
@@ -19,8 +19,9 @@ describe("readCliConfig", () => {
         SERVICE_API_KEY: "  sk_live_like_key_123456  ",
         SERVICE_AMOUNT_UNIT: "minor",
         SANDBOX_WEBHOOK_URL: "http://localhost:3000/api/webhooks/service",
+        SANDBOX_LOG_CALLS: "1",
       }),
-    ).toEqual({ port: 5000, apiKey: "sk_live_like_key_123456", amountUnit: "minor", webhookUrl: "http://localhost:3000/api/webhooks/service" });
+    ).toEqual({ port: 5000, apiKey: "sk_live_like_key_123456", amountUnit: "minor", webhookUrl: "http://localhost:3000/api/webhooks/service", logCalls: true });
   });
 
   it.each([
@@ -30,6 +31,7 @@ describe("readCliConfig", () => {
     [{ SERVICE_API_KEY: "has space" }, "SERVICE_API_KEY"],
     [{ SERVICE_AMOUNT_UNIT: "cents" }, "SERVICE_AMOUNT_UNIT"],
     [{ SANDBOX_WEBHOOK_URL: "ftp://example.com/x" }, "SANDBOX_WEBHOOK_URL"],
+    [{ SANDBOX_LOG_CALLS: "yes" }, "SANDBOX_LOG_CALLS"],
   ])("rejects %j naming %s", (env, name) => {
     expect(() => readCliConfig(env)).toThrow(CliConfigError);
     expect(() => readCliConfig(env)).toThrow(name);
@@ -82,5 +84,25 @@ describe("sandbox CLI", () => {
     const lines = cli.output().stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/SERVICE_AMOUNT_UNIT/);
+  });
+});
+
+describe("the sandbox's call log", () => {
+  it("is off unless asked for: a call logs a line only with logCalls", async () => {
+    const { startSandbox } = await import("./server");
+    for (const logCalls of [false, true]) {
+      const lines: string[] = [];
+      const sandbox = await startSandbox({ port: 0, log: (line) => lines.push(line), logCalls });
+      try {
+        const res = await fetch(`${sandbox.apiUrl}/sandbox/stats`);
+        expect(res.status).toBe(200);
+        await res.text();
+        const calls = lines.filter((l) => l.includes("GET /sandbox/stats →"));
+        // The line is written when the answer finishes: it is there by the time the body has been read.
+        expect(calls).toHaveLength(logCalls ? 1 : 0);
+      } finally {
+        await sandbox.close();
+      }
+    }
   });
 });

@@ -73,11 +73,16 @@ async function run(handler: () => Reply | Promise<Reply>, log: (line: string) =>
   }
 }
 
-/** Wraps a listener with access logging and a last-resort 500, so no request is left unanswered by accident. */
-export function listener(name: string, handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>, log: (line: string) => void): Listener {
+/** Wraps a listener with access logging (when `logCalls`) and a last-resort 500, so no request is left unanswered by accident. */
+export function listener(
+  name: string,
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  log: (line: string) => void,
+  logCalls: boolean,
+): Listener {
   return (req, res) => {
     const started = Date.now();
-    res.on("finish", () => log(`${name} ${req.method ?? "?"} ${req.url ?? "?"} → ${res.statusCode} (${Date.now() - started} ms)`));
+    if (logCalls) res.on("finish", () => log(`${name} ${req.method ?? "?"} ${req.url ?? "?"} → ${res.statusCode} (${Date.now() - started} ms)`));
     handle(req, res).catch((error: unknown) => {
       log(`internal error: ${String(error)}`);
       send(res, fail(500, "Internal sandbox error"));

@@ -17,6 +17,7 @@ const sandbox = await startSandbox({
   amountUnit: config.amountUnit,
   webhookUrl: config.webhookUrl,
   log: (line) => console.log(line),
+  logCalls: config.logCalls,
 }).catch((error: unknown) => {
   const code = error instanceof Error && "code" in error ? ` (${String(error.code)})` : "";
   console.error(`sandbox: could not listen on ports ${config.port} and ${config.port + 1}${code}; set SANDBOX_PORT to a free port`);
@@ -45,4 +46,5 @@ console.log(`Service sandbox running (amounts in ${config.amountUnit} units)
   Verify:       ${sandbox.verifyUrl}
   Consumer app: ${sandbox.apiUrl}/
   API key:      ${describeKey(sandbox.apiKey)}${config.webhookUrl ? `\n  Webhooks to:  ${config.webhookUrl}` : ""}
+  Call log:     ${config.logCalls ? "on" : "off (SANDBOX_LOG_CALLS=1 shows a line per call)"}
 Press Ctrl+C to stop.`);

@@ -35,6 +35,8 @@ export interface SandboxOptions {
   /** Delay of the 'slow' fault; default 3000. */
   slowDelayMs?: number;
   log?: (line: string) => void;
+  /** One log line per HTTP call (method, path, status, time); off by default so a start banner stays readable. */
+  logCalls?: boolean;
 }
 
 export interface Sandbox {
@@ -90,6 +92,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         return serveOpen(consumer, log, req, res);
       },
       log,
+      opts.logCalls ?? false,
     ),
   );
   const verifyServer = http.createServer(
@@ -101,6 +104,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         return serveOpen([], log, req, res);
       },
       log,
+      opts.logCalls ?? false,
     ),
   );
 
