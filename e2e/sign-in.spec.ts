@@ -11,6 +11,8 @@ test.describe("signed out", () => {
       await page.goto(path);
       await expect(page).toHaveURL(`${BASE_URL}/sign-in?callbackUrl=${encodeURIComponent(path)}`);
     }
+    // Sandbox mode tells a newcomer how to get in.
+    await expect(page.getByTestId("demo-account")).toContainText(`${DEMO_ADMIN.email} with the password ${DEMO_ADMIN.password}`);
     await page.getByLabel("E-mail").fill(DEMO_ADMIN.email);
     await page.getByLabel("Password").fill(DEMO_ADMIN.password);
     await page.getByRole("button", { name: "Sign in" }).click();

@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
 
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { DEMO_ADMIN } from "@/lib/auth/demo";
 import { currentStaff } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { safeRedirectPath } from "@/lib/http/safe-redirect";
@@ -37,6 +38,13 @@ export default async function SignInPage({
         </div>
         <h1 className="mb-4 text-xl font-semibold">Sign in</h1>
         <SignInForm callbackUrl={returnTo} initialError={messageFor(error, code)} />
+        {/* Sandbox mode alone has the demo admin (lib/auth/bootstrap.ts), whose password is public anyway. */}
+        {getConfig().sandbox ? (
+          <p className="mt-4 rounded-md bg-sky-50 p-3 text-xs text-sky-900" data-testid="demo-account">
+            Sandbox mode: sign in as <span className="font-mono break-all">{DEMO_ADMIN.email}</span> with the password{" "}
+            <span className="font-mono">{DEMO_ADMIN.password}</span>. No real money moves here.
+          </p>
+        ) : null}
         <p className="mt-4 text-xs text-slate-600">For your business&apos;s staff only. Ask an admin for an account.</p>
       </div>
     </main>
