@@ -15,6 +15,12 @@ describe("resolveClientIp", () => {
     expect(resolveClientIp(h({ "x-fundboard-peer": "203.0.113.7", "x-forwarded-for": "203.0.113.8" }), 0, false)).toBe("unknown");
   });
 
+  it("gives an IPv4 caller on a dual-stack socket as IPv4, not IPv4-mapped IPv6", () => {
+    expect(resolveClientIp(new Headers({ "x-fundboard-peer": "::ffff:203.0.113.9" }), 0, true)).toBe("203.0.113.9");
+    expect(resolveClientIp(new Headers({ "x-forwarded-for": "::FFFF:198.51.100.7", "x-fundboard-peer": "10.0.0.1" }), 1, true)).toBe("198.51.100.7");
+    expect(resolveClientIp(new Headers({ "x-fundboard-peer": "2001:db8::1" }), 0, true)).toBe("2001:db8::1");
+  });
+
   it("with one trusted proxy takes the address that proxy appended, not what the client prepended", () => {
     // client 203.0.113.5 sent "X-Forwarded-For: 6.6.6.6"; the load balancer (10.0.0.2) appended the client's address.
     const headers = h({ "x-fundboard-peer": "10.0.0.2", "x-forwarded-for": "6.6.6.6, 203.0.113.5" });

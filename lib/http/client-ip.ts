@@ -1,6 +1,8 @@
 import "server-only";
 
 import { getConfig } from "@/lib/config";
+
+import { plainAddress } from "./address";
 import { peekProcessSingleton } from "@/lib/util/process-singleton";
 
 const PEER_HEADER = "x-fundboard-peer";
@@ -18,7 +20,7 @@ function peerStampActive(): boolean {
  */
 export function resolveClientIp(headers: Headers, trustProxy: number, stamped: boolean): string {
   const peer = stamped ? headers.get(PEER_HEADER)?.trim() || null : null;
-  if (trustProxy === 0) return peer ?? "unknown";
+  if (trustProxy === 0) return peer ? plainAddress(peer) : "unknown";
   const forwarded = (headers.get("x-forwarded-for") ?? "")
     .split(",")
     .map((s) => s.trim())
@@ -26,7 +28,8 @@ export function resolveClientIp(headers: Headers, trustProxy: number, stamped: b
   const chain = peer ? [...forwarded, peer] : forwarded;
   // Without the stamp the last entry is what the nearest proxy appended (it is the socket's peer).
   const index = chain.length - (peer ? 1 : 0) - trustProxy;
-  return chain[Math.max(0, index)] ?? peer ?? "unknown";
+  const address = chain[Math.max(0, index)] ?? peer;
+  return address ? plainAddress(address) : "unknown";
 }
 
 /** The caller's address for throttling and logs, as this deployment's TRUST_PROXY allows. */

@@ -1,3 +1,4 @@
+import { plainAddress } from "@/lib/http/address";
 import { Button } from "@/components/ui/button";
 import { LabelledControl, inputClass } from "@/components/ui/field";
 import { Pager } from "@/components/ui/pager";
@@ -70,7 +71,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
               {row.count > 1 ? <span data-testid="audit-count"> ×{row.count.toLocaleString("en")}</span> : null}
             </Td>
             <Td className="break-all">{row.target ?? "—"}</Td>
-            <Td>{row.ip ?? "—"}</Td>
+            <Td>{row.ip ? plainAddress(row.ip) : "—"}</Td>
           </tr>
         ))}
       </DataTable>

@@ -1,3 +1,4 @@
+import { plainAddress } from "@/lib/http/address";
 import { Pager } from "@/components/ui/pager";
 import { DataTable, Td } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
@@ -55,7 +56,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
             <Td className="font-mono text-xs break-all">
               {d.uuid && SHOWS_PAYMENT.has(d.outcome) ? <TextLink href={`/payments/${encodeURIComponent(d.uuid)}`}>{d.uuid}</TextLink> : (d.uuid ?? "—")}
             </Td>
-            <Td className="break-all">{d.remoteAddr ?? "—"}</Td>
+            <Td className="break-all">{d.remoteAddr ? plainAddress(d.remoteAddr) : "—"}</Td>
             <Td className="max-w-xs break-words">{d.detail ?? "—"}</Td>
             <Td>
               {d.body ? (
