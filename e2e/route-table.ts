@@ -16,6 +16,7 @@ export const ROUTE_TABLE: RouteCase[] = [
   { method: "GET", pattern: "/api/auth/[...nextauth]", allowed: "next-auth" },
   { method: "POST", pattern: "/api/auth/[...nextauth]", allowed: "next-auth", reads: "form" },
   { method: "GET", pattern: "/api/balance", allowed: ["admin", "operator", "viewer"] },
+  { method: "GET", pattern: "/api/desk", allowed: ["admin", "operator", "viewer"] },
   { method: "GET", pattern: "/api/requests", allowed: ["admin", "operator", "viewer"] },
   { method: "POST", pattern: "/api/requests", allowed: ["admin", "operator"], reads: "json" },
   { method: "GET", pattern: "/api/requests/[requestId]", allowed: ["admin", "operator", "viewer"] },
