@@ -51,6 +51,8 @@ describe("consumer page", () => {
     expect(html).toMatch(/<h1>Pending fund requests<\/h1>/);
     expect(html).toMatch(/<title>[^<]+<\/title>/);
     expect(html).toContain("No pending requests.");
+    // A newcomer learns the tags that answer by themselves.
+    for (const tag of ["<code>accept.</code>", "<code>decline.</code>", "<code>missing</code>"]) expect(html).toContain(tag);
   });
 
   it("lists a pending request under its person, with amount, description, business and both buttons", async () => {

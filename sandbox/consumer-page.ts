@@ -60,6 +60,15 @@ function renderPage(store: Store, notice: string | null, tagFilter: string | nul
 <main>
 <h1>Pending fund requests</h1>
 <p>This page stands in for the consumer app. Each person below has been asked for money; accept or decline on their behalf. <a href="/">Reload</a> to see new requests.</p>
+<details open>
+<summary>Tags that act by themselves</summary>
+<ul>
+<li><code>accept.</code><em>anything</em> (for example <code>accept.ada</code>): accepts about a second after being asked, then the payment notice follows, as a person paying at once would.</li>
+<li><code>decline.</code><em>anything</em>: declines about a second after being asked (no payment notice: the dashboard finds out by asking).</li>
+<li><code>missing</code><em>anything</em> (for example <code>missing.bola</code>): no such user; the service refuses the request.</li>
+<li>Any other tag is a made-up person who waits here for you to accept or decline.</li>
+</ul>
+</details>
 ${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ""}
 <form method="get" action="/"><label for="tag-filter">Find a person by tag</label> <input id="tag-filter" name="tag" value="${escapeHtml(wanted ?? "")}"> <button type="submit">Find</button></form>
 ${pager}
