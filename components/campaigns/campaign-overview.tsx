@@ -2,7 +2,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Detail } from "@/components/ui/detail";
 import { TextLink } from "@/components/ui/text-link";
-import type { CampaignRowView, CampaignView } from "@/lib/campaigns/view";
+import type { CampaignRowView, CampaignView, RowFilter } from "@/lib/campaigns/view";
 
 import { CampaignActions } from "./campaign-actions";
 import { campaignHref, campaignRowsSearch, formatNaira, plural, timeLeftText } from "./format";
@@ -95,9 +95,10 @@ export function CampaignPreview({
 }
 
 /** A started campaign: progress, counts, amounts, time left, the buttons its status allows, the results file. */
-export function CampaignProgressPanel({ campaign, canSend }: { campaign: CampaignView; canSend: boolean }) {
+export function CampaignProgressPanel({ campaign, canSend, status }: { campaign: CampaignView; canSend: boolean; status?: RowFilter }) {
   const { counts, amounts } = campaign;
-  const resultsHref = `/api/campaigns/${encodeURIComponent(campaign.id)}/results.csv`;
+  // The download follows the rows filter in view.
+  const resultsHref = `/api/campaigns/${encodeURIComponent(campaign.id)}/results.csv${status ? `?status=${status}` : ""}`;
   const COUNTS: [label: string, value: number, testId: string][] = [
     ["Queued", counts.queued, "count-queued"],
     ["Sent, waiting", counts.sent, "count-sent"],

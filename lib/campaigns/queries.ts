@@ -148,12 +148,16 @@ interface RowRecord {
   request_id: string | null;
   error: string | null;
   warning: string | null;
+  paid_by: string | null;
+  paid_amount: string | null;
+  paid_at: string | null;
 }
 
 function rowWhere(id: string, status: RowFilter | undefined): SQL {
   const base = sql`r.campaign_id = ${id}::uuid`;
   if (!status) return base;
   if (status === "warning") return sql`${base} and r.warning is not null`;
+  if (status === "not_paid") return sql`${base} and ${ROW_STATUS} in ('sent', 'declined', 'failed')`;
   return sql`${base} and ${ROW_STATUS} = ${status}`;
 }
 
@@ -170,8 +174,9 @@ export async function listCampaignRows(
     queryRows<RowRecord>(
       db,
       sql`select r.row, r.tag, r.amount_text, r.amount_naira::text as amount_naira, r.description, ${ROW_STATUS} as status, fr.request_id,
-            coalesce(r.error, case when fr.status = 'failed' then fr.error end) as error, r.warning
-          from campaign_rows r left join fund_requests fr on fr.id = r.fund_request_id
+            coalesce(r.error, case when fr.status = 'failed' then fr.error end) as error, r.warning,
+            p.customer_name as paid_by, p.amount::text as paid_amount, to_char(p.received_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as paid_at
+          from campaign_rows r left join fund_requests fr on fr.id = r.fund_request_id left join payments p on p.fund_request_id = fr.id
           where ${where} order by r.row limit ${pageSize} offset ${(query.page - 1) * pageSize}`,
     ),
     queryRows<{ n: number }>(db, sql`select count(*)::int as n from campaign_rows r left join fund_requests fr on fr.id = r.fund_request_id where ${where}`),
@@ -186,6 +191,9 @@ export async function listCampaignRows(
       requestId: r.request_id,
       error: r.error,
       warning: r.warning,
+      paidBy: r.paid_by,
+      paidAmount: r.paid_amount,
+      paidAt: r.paid_at,
     })),
     total: total?.n ?? 0,
   };

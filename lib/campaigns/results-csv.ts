@@ -2,17 +2,34 @@ import "server-only";
 
 import type { Db } from "@/lib/db/client";
 import { csvRow } from "@/lib/csv/row";
+import { isoInZone } from "@/lib/time/zone";
 
 import { listCampaignRows } from "./queries";
+import type { RowFilter } from "./view";
 
 const PAGE = 2_000;
 
-/** One line per row of the file: row, tag, amount, description, status, request id, error (formula-guarded). */
-export async function campaignResultsCsv(db: Db, campaignId: string): Promise<string> {
-  let out = csvRow(["row", "tag", "amount", "description", "status", "request_id", "error"]);
+/**
+ * The rows the page shows under `status` (all when absent), one line each: row, tag, amount, description, status,
+ * request id, error, and who paid, how much and when (in `timeZone`, with its offset). Formula-guarded.
+ */
+export async function campaignResultsCsv(db: Db, campaignId: string, timeZone: string, status?: RowFilter): Promise<string> {
+  let out = csvRow(["row", "tag", "amount", "description", "status", "request_id", "error", "payer_name", "amount_paid", "paid_at"]);
   for (let page = 1; ; page++) {
-    const { items } = await listCampaignRows(db, campaignId, { page }, PAGE);
-    for (const r of items) out += csvRow([String(r.row), r.tag, r.amount, r.description, r.status, r.requestId, r.error]);
+    const { items } = await listCampaignRows(db, campaignId, { page, status }, PAGE);
+    for (const r of items)
+      out += csvRow([
+        String(r.row),
+        r.tag,
+        r.amount,
+        r.description,
+        r.status,
+        r.requestId,
+        r.error,
+        r.paidBy,
+        r.paidAmount,
+        r.paidAt ? isoInZone(new Date(r.paidAt), timeZone) : null,
+      ]);
     if (items.length < PAGE) return out;
   }
 }

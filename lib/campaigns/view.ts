@@ -6,8 +6,11 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 /** A row as people see it: a sent row shows its request's status (sent = pending at the service). */
 export const ROW_STATUSES = ["invalid", "queued", "sent", "accepted", "declined", "failed", "skipped"] as const;
 export type RowStatus = (typeof ROW_STATUSES)[number];
-/** The rows filter also takes "warning": rows flagged (repeated tag, or a pending request for the same amount). */
-export const ROW_FILTERS = [...ROW_STATUSES, "warning"] as const;
+/**
+ * The rows filter also takes "warning": rows flagged (repeated tag, or a pending request for the same amount), and
+ * "not_paid": people asked who have not paid (still to answer, declined, or their request failed).
+ */
+export const ROW_FILTERS = [...ROW_STATUSES, "warning", "not_paid"] as const;
 export type RowFilter = (typeof ROW_FILTERS)[number];
 
 export interface CampaignCounts {
@@ -50,6 +53,10 @@ export interface CampaignRowView {
   requestId: string | null;
   error: string | null;
   warning: string | null;
+  /** The payment that settled the row's request, if any: who paid, how much, when (UTC ISO). */
+  paidBy: string | null;
+  paidAmount: string | null;
+  paidAt: string | null;
 }
 
 export const CAMPAIGN_PAGE_SIZE = 25;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { addDays, dayOf, endOfDay, isTimeZone, startOfDay } from "./zone";
+import { addDays, dayOf, endOfDay, isoInZone, isTimeZone, startOfDay } from "./zone";
 
 describe("days in the business's time zone", () => {
   it("Lagos (UTC+1, no DST): a day runs from 23:00 UTC the evening before", () => {
@@ -22,6 +22,12 @@ describe("days in the business's time zone", () => {
     expect(startOfDay("2028-02-29", "UTC").toISOString()).toBe("2028-02-29T00:00:00.000Z");
     expect(addDays("2028-02-28", 1)).toBe("2028-02-29");
     expect(addDays("2026-03-01", -1)).toBe("2026-02-28");
+  });
+
+  it("writes an instant with the zone's offset, for exports a person reads", () => {
+    expect(isoInZone(new Date("2026-03-10T23:05:00.750Z"), "Africa/Lagos")).toBe("2026-03-11T00:05:00+01:00");
+    expect(isoInZone(new Date("2026-03-10T23:05:00Z"), "UTC")).toBe("2026-03-10T23:05:00+00:00");
+    expect(isoInZone(new Date("2026-01-15T12:00:00Z"), "America/St_Johns")).toBe("2026-01-15T08:30:00-03:30");
   });
 
   it("knows an IANA name from a mistake", () => {

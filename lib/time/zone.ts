@@ -61,3 +61,13 @@ export function startOfDay(day: string, timeZone: string): Date {
 export function endOfDay(day: string, timeZone: string): Date {
   return startOfDay(addDays(day, 1), timeZone);
 }
+
+/** `at` as ISO 8601 with the zone's offset ("2026-03-11T00:05:00+01:00"): the reader's local time, still one instant. */
+export function isoInZone(at: Date, timeZone: string): string {
+  const seconds = Math.floor(at.getTime() / 1000) * 1000;
+  const wall = wallClock(new Date(seconds), timeZone);
+  const offset = Math.round((wall - seconds) / 60_000);
+  const sign = offset < 0 ? "-" : "+";
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${new Date(wall).toISOString().slice(0, 19)}${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+}

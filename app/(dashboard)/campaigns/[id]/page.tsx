@@ -24,6 +24,8 @@ function filterOptions(c: CampaignView): RowFilterOption[] {
   return [
     ...ROW_STATUSES.map((s) => ({ value: s, label: `${s} (${c.counts[s].toLocaleString("en")})` })),
     { value: "warning" as const, label: `with a warning (${c.warnings.toLocaleString("en")})` },
+    // Everyone asked who has not paid: still to answer, declined, or failed (the people to chase).
+    { value: "not_paid" as const, label: `not paid (${(c.counts.sent + c.counts.declined + c.counts.failed).toLocaleString("en")})` },
   ];
 }
 
@@ -74,7 +76,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
       {draft ? (
         <CampaignPreview campaign={campaign} invalid={invalid} warnings={warnings} canSend={canSend} />
       ) : (
-        <CampaignProgressPanel campaign={campaign} canSend={canSend} />
+        <CampaignProgressPanel campaign={campaign} canSend={canSend} status={status} />
       )}
       <section aria-labelledby="rows-heading" className="space-y-3">
         <div className="flex flex-wrap items-end justify-between gap-3">
@@ -89,7 +91,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
         />
         <RowsPager previousHref={page > 1 ? rowsHref(Math.min(page - 1, pages)) : null} nextHref={page < pages ? rowsHref(page + 1) : null}>
           Page {page} of {pages} · {plural(rows.total, "row")}
-          {status ? ` (${status === "warning" ? "with a warning" : status})` : ""}
+          {status ? ` (${status === "warning" ? "with a warning" : status === "not_paid" ? "not paid" : status})` : ""}
         </RowsPager>
       </section>
     </div>

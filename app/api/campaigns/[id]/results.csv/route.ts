@@ -2,18 +2,22 @@ import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { campaignResultsCsv } from "@/lib/campaigns/results-csv";
 import { findCampaign } from "@/lib/campaigns/repo";
+import { campaignRowsQuerySchema } from "@/lib/campaigns/schemas";
+import { getConfig } from "@/lib/config";
 import { notFound } from "@/lib/http/api-error";
 import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withStaff<{ id: string }>(ANY_STAFF, async (_request, { db, params }) => {
+// The download follows the rows filter of the page it came from (?status=…, the same schema as /rows).
+export const GET = withStaff<{ id: string }>(ANY_STAFF, async (request, { db, params }) => {
   const campaign = await findCampaign(db, params.id);
   if (!campaign) throw notFound("No such campaign.");
-  return new Response(await campaignResultsCsv(db, campaign.id), {
+  const { status } = campaignRowsQuerySchema.parse(Object.fromEntries(request.nextUrl.searchParams));
+  return new Response(await campaignResultsCsv(db, campaign.id, getConfig().timeZone, status), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="campaign-${campaign.id.slice(0, 8)}-results.csv"`,
+      "Content-Disposition": `attachment; filename="campaign-${campaign.id.slice(0, 8)}-${status ?? "all"}-results.csv"`,
       "Cache-Control": "no-store",
     },
   });
