@@ -84,7 +84,10 @@ describe.each(dbTargets())("payment hour totals on $name", (target) => {
     // One in the open hour of yesterday (its day is part kept, part live) and one today.
     await database.db.insert(payments).values([payment(new Date("2026-03-10T23:30:00Z"), "1.00"), payment(new Date(later.getTime() - 60_000), "2.00")]);
     expect((await totalsInRange(database.db, {}, later)).amount).toBe("1000116.01");
-    const chart = await settledByDay(database.db, 3, later);
+    const chart = await settledByDay(database.db, 3, "UTC", later);
     expect(Object.fromEntries(chart)).toEqual({ "2026-03-09": "5.00", "2026-03-10": "8.00", "2026-03-11": "2.00" });
+    // In Lagos (UTC+1) the same payments fall an hour later: 23:59 UTC on the 9th is the 10th there, 23:30 on the 10th the 11th.
+    const lagos = await settledByDay(database.db, 3, "Africa/Lagos", later);
+    expect(Object.fromEntries(lagos)).toEqual({ "2026-03-09": "0.00", "2026-03-10": "12.00", "2026-03-11": "3.00" });
   });
 });

@@ -5,6 +5,7 @@ import { and, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { paymentHourTotals, payments } from "@/lib/db/schema";
 import { koboToNaira, nairaToKobo } from "@/lib/money";
+import { addDays, dayOf, startOfDay } from "@/lib/time/zone";
 
 // Totals that cost the same at any number of payments (docs/architecture.md, "Payments page"): a payment's
 // received_at is its insert time and never changes, so an hour that is over has fixed sums. Each such hour is
@@ -106,25 +107,34 @@ function addNaira(a = "0", b = "0"): string {
   return koboToNaira(x + y);
 }
 
-/** Settled amount per UTC day over the `days` days ending today, as decimal strings by "YYYY-MM-DD". */
-export async function settledByDay(db: Db, days: number, now = new Date()): Promise<Map<string, string>> {
+/**
+ * Settled amount per day in `timeZone` over the `days` days ending today there, as decimal strings by "YYYY-MM-DD".
+ * Kept rows are whole UTC hours, each counted on the day its start falls on (exact for whole-hour offsets like Lagos).
+ */
+export async function settledByDay(db: Db, days: number, timeZone: string, now = new Date()): Promise<Map<string, string>> {
   await closeFinishedHours(db, now);
-  const start = new Date(floorTo(now, DAY_MS).getTime() - (days - 1) * DAY_MS);
+  const start = startOfDay(addDays(dayOf(now, timeZone), -(days - 1)), timeZone);
   const open = openFrom(now);
-  const day = (column: typeof paymentHourTotals.hour | typeof payments.receivedAt) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
   const [kept, live] = await Promise.all([
     db
-      .select({ day: day(paymentHourTotals.hour), settled: sql<string>`sum(${paymentHourTotals.settled})::numeric(20,2)::text` })
+      .select({ hour: paymentHourTotals.hour, settled: sql<string>`${paymentHourTotals.settled}::numeric(20,2)::text` })
       .from(paymentHourTotals)
-      .where(and(gte(paymentHourTotals.hour, start), lt(paymentHourTotals.hour, open)))
-      .groupBy(sql`1`),
+      .where(and(gte(paymentHourTotals.hour, start), lt(paymentHourTotals.hour, open))),
     db
-      .select({ day: day(payments.receivedAt), settled: sql<string>`sum(${payments.settledAmount})::numeric(20,2)::text` })
+      .select({
+        ms: sql<number>`(extract(epoch from date_trunc('hour', ${payments.receivedAt})) * 1000)::float8`,
+        settled: sql<string>`sum(${payments.settledAmount})::numeric(20,2)::text`,
+      })
       .from(payments)
       .where(and(gte(payments.receivedAt, later(open, start)), lt(payments.receivedAt, notYet(now))))
       .groupBy(sql`1`),
   ]);
   const byDay = new Map<string, string>();
-  for (const r of [...kept, ...live]) byDay.set(r.day, addNaira(byDay.get(r.day), r.settled));
+  const add = (at: Date, settled: string) => {
+    const day = dayOf(at, timeZone);
+    byDay.set(day, addNaira(byDay.get(day), settled));
+  };
+  for (const r of kept) add(r.hour, r.settled);
+  for (const r of live) add(new Date(Number(r.ms)), r.settled);
   return byDay;
 }

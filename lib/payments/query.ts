@@ -10,11 +10,17 @@ import { fundRequests, payments } from "@/lib/db/schema";
 import { settledByDay, totalsInRange, type TimeRange } from "./hour-totals";
 import type { PaymentFilter } from "./filters";
 import { toPaymentView, type PaymentView } from "./view";
+import { addDays, dayOf, endOfDay, startOfDay } from "@/lib/time/zone";
 
 export const PAYMENT_PAGE_SIZE = 25;
 export const CSV_MAX_ROWS = 50_000;
 
-function where(f: PaymentFilter): SQL | undefined {
+/** The filter's days ("from" and "to" inclusive) as instants: each day is a day in the business's time zone. */
+function dayRange(f: PaymentFilter, timeZone: string): TimeRange {
+  return { from: f.from ? startOfDay(f.from, timeZone) : undefined, to: f.to ? endOfDay(f.to, timeZone) : undefined };
+}
+
+function where(f: PaymentFilter, timeZone: string): SQL | undefined {
   const parts: SQL[] = [];
   if (f.verified) parts.push(eq(payments.verification, f.verified));
   if (f.tag) parts.push(eq(payments.customerTag, f.tag));
@@ -23,8 +29,9 @@ function where(f: PaymentFilter): SQL | undefined {
     const match = or(ilike(payments.customerName, like), ilike(payments.customerTag, like), ilike(payments.description, like), ilike(payments.uuid, like));
     if (match) parts.push(match);
   }
-  if (f.from) parts.push(gte(payments.receivedAt, new Date(`${f.from}T00:00:00Z`)));
-  if (f.to) parts.push(lt(payments.receivedAt, new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000)));
+  const { from, to } = dayRange(f, timeZone);
+  if (from) parts.push(gte(payments.receivedAt, from));
+  if (to) parts.push(lt(payments.receivedAt, to));
   return parts.length ? and(...parts) : undefined;
 }
 
@@ -36,12 +43,9 @@ export interface PaymentTotals {
 }
 
 /** The filter's date range as instants, when it filters by nothing else (its totals then come from kept days). */
-function dateOnly(f: PaymentFilter): TimeRange | null {
+function dateOnly(f: PaymentFilter, timeZone: string): TimeRange | null {
   if (f.verified || f.tag || f.q) return null;
-  return {
-    from: f.from ? new Date(`${f.from}T00:00:00Z`) : undefined,
-    to: f.to ? new Date(Date.parse(`${f.to}T00:00:00Z`) + 86_400_000) : undefined,
-  };
+  return dayRange(f, timeZone);
 }
 
 async function scannedTotals(db: Db, condition: SQL | undefined): Promise<PaymentTotals> {
@@ -61,9 +65,14 @@ async function scannedTotals(db: Db, condition: SQL | undefined): Promise<Paymen
  * One page of payments and exact totals for the whole filter: from the kept hour totals when only dates
  * filter (the page as it opens, at any number of payments), else summed over the matching rows.
  */
-export async function listPayments(db: Db, f: PaymentFilter, role: Role): Promise<{ items: PaymentView[]; total: number; totals: PaymentTotals }> {
-  const condition = where(f);
-  const range = dateOnly(f);
+export async function listPayments(
+  db: Db,
+  f: PaymentFilter,
+  role: Role,
+  timeZone: string,
+): Promise<{ items: PaymentView[]; total: number; totals: PaymentTotals }> {
+  const condition = where(f, timeZone);
+  const range = dateOnly(f, timeZone);
   const [rows, totals] = await Promise.all([
     db
       .select({ payment: payments, requestId: fundRequests.requestId })
@@ -78,12 +87,12 @@ export async function listPayments(db: Db, f: PaymentFilter, role: Role): Promis
   return { items: rows.map((r) => toPaymentView(r.payment, r.requestId, role)), total: totals.count, totals };
 }
 
-export async function paymentsForCsv(db: Db, f: PaymentFilter, role: Role): Promise<PaymentView[]> {
+export async function paymentsForCsv(db: Db, f: PaymentFilter, role: Role, timeZone: string): Promise<PaymentView[]> {
   const rows = await db
     .select({ payment: payments, requestId: fundRequests.requestId })
     .from(payments)
     .leftJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
-    .where(where(f))
+    .where(where(f, timeZone))
     .orderBy(desc(payments.receivedAt), desc(payments.uuid))
     .limit(CSV_MAX_ROWS);
   return rows.map((r) => toPaymentView(r.payment, r.requestId, role));
@@ -99,12 +108,12 @@ export async function getPayment(db: Db, uuid: string, role: Role): Promise<Paym
   return row ? toPaymentView(row.payment, row.requestId, role) : null;
 }
 
-/** Settled amount per UTC day for the last `days` days, zero-filled, oldest first. */
-export async function settledPerDay(db: Db, days = 30, now = new Date()): Promise<{ day: string; settled: string }[]> {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
-  const byDay = await settledByDay(db, days, now);
+/** Settled amount per day (in `timeZone`) for the last `days` days, zero-filled, oldest first. */
+export async function settledPerDay(db: Db, days: number, timeZone: string, now = new Date()): Promise<{ day: string; settled: string }[]> {
+  const today = dayOf(now, timeZone);
+  const byDay = await settledByDay(db, days, timeZone, now);
   return Array.from({ length: days }, (_, i) => {
-    const d = new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10);
-    return { day: d, settled: byDay.get(d) ?? "0.00" };
+    const day = addDays(today, i - (days - 1));
+    return { day, settled: byDay.get(day) ?? "0.00" };
   });
 }

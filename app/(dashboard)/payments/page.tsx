@@ -1,3 +1,4 @@
+import { getConfig } from "@/lib/config";
 import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 
 import { PaymentList } from "@/components/payments/payment-list";
@@ -26,9 +27,9 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
   const [, days] = await Promise.all([
     client.prefetchQuery({
       queryKey: keys.paymentList(filter),
-      queryFn: async () => ({ ...(await listPayments(db, filter, staff.role)), page: filter.page, pageSize: PAYMENT_PAGE_SIZE }),
+      queryFn: async () => ({ ...(await listPayments(db, filter, staff.role, getConfig().timeZone)), page: filter.page, pageSize: PAYMENT_PAGE_SIZE }),
     }),
-    settledPerDay(db, 30),
+    settledPerDay(db, 30, getConfig().timeZone),
   ]);
   return (
     <div className="space-y-6">

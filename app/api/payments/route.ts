@@ -1,3 +1,4 @@
+import { getConfig } from "@/lib/config";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/auth/roles";
 import { ok } from "@/lib/http/envelope";
@@ -12,7 +13,7 @@ export const GET = withStaff(ANY_STAFF, async (request, { db, staff }) => {
   const params = request.nextUrl.searchParams;
   const filter = paymentFilterFromSearch((name) => params.get(name));
   if (params.get("format") === "csv") {
-    const body = paymentsCsv(await paymentsForCsv(db, filter, staff.role));
+    const body = paymentsCsv(await paymentsForCsv(db, filter, staff.role, getConfig().timeZone));
     return new Response(body, {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",
@@ -21,7 +22,7 @@ export const GET = withStaff(ANY_STAFF, async (request, { db, staff }) => {
       },
     });
   }
-  const { items, total, totals } = await listPayments(db, filter, staff.role);
+  const { items, total, totals } = await listPayments(db, filter, staff.role, getConfig().timeZone);
   return ok({ items, page: filter.page, pageSize: PAYMENT_PAGE_SIZE, total, totals }, "OK", 200, { "Cache-Control": "no-store" });
 });
 
