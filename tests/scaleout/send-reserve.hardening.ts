@@ -1,5 +1,6 @@
 // Issue 19 (item 5): viewers and a running campaign on two instances can never keep an operator from
 // sending: the shared budget keeps a reserve for sends (DESIGN §9, docs/architecture.md "The service budget").
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type Sandbox } from "@/sandbox/server";
@@ -15,6 +16,7 @@ const SECRET = "send-reserve-shared-auth-secret-0123456789abcdef";
 const PORTS = { a: 3301, b: 3302, sandbox: 4301 } as const;
 // The default limit: the review's storm was against it.
 const LIMIT = 90;
+const RESERVE = 9; // max(5, 10 %) of LIMIT: the sends' own room
 const VIEWERS_PER_INSTANCE = 10;
 const SENDS = 14; // one every 5 s: 65 s, more than a whole window
 const DEMO = { email: "admin@fundboard.test", password: "fundboard-demo" } as const;
@@ -95,7 +97,9 @@ describe.runIf(base)("the send reserve across two instances", () => {
     const viewer = async (session: Session, offset: number) => {
       for (let i = offset; storming; i++) {
         const path = i % 3 === 0 ? "/api/balance?refresh=1" : `/api/requests/${ids[i % ids.length]}`;
-        const res = await session.fetch(path);
+        // A failed test stops the instances under a running storm: a viewer whose server is gone stops too.
+        const res = await session.fetch(path).catch(() => null);
+        if (!res) return;
         reads.push({ status: res.status, text: await res.text() });
         // A viewer looping as fast as a person's browser can: a short breath so the 2-core machine keeps up.
         await sleep(100);
@@ -106,8 +110,25 @@ describe.runIf(base)("the send reserve across two instances", () => {
       const session = await signIn(instance.url, DEMO.email, DEMO.password);
       for (let v = 0; v < VIEWERS_PER_INSTANCE; v++) viewers.push(viewer(session, v * 7));
     }
-    // The storm has filled what reads and background may take before the operator starts.
-    await waitFor("a read held back for lack of budget", () => (reads.some((r) => /try again in/.test(r.text)) ? true : undefined), 60_000, 100);
+    // The storm has filled what reads and background may take before the operator starts. (A viewer held back
+    // sees our stored record or the last balance, not an error, so the budget's own table is what shows it.)
+    const others = new pg.Client({ connectionString: db.url });
+    await others.connect();
+    const othersSpent = async () =>
+      Number(
+        (await others.query<{ n: string }>("select count(*) as n from service_calls where kind <> 'send' and at > now() - interval '60 seconds'")).rows[0]?.n ??
+          0,
+      );
+    let fullest = 0;
+    await waitFor(
+      "reads and background to fill their room in the budget",
+      async () => {
+        fullest = Math.max(fullest, await othersSpent());
+        return fullest >= LIMIT - RESERVE ? true : undefined;
+      },
+      90_000,
+      250,
+    );
 
     const sends: Answer[] = [];
     const started = Date.now();
@@ -122,14 +143,19 @@ describe.runIf(base)("the send reserve across two instances", () => {
     }
     storming = false;
     await Promise.all([...viewers, sampler]);
+    // Still full at the end: the operator's sends were admitted while the others' room stayed spent.
+    fullest = Math.max(fullest, await othersSpent());
+    await others.end();
 
     expect(
       sends.filter((s) => s.status !== 201),
       "every operator send answered 201",
     ).toEqual([]);
-    // The viewers really were held back by the dashboard, and never by the service (no 429 reached anyone).
-    expect(reads.filter((r) => OWN_REFUSAL.test(r.text)).length).toBeGreaterThan(0);
+    // The viewers filled their room and were held back by the dashboard, never by the service (no 429 reached anyone).
+    expect(fullest).toBeGreaterThanOrEqual(LIMIT - RESERVE);
     expect(reads.filter((r) => /rate-limiting/.test(r.text))).toEqual([]);
+    // A refusal people do see (a read with nothing stored to fall back on) says it is ours, with the limit.
+    for (const r of reads.filter((x) => /try again in/.test(x.text))) expect(r.text).toMatch(OWN_REFUSAL);
     for (const later of samples) {
       const earliest = samples.find((s) => later.at - s.at <= 58_000);
       if (earliest) expect(later.calls - earliest.calls, `service calls between ${earliest.at} and ${later.at}`).toBeLessThanOrEqual(LIMIT);
