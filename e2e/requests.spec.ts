@@ -103,6 +103,12 @@ test("the service's refusal is shown and recorded as failed", async ({ page }) =
   await expect(page.locator("#req-server-error")).toContainText("missing.person");
   await page.getByRole("link", { name: "See the recorded attempt" }).click();
   await expect(page.getByTestId("status-badge").first()).toHaveAttribute("data-status", "failed");
+  // Try again fills in a new request with the same details, for the person to check and send.
+  await page.getByRole("link", { name: "Try again" }).click();
+  await expect(page).toHaveURL(/\/requests\/new\?/);
+  await expect(page.getByLabel("Tag of the person to ask")).toHaveValue("missing.person");
+  await expect(page.getByLabel("Amount (₦)")).toHaveValue("10.00");
+  await expect(page.getByLabel("Description")).toHaveValue("Nobody home");
 });
 
 test("an unknown request id shows not found, and a request made outside the dashboard is shown from the service", async ({ page }) => {

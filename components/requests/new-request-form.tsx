@@ -19,14 +19,17 @@ function newKey(): string {
   return crypto.randomUUID().replace(/-/g, "");
 }
 
+/** What a "Try again" of a failed request fills in (the person checks it and sends: a new request, a new key). */
+export type RequestPrefill = Partial<Pick<NewRequestInput, "tag" | "amount" | "description">>;
+
 /** One idempotency key per filled-in form: a double-click or resubmit can never send twice. */
-export function NewRequestForm() {
+export function NewRequestForm({ prefill = {} }: { prefill?: RequestPrefill }) {
   const router = useRouter();
   const [serverError, setServerError] = useState<{ message: string; href: string | null } | null>(null);
   const [sent, setSent] = useState(false);
   const form = useForm<NewRequestInput, unknown, NewRequest>({
     resolver: zodResolver(newRequestSchema),
-    defaultValues: { tag: "", amount: "", description: "", idempotencyKey: newKey() },
+    defaultValues: { tag: prefill.tag ?? "", amount: prefill.amount ?? "", description: prefill.description ?? "", idempotencyKey: newKey() },
   });
   const { errors, isSubmitting } = form.formState;
 

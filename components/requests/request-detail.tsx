@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { LinkedPayment } from "@/components/payments/linked-payment";
 import { Card } from "@/components/ui/card";
 import { Detail } from "@/components/ui/detail";
+import { TextLink } from "@/components/ui/text-link";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { formatMajor } from "@/lib/money";
 import { requestQuery } from "@/lib/query/options";
@@ -48,6 +49,10 @@ export function RequestDetail({ id }: { id: string }) {
         </Detail>
       </Card>
       {r.error && r.status === "failed" ? <ErrorPanel title="The service did not take this request" message={r.error} /> : null}
+      {r.status === "failed" && r.local ? (
+        // A new request with the same details, for the person to check and send (a new key: never the failed one's).
+        <TextLink href={`/requests/new?${new URLSearchParams({ tag: r.tag, amount: r.amount, description: r.description }).toString()}`}>Try again</TextLink>
+      ) : null}
       {/* A note on a request that was not refused: a payment linked to it at once that the service then contradicted. */}
       {r.error && r.status !== "failed" ? (
         <p role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
