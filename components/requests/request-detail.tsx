@@ -44,6 +44,11 @@ export function RequestDetail({ id }: { id: string }) {
         <Party label="Requested by" party={r.requestedBy} />
         <Party label="Sent to" party={r.requestedSentTo ?? { name: "", tag: r.tag }} />
         <Detail label="Sent by">{r.createdBy?.name ?? "—"}</Detail>
+        {r.campaign ? (
+          <Detail label="Campaign">
+            <TextLink href={`/campaigns/${encodeURIComponent(r.campaign.id)}`}>{r.campaign.name}</TextLink>
+          </Detail>
+        ) : null}
         <Detail label="Our reference" valueClassName="font-mono text-xs">
           {r.reference ?? "—"}
         </Detail>

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { fundRequests, payments } from "@/lib/db/schema";
 import { linkPayment } from "@/lib/payments/link";
+import { getRequestDetail } from "@/lib/requests/refresh";
 import type { Sandbox } from "@/sandbox/server";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newTag, requestDeps } from "@/tests/support/request-deps";
@@ -67,5 +68,9 @@ describe.each(dbTargets())("campaign results on $name", (target) => {
     expect(lines).toHaveLength(4);
     const filtered = (await campaignResultsCsv(database.db, id, "Africa/Lagos", "not_paid")).trim().split("\r\n");
     expect(filtered.slice(1).map((l) => l.split(",")[1])).toEqual([declined, waiting]);
+
+    // A request a campaign made links back to it on its own page.
+    const requestId = notPaid.items[1]?.requestId ?? "";
+    expect(await getRequestDetail(deps, requestId)).toMatchObject({ kind: "found", request: { requestId, campaign: { id, name: "Results" } } });
   });
 });

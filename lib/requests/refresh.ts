@@ -5,7 +5,7 @@ import { ServiceError } from "@/lib/service/errors";
 import type { FundRequest } from "@/lib/service/schemas";
 
 import type { RequestDeps } from "./deps";
-import { createdByName, findRequestByReference, findRequestByServiceId } from "./repo";
+import { campaignOfRequest, createdByName, findRequestByReference, findRequestByServiceId } from "./repo";
 import { applyServiceState } from "./status";
 import { toRequestView, type FundRequestView } from "./view";
 
@@ -65,6 +65,14 @@ export type DetailOutcome = { kind: "found"; request: FundRequestView; stale: st
  * asked, the local record is returned with `stale` saying why.
  */
 export async function getRequestDetail(deps: RequestDeps, id: string): Promise<DetailOutcome> {
+  const outcome = await detailOf(deps, id);
+  // A request a campaign made links back to it.
+  if (outcome.kind === "found" && outcome.request.local && outcome.request.reference)
+    return { ...outcome, request: { ...outcome.request, campaign: await campaignOfRequest(deps.db, outcome.request.reference) } };
+  return outcome;
+}
+
+async function detailOf(deps: RequestDeps, id: string): Promise<DetailOutcome> {
   const local = id.startsWith("fb_") ? await findRequestByReference(deps.db, id) : await findRequestByServiceId(deps.db, id);
   const serviceId = local ? local.requestId : id;
   if (local && (!serviceId || local.status !== "pending")) {

@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, ilike, isNull, lt, or, sql, type SQL } from 
 
 import type { Db } from "@/lib/db/client";
 import { likeContains } from "@/lib/db/like";
-import { fundRequests, staff, type FundRequestRow } from "@/lib/db/schema";
+import { campaignRows, campaigns, fundRequests, staff, type FundRequestRow } from "@/lib/db/schema";
 
 import type { StoredKey } from "./keys";
 import type { RequestListQuery } from "./schemas";
@@ -74,4 +74,16 @@ export async function createdByName(db: Db, staffId: string | null): Promise<str
   if (!staffId) return null;
   const [row] = await db.select({ name: staff.name }).from(staff).where(eq(staff.id, staffId)).limit(1);
   return row?.name ?? null;
+}
+
+/** The campaign whose row made the request with this reference, if one did. */
+export async function campaignOfRequest(db: Db, reference: string): Promise<{ id: string; name: string } | null> {
+  const [row] = await db
+    .select({ id: campaigns.id, name: campaigns.name })
+    .from(campaignRows)
+    .innerJoin(campaigns, eq(campaigns.id, campaignRows.campaignId))
+    .innerJoin(fundRequests, eq(fundRequests.id, campaignRows.fundRequestId))
+    .where(eq(fundRequests.reference, reference))
+    .limit(1);
+  return row ?? null;
 }

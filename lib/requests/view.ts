@@ -19,6 +19,8 @@ export interface FundRequestView {
   local: boolean;
   /** Times the status was first seen final, for the timeline. */
   decidedAt: string | null;
+  /** The campaign whose row made this request (on a request's own page; absent in lists). */
+  campaign?: { id: string; name: string } | null;
 }
 
 export function toRequestView(row: FundRequestRow, createdByName?: string | null): FundRequestView {
