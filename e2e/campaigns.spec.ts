@@ -73,19 +73,30 @@ test("an admin uploads a CSV, checks the preview, starts it, watches it finish l
   await expect(page.getByTestId("campaign-row-line")).toHaveCount(1);
   await expect(page.getByTestId("campaign-row-line")).toHaveAttribute("data-status", "invalid");
 
-  // The results file: a header and one line per row of the upload.
-  const downloading = page.waitForEvent("download");
-  await page.getByRole("link", { name: "Download results" }).click();
-  const download = await downloading;
-  const path = await download.path();
-  const text = await readFile(path, "utf8");
-  const lines = text
-    .replace(/^\uFEFF/, "")
-    .split(/\r?\n/)
-    .filter((line) => line.trim() !== "");
+  // The results file follows the filter in view: under "invalid", the header and that one row.
+  const readDownload = async () => {
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download results" }).click();
+    const text = await readFile(await (await downloading).path(), "utf8");
+    return {
+      text,
+      lines: text
+        .replace(/^\uFEFF/, "")
+        .split(/\r?\n/)
+        .filter((line) => line.trim() !== ""),
+    };
+  };
+  const invalidOnly = await readDownload();
+  expect(invalidOnly.lines, invalidOnly.text).toHaveLength(2);
+  expect(invalidOnly.lines[1]).toMatch(/^5,/);
+  // Every row: a header and one line per row of the upload, with who paid.
+  await page.getByLabel("Show rows").selectOption("");
+  await expect(page).not.toHaveURL(/status=/);
+  const { text, lines } = await readDownload();
   expect(lines, text).toHaveLength(6);
   expect(lines[0]).toMatch(/tag/i);
   expect(lines[0]).toMatch(/status/i);
+  expect(lines[0]).toMatch(/payer_name,amount_paid,paid_at/);
   for (const tag of ["accept.c1", "accept.c2", "accept.c3", "accept.c4"]) expect(text).toContain(tag);
 
   // The list shows it, finished.

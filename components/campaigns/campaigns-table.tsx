@@ -29,7 +29,7 @@ export function CampaignsTable({ items, empty }: { items: CampaignView[]; empty:
             {c.createdBy ? <div className="text-xs text-slate-600">by {c.createdBy}</div> : null}
           </Td>
           <Td>
-            <CampaignStatusBadge status={c.status} />
+            <CampaignStatusBadge status={c.status} stillToAnswer={c.counts.sent} />
           </Td>
           <Td>
             <ProgressMini counts={c.counts} />

@@ -9,10 +9,24 @@ const CAMPAIGN_TONES: Record<CampaignStatus, BadgeTone> = {
   cancelled: "danger",
 };
 
-export function CampaignStatusBadge({ status, testId = "campaign-status" }: { status: CampaignStatus; testId?: string }) {
+/** A campaign's state in words: a finished one with people still to answer says so, not a bare "done". */
+export function campaignStatusText(status: CampaignStatus, stillToAnswer: number): string {
+  if (status === "done" && stillToAnswer > 0) return `sent — ${stillToAnswer.toLocaleString("en")} still to answer`;
+  return status;
+}
+
+export function CampaignStatusBadge({
+  status,
+  stillToAnswer = 0,
+  testId = "campaign-status",
+}: {
+  status: CampaignStatus;
+  stillToAnswer?: number;
+  testId?: string;
+}) {
   return (
-    <Badge tone={CAMPAIGN_TONES[status]} data-testid={testId} data-status={status}>
-      {status}
+    <Badge tone={status === "done" && stillToAnswer > 0 ? "warning" : CAMPAIGN_TONES[status]} data-testid={testId} data-status={status}>
+      {campaignStatusText(status, stillToAnswer)}
     </Badge>
   );
 }

@@ -63,7 +63,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
           <h1 className="text-2xl font-semibold break-words" data-testid="campaign-name">
             {campaign.name}
           </h1>
-          <CampaignStatusBadge status={campaign.status} />
+          <CampaignStatusBadge status={campaign.status} stillToAnswer={campaign.counts.sent} />
         </div>
         <p className="text-sm text-slate-700">
           Uploaded {formatTime(campaign.createdAt)}
