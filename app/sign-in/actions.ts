@@ -5,7 +5,7 @@ import { AuthError, CredentialsSignin } from "next-auth";
 import { signIn } from "@/auth";
 import { getConfig } from "@/lib/config";
 import { safeRedirectPath } from "@/lib/http/safe-redirect";
-import { signInSchema } from "@/lib/staff/schemas";
+import { SIGN_IN_CODE_MISSING, signInFormSchema } from "@/lib/staff/schemas";
 
 export interface SignInState {
   error: string | null;
@@ -31,11 +31,16 @@ function signInMessage(code: string): { error: string | null; step: SignInState[
   return { error: "That e-mail and password do not match an active account. Check them and try again.", step: "password" };
 }
 
-export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
+/** The sign-in form's submit (components/auth/sign-in-form.tsx, react-hook-form with the same signInFormSchema). */
+export async function signInAction(form: FormData): Promise<SignInState> {
   const email = String(form.get("email") ?? "");
-  const parsed = signInSchema.safeParse({ email, password: form.get("password") ?? "", code: form.get("code") ?? undefined });
-  if (!parsed.success) return { error: "Enter your e-mail address and your password.", email, step: "password" };
-  if (form.get("step") === "code" && !parsed.data.code) return { error: "Enter the 6-digit code from your authenticator app.", email, step: "code" };
+  const step = form.get("step") === "code" ? "code" : "password";
+  const parsed = signInFormSchema.safeParse({ email, password: form.get("password") ?? "", code: form.get("code") ?? undefined, step });
+  if (!parsed.success) {
+    const onlyTheCode = parsed.error.issues.every((issue) => issue.path[0] === "code");
+    if (step === "code" && onlyTheCode) return { error: SIGN_IN_CODE_MISSING, email, step: "code" };
+    return { error: "Enter your e-mail address and your password.", email, step: "password" };
+  }
   try {
     await signIn("credentials", {
       email: parsed.data.email,

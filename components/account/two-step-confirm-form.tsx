@@ -1,15 +1,20 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
 
 import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
+import { showServerFieldErrors } from "@/lib/forms/server-errors";
 import { ApiError, apiFetch } from "@/lib/http/api-fetch";
 import { twoStepConfirmSchema } from "@/lib/staff/schemas";
 
-type Errors = Partial<Record<"password" | "code", string>>;
+type FormInput = z.input<typeof twoStepConfirmSchema>;
+type FormOutput = z.output<typeof twoStepConfirmSchema>;
 
 export interface TwoStepConfirmAction {
   /** Field ids and the form's name derive from it. */
@@ -28,76 +33,59 @@ export interface TwoStepConfirmAction {
  */
 export function TwoStepConfirmForm<T>({ action, onDone }: { action: TwoStepConfirmAction; onDone?: (data: T) => void }) {
   const router = useRouter();
-  const [password, setPassword] = useState("");
-  const [code, setCode] = useState("");
-  const [errors, setErrors] = useState<Errors>({});
   const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(twoStepConfirmSchema), defaultValues: { password: "", code: "" } });
+  const { errors, isSubmitting } = form.formState;
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function onSubmit(values: FormOutput) {
     setError(null);
-    const parsed = twoStepConfirmSchema.safeParse({ password, code: code.replace(/\s+/g, "") });
-    if (!parsed.success) {
-      const flat = parsed.error.flatten().fieldErrors;
-      setErrors({ password: flat.password?.[0], code: flat.code?.[0] });
-      return;
-    }
-    setErrors({});
-    setPending(true);
     try {
-      const data = await apiFetch<T>(action.url, { method: "POST", json: parsed.data });
-      setPassword("");
-      setCode("");
+      const data = await apiFetch<T>(action.url, { method: "POST", json: values });
+      form.reset();
       onDone?.(data);
       router.refresh();
     } catch (e) {
       if (e instanceof ApiError) {
-        const next = { password: e.fieldErrors.password?.[0], code: e.fieldErrors.code?.[0] };
-        setErrors(next);
         // A field's own error already says it beside the field.
-        setError(next.password || next.code ? null : e.message);
+        const beside = showServerFieldErrors(form.setError, e.fieldErrors, ["password", "code"]);
+        setError(beside ? null : e.message);
       } else setError(action.failed);
-    } finally {
-      setPending(false);
     }
   }
 
-  const aria = (name: keyof Errors) => ({
+  const aria = (name: keyof FormInput) => ({
     "aria-invalid": errors[name] ? true : undefined,
     "aria-describedby": errors[name] ? `${action.id}-${name}-error` : undefined,
   });
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label={action.title} className="grid gap-3 sm:max-w-md">
+    <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label={action.title} className="grid gap-3 sm:max-w-md">
       <h3 className="text-sm font-semibold text-slate-900">{action.title}</h3>
       {action.explain ? <p className="text-sm text-slate-700">{action.explain}</p> : null}
-      <Field id={`${action.id}-password`} label="Your password" error={errors.password}>
+      <Field id={`${action.id}-password`} label="Your password" error={errors.password?.message}>
         <input
           id={`${action.id}-password`}
           type="password"
           autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
           className={inputClass}
           {...aria("password")}
+          {...form.register("password")}
         />
       </Field>
-      <Field id={`${action.id}-code`} label="Code from your authenticator app, or a recovery code" error={errors.code}>
+      <Field id={`${action.id}-code`} label="Code from your authenticator app, or a recovery code" error={errors.code?.message}>
         <input
           id={`${action.id}-code`}
           type="text"
           autoComplete="one-time-code"
           maxLength={40}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
           className={inputClass}
           {...aria("code")}
+          {...form.register("code")}
         />
       </Field>
       <div>
-        <Button type="submit" variant="secondary" disabled={pending}>
-          {pending ? action.pending : action.submit}
+        <Button type="submit" variant="secondary" disabled={isSubmitting}>
+          {isSubmitting ? action.pending : action.submit}
         </Button>
       </div>
       {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}

@@ -1,12 +1,21 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
 
 import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
+import { showServerFieldErrors } from "@/lib/forms/server-errors";
 import { ApiError, apiFetch } from "@/lib/http/api-fetch";
 import { twoStepEnableSchema, twoStepSetupSchema } from "@/lib/staff/schemas";
+
+type SetupInput = z.input<typeof twoStepSetupSchema>;
+type SetupOutput = z.output<typeof twoStepSetupSchema>;
+type EnableInput = z.input<typeof twoStepEnableSchema>;
+type EnableOutput = z.output<typeof twoStepEnableSchema>;
 
 interface Setup {
   secret: string;
@@ -25,66 +34,46 @@ export function groupSecret(secret: string): string {
  */
 export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => void }) {
   const [setup, setSetup] = useState<Setup | null>(null);
-  const [password, setPassword] = useState("");
-  const [passwordError, setPasswordError] = useState<string | null>(null);
-  const [code, setCode] = useState("");
-  const [codeError, setCodeError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const passwordForm = useForm<SetupInput, unknown, SetupOutput>({ resolver: zodResolver(twoStepSetupSchema), defaultValues: { password: "" } });
+  // The code step's form carries the password from the first step (no field of its own): enable checks both.
+  const codeForm = useForm<EnableInput, unknown, EnableOutput>({ resolver: zodResolver(twoStepEnableSchema), defaultValues: { password: "", code: "" } });
+  const passwordError = passwordForm.formState.errors.password?.message;
+  const codeError = codeForm.formState.errors.code?.message;
+  const pending = passwordForm.formState.isSubmitting || codeForm.formState.isSubmitting;
 
-  async function begin(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function startOver() {
+    setSetup(null);
+    passwordForm.reset({ password: "" });
+    codeForm.reset({ password: "", code: "" });
+  }
+
+  async function begin(values: SetupOutput) {
     setError(null);
-    const parsed = twoStepSetupSchema.safeParse({ password });
-    if (!parsed.success) {
-      setPasswordError(parsed.error.issues[0]?.message ?? "Enter your password");
-      return;
-    }
-    setPasswordError(null);
-    setPending(true);
     try {
-      setSetup(await apiFetch<Setup>("/api/me/2fa/setup", { method: "POST", json: parsed.data }));
-      setCode("");
-      setCodeError(null);
+      setSetup(await apiFetch<Setup>("/api/me/2fa/setup", { method: "POST", json: values }));
+      codeForm.reset({ password: values.password, code: "" });
     } catch (e) {
       if (e instanceof ApiError) {
-        const field = e.fieldErrors.password?.[0];
-        if (field) setPasswordError(field);
-        else setError(e.message);
+        if (!showServerFieldErrors(passwordForm.setError, e.fieldErrors, ["password"])) setError(e.message);
       } else setError("Two-step sign-in could not be set up just now. Try again.");
-    } finally {
-      setPending(false);
     }
   }
 
-  async function enable(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function enable(values: EnableOutput) {
     setError(null);
-    // Apps show the code as "123 456"; the server wants the six digits only.
-    const parsed = twoStepEnableSchema.safeParse({ password, code: code.replace(/\s+/g, "") });
-    if (!parsed.success) {
-      setCodeError(parsed.error.issues[0]?.message ?? "Enter the 6-digit code from your authenticator app");
-      return;
-    }
-    setCodeError(null);
-    setPending(true);
     try {
-      const { recoveryCodes } = await apiFetch<{ recoveryCodes: string[] }>("/api/me/2fa/enable", { method: "POST", json: parsed.data });
+      const { recoveryCodes } = await apiFetch<{ recoveryCodes: string[] }>("/api/me/2fa/enable", { method: "POST", json: values });
       onEnabled(recoveryCodes);
     } catch (e) {
-      if (e instanceof ApiError) {
-        const field = e.fieldErrors.code?.[0];
-        if (field) setCodeError(field);
-        else setError(e.message);
+      const refusedPassword = e instanceof ApiError ? e.fieldErrors.password?.[0] : undefined;
+      if (refusedPassword) {
+        // The password was refused (changed meanwhile, or a typo the throttle caught): ask for it again.
+        startOver();
+        passwordForm.setError("password", { type: "server", message: refusedPassword });
+      } else if (e instanceof ApiError) {
+        if (!showServerFieldErrors(codeForm.setError, e.fieldErrors, ["code"])) setError(e.message);
       } else setError("Two-step sign-in could not be turned on. Try again.");
-      // The password was refused (changed meanwhile, or a typo the throttle caught): ask for it again.
-      if (e instanceof ApiError && e.fieldErrors.password) {
-        setSetup(null);
-        setPassword("");
-        setPasswordError(e.fieldErrors.password[0] ?? null);
-      }
-    } finally {
-      setPending(false);
     }
   }
 
@@ -95,18 +84,16 @@ export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[
           After your password, you will also enter a 6-digit code from an authenticator app on your phone (Google Authenticator, Microsoft Authenticator,
           1Password and the like).
         </p>
-        <form onSubmit={(e) => void begin(e)} noValidate className="space-y-3 sm:max-w-xs">
-          <Field id="setup-password" label="Your password" error={passwordError ?? undefined}>
+        <form onSubmit={passwordForm.handleSubmit(begin)} noValidate className="space-y-3 sm:max-w-xs">
+          <Field id="setup-password" label="Your password" error={passwordError}>
             <input
               id="setup-password"
-              name="password"
               type="password"
               autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
               aria-invalid={passwordError ? true : undefined}
               aria-describedby={passwordError ? "setup-password-error" : undefined}
               className={inputClass}
+              {...passwordForm.register("password")}
             />
           </Field>
           <Button type="submit" disabled={pending}>
@@ -140,20 +127,18 @@ export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[
           </p>
         </li>
         <li>
-          <form onSubmit={(e) => void enable(e)} noValidate className="space-y-3 sm:max-w-xs">
-            <Field id="enable-code" label="Enter the 6-digit code the app shows" error={codeError ?? undefined}>
+          <form onSubmit={codeForm.handleSubmit(enable)} noValidate className="space-y-3 sm:max-w-xs">
+            <Field id="enable-code" label="Enter the 6-digit code the app shows" error={codeError}>
               <input
                 id="enable-code"
-                name="code"
                 type="text"
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 maxLength={7}
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
                 aria-invalid={codeError ? true : undefined}
                 aria-describedby={codeError ? "enable-code-error" : undefined}
                 className={inputClass}
+                {...codeForm.register("code")}
               />
             </Field>
             <div className="flex flex-wrap gap-2">
@@ -163,8 +148,8 @@ export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[
               <Button
                 variant="quiet"
                 onClick={() => {
-                  setSetup(null);
-                  setPassword("");
+                  setError(null);
+                  startOver();
                 }}
                 disabled={pending}
               >

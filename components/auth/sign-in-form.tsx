@@ -1,33 +1,82 @@
 "use client";
 
-import { useActionState, useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { unstable_rethrow } from "next/navigation";
+import { useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import type { z } from "zod";
 
 import { signInAction, type SignInState } from "@/app/sign-in/actions";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
+import { signInFormSchema } from "@/lib/staff/schemas";
 
-const initial: SignInState = { error: null, email: "", step: "password" };
+type FormInput = z.input<typeof signInFormSchema>;
+type FormOutput = z.output<typeof signInFormSchema>;
 
+/**
+ * Two steps in one form: e-mail and password, then (for an account with two-step sign-in) the code, sent with the
+ * e-mail and password kept in the form's state. Both go to the server action signInAction, which signs in (next-auth,
+ * under the sign-in throttle) and redirects, or answers the message and the step to show.
+ */
 export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string; initialError: string | null }) {
-  const [state, action, pending] = useActionState(signInAction, { ...initial, error: initialError });
-  // Kept here for the code step, which sends it again with the code (the browser clears the form after each submit).
-  const [password, setPassword] = useState("");
-  const askCode = state.step === "code" && password !== "";
+  const [outcome, setOutcome] = useState<{ error: string | null; email: string }>({ error: initialError, email: "" });
+  // Signed in: the action's redirect is being followed.
+  const [leaving, setLeaving] = useState(false);
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(signInFormSchema),
+    defaultValues: { email: "", password: "", code: "", step: "password" },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const askCode = useWatch({ control: form.control, name: "step" }) === "code";
+  const pending = isSubmitting || leaving;
+
+  async function onSubmit(values: FormOutput) {
+    const data = new FormData();
+    data.set("callbackUrl", callbackUrl);
+    data.set("step", values.step);
+    data.set("email", values.email);
+    data.set("password", values.password);
+    if (values.code) data.set("code", values.code);
+    let result: SignInState;
+    try {
+      result = await signInAction(data);
+    } catch (error) {
+      // Success arrives as Next's redirect "error": rethrown, Next's router follows it.
+      setLeaving(true);
+      unstable_rethrow(error);
+      setLeaving(false);
+      setOutcome({ error: "Sign-in could not reach the server. Check your connection and try again.", email: values.email });
+      return;
+    }
+    setOutcome({ error: result.error, email: result.email });
+    form.setValue("step", result.step);
+    // As a fresh form would: the code step asks for a new code; back on the first step, the password is typed again.
+    if (result.step === "code") form.setValue("code", "");
+    else form.setValue("password", "");
+  }
+
+  const aria = (name: "email" | "password" | "code") => ({
+    "aria-invalid": errors[name] ? true : undefined,
+    "aria-describedby": errors[name] ? `${name}-error` : undefined,
+  });
+
+  // method="post": a submit before the page's script runs never puts the password in the address.
   return (
-    <form action={action} className="space-y-4" noValidate>
-      <input type="hidden" name="callbackUrl" value={callbackUrl} />
+    <form method="post" onSubmit={form.handleSubmit(onSubmit)} className="space-y-4" noValidate>
       {askCode ? (
         <>
-          <input type="hidden" name="step" value="code" />
-          <input type="hidden" name="email" value={state.email} />
-          <input type="hidden" name="password" value={password} />
           <p className="text-sm text-slate-700">
-            Two-step sign-in is on for <span className="font-medium">{state.email}</span>.
+            Two-step sign-in is on for <span className="font-medium">{outcome.email}</span>.
           </p>
-          <Field id="code" label="Code from your authenticator app" hint="Lost your phone? Enter one of your recovery codes instead.">
+          <Field
+            id="code"
+            label="Code from your authenticator app"
+            error={errors.code?.message}
+            hint="Lost your phone? Enter one of your recovery codes instead."
+          >
             <input
               id="code"
-              name="code"
               type="text"
               inputMode="numeric"
               autoComplete="one-time-code"
@@ -35,31 +84,33 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
               required
               maxLength={40}
               className={inputClass}
+              {...aria("code")}
+              {...form.register("code")}
             />
           </Field>
         </>
       ) : (
         <>
-          <Field id="email" label="E-mail">
-            <input id="email" name="email" type="email" autoComplete="username" required defaultValue={state.email} className={inputClass} />
+          <Field id="email" label="E-mail" error={errors.email?.message}>
+            <input id="email" type="email" autoComplete="username" required className={inputClass} {...aria("email")} {...form.register("email")} />
           </Field>
-          <Field id="password" label="Password">
+          <Field id="password" label="Password" error={errors.password?.message}>
             <input
               id="password"
-              name="password"
               type="password"
               autoComplete="current-password"
               required
-              onChange={(e) => setPassword(e.target.value)}
               className={inputClass}
+              {...aria("password")}
+              {...form.register("password")}
             />
           </Field>
         </>
       )}
       <div aria-live="polite" className="min-h-5">
-        {state.error ? (
+        {outcome.error ? (
           <p role="alert" data-testid="form-error" className="text-sm text-red-700">
-            {state.error}
+            {outcome.error}
           </p>
         ) : null}
       </div>
@@ -67,7 +118,15 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
         {pending ? "Signing in…" : askCode ? "Verify code" : "Sign in"}
       </Button>
       {askCode ? (
-        <Button type="button" variant="quiet" className="w-full" onClick={() => setPassword("")}>
+        <Button
+          type="button"
+          variant="quiet"
+          className="w-full"
+          onClick={() => {
+            setOutcome((o) => ({ ...o, error: null }));
+            form.reset({ email: form.getValues("email"), password: "", code: "", step: "password" });
+          }}
+        >
           Use another account
         </Button>
       ) : null}

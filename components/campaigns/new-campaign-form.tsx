@@ -1,17 +1,24 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
-import { useRef, useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
 
 import { Button } from "@/components/ui/button";
 import { cardClasses } from "@/components/ui/card";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
-import { campaignNameSchema } from "@/lib/campaigns/schemas";
+import { campaignUploadFormSchema } from "@/lib/campaigns/schemas";
 import type { CampaignView } from "@/lib/campaigns/view";
+import { showServerFieldErrors } from "@/lib/forms/server-errors";
 import { ApiError, apiFetch } from "@/lib/http/api-fetch";
 
 import { campaignHref } from "./format";
+
+type FormInput = z.input<typeof campaignUploadFormSchema>;
+type FormOutput = z.output<typeof campaignUploadFormSchema>;
 
 const fileClass =
   "block w-full rounded-md border border-slate-300 text-sm text-slate-900 shadow-sm file:mr-3 file:border-0 file:border-r file:border-slate-300 file:bg-slate-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-slate-900 hover:file:bg-slate-100 focus:border-brand-500 focus:ring-2 focus:ring-brand-500 focus:outline-none aria-invalid:border-red-500";
@@ -20,66 +27,39 @@ const fileClass =
  * Name and file, sent as multipart to POST /api/campaigns; the server checks the file and answers
  * the draft, whose page shows the preview. Nothing is sent to anyone until Start is pressed there.
  */
-export function NewCampaignForm({ maxBytes }: { maxBytes: number }) {
+export function NewCampaignForm() {
   const router = useRouter();
-  const nameRef = useRef<HTMLInputElement>(null);
-  const fileRef = useRef<HTMLInputElement>(null);
-  const [nameError, setNameError] = useState<string | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [uploaded, setUploaded] = useState(false);
+  const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(campaignUploadFormSchema), defaultValues: { name: "", file: undefined } });
+  const { errors, isSubmitting } = form.formState;
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy || uploaded) return;
+  async function onSubmit(values: FormOutput) {
+    if (uploaded) return;
     setServerError(null);
-    const data = new FormData(event.currentTarget);
-    const checkedName = campaignNameSchema.safeParse(String(data.get("name") ?? ""));
-    const file = data.get("file");
-    const hasFile = file instanceof File && file.name !== "";
-    const nameProblem = checkedName.success ? null : (checkedName.error.issues[0]?.message ?? "Check the campaign's name");
-    const fileProblem = !hasFile
-      ? "Choose the CSV file to upload"
-      : file.size === 0
-        ? "The file is empty. Choose a CSV with a header row and at least one row."
-        : file.size > maxBytes
-          ? `The file is larger than 2 MiB (${file.size.toLocaleString("en")} bytes). Split it into smaller files.`
-          : null;
-    setNameError(nameProblem);
-    setFileError(fileProblem);
-    if (!checkedName.success || fileProblem) {
-      (nameProblem ? nameRef : fileRef).current?.focus();
-      return;
-    }
-    data.set("name", checkedName.data);
-    setBusy(true);
+    const data = new FormData();
+    data.set("name", values.name);
+    data.set("file", values.file);
     try {
       const created = await apiFetch<CampaignView>("/api/campaigns", { method: "POST", body: data });
       setUploaded(true);
       router.push(campaignHref(created.id));
     } catch (error) {
       if (error instanceof ApiError) {
-        const forName = error.fieldErrors.name?.[0];
-        const forFile = error.fieldErrors.file?.[0];
-        if (forFile) setFileError(forFile);
-        if (forName) setNameError(forName);
-        if (forName || forFile) (forName ? nameRef : fileRef).current?.focus();
+        showServerFieldErrors(form.setError, error.fieldErrors, ["name", "file"]);
         // The server's own words: what is wrong with the file (size, type, header, CSV) or the name.
         setServerError(error.message);
       } else {
         setServerError("The file could not be uploaded. Try again.");
       }
-    } finally {
-      setBusy(false);
     }
   }
 
-  const describedBy = (id: string, error: string | null) => (error ? `${id}-error` : `${id}-hint`);
+  const describedBy = (id: string, error: string | undefined) => (error ? `${id}-error` : `${id}-hint`);
 
   return (
     <form
-      onSubmit={onSubmit}
+      onSubmit={form.handleSubmit(onSubmit)}
       noValidate
       encType="multipart/form-data"
       className={cardClasses("max-w-xl space-y-4 p-4")}
@@ -88,31 +68,28 @@ export function NewCampaignForm({ maxBytes }: { maxBytes: number }) {
       <Field
         id="campaign-name"
         label="Name"
-        error={nameError ?? undefined}
+        error={errors.name?.message}
         hint="For staff only, e.g. “November dues”; the people asked see each row's description"
       >
         <input
-          ref={nameRef}
           id="campaign-name"
-          name="name"
           autoComplete="off"
           maxLength={120}
           className={inputClass}
-          aria-invalid={nameError ? true : undefined}
-          aria-describedby={describedBy("campaign-name", nameError)}
+          aria-invalid={errors.name ? true : undefined}
+          aria-describedby={describedBy("campaign-name", errors.name?.message)}
+          {...form.register("name")}
         />
       </Field>
-      <Field id="campaign-file" label="CSV file" error={fileError ?? undefined} hint="Tag, amount and description per row; see the format below">
+      <Field id="campaign-file" label="CSV file" error={errors.file?.message} hint="Tag, amount and description per row; see the format below">
         <input
-          ref={fileRef}
           id="campaign-file"
-          name="file"
           type="file"
           accept=".csv,text/csv"
           className={fileClass}
-          aria-invalid={fileError ? true : undefined}
-          aria-describedby={`${describedBy("campaign-file", fileError)} campaign-format`}
-          onChange={() => setFileError(null)}
+          aria-invalid={errors.file ? true : undefined}
+          aria-describedby={`${describedBy("campaign-file", errors.file?.message)} campaign-format`}
+          {...form.register("file")}
         />
       </Field>
       {serverError ? (
@@ -121,8 +98,8 @@ export function NewCampaignForm({ maxBytes }: { maxBytes: number }) {
         </ErrorNote>
       ) : null}
       <div className="space-y-2">
-        <Button type="submit" disabled={busy || uploaded}>
-          {busy ? "Uploading…" : uploaded ? "Uploaded — opening the preview…" : "Upload"}
+        <Button type="submit" disabled={isSubmitting || uploaded}>
+          {isSubmitting ? "Uploading…" : uploaded ? "Uploaded — opening the preview…" : "Upload"}
         </Button>
         <p className="text-xs text-slate-600">Uploading sends nothing: you see a preview first and start the campaign from there.</p>
       </div>

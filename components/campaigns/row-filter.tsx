@@ -17,7 +17,8 @@ export function RowFilterSelect({ value, options, allLabel }: { value: RowFilter
   const router = useRouter();
   const pathname = usePathname();
   return (
-    <form role="search" aria-label="Filter rows" className="flex flex-wrap items-end gap-3" onSubmit={(e) => e.preventDefault()}>
+    // Nothing to submit (a choice applies at once), so a search landmark rather than a form.
+    <div role="search" aria-label="Filter rows" className="flex flex-wrap items-end gap-3">
       <LabelledControl id="rows-status" label="Show rows">
         <select
           id="rows-status"
@@ -35,6 +36,6 @@ export function RowFilterSelect({ value, options, allLabel }: { value: RowFilter
           ))}
         </select>
       </LabelledControl>
-    </form>
+    </div>
   );
 }

@@ -1,9 +1,13 @@
 "use client";
 
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+
 import { Button } from "@/components/ui/button";
 import { LabelledControl, inputClass } from "@/components/ui/field";
 import { TextLink } from "@/components/ui/text-link";
-import { paymentFilterFromSearch, type PaymentFilter } from "@/lib/payments/filters";
+import { paymentFilterSchema, type PaymentFilter } from "@/lib/payments/filters";
 
 const STATES: [NonNullable<PaymentFilter["verified"]>, string][] = [
   ["unverified", "Unverified"],
@@ -11,26 +15,27 @@ const STATES: [NonNullable<PaymentFilter["verified"]>, string][] = [
   ["failed", "Verification failed"],
 ];
 
-/** Uncontrolled: the URL is the state, and `key` resets the fields when it changes. */
+// The fields read with the rule the page and GET /api/payments use (anything unusable is ignored); the page is 1 again.
+const filterFormSchema = paymentFilterSchema.omit({ page: true });
+type FilterInput = z.input<typeof filterFormSchema>;
+type FilterOutput = z.output<typeof filterFormSchema>;
+
+/** The URL is the state, and `key` resets the fields (their defaults) when it changes. */
 export function PaymentFilters({ filter, clearHref, onApply }: { filter: PaymentFilter; clearHref: string; onApply: (next: PaymentFilter) => void }) {
   const active = Boolean(filter.verified || filter.q || filter.tag || filter.from || filter.to);
+  const form = useForm<FilterInput, unknown, FilterOutput>({
+    resolver: zodResolver(filterFormSchema),
+    defaultValues: { verified: filter.verified, from: filter.from ?? "", to: filter.to ?? "", tag: filter.tag ?? "", q: filter.q ?? "" },
+  });
   return (
     <form
       role="search"
       aria-label="Filter payments"
       className="flex flex-wrap items-end gap-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const data = new FormData(e.currentTarget);
-        const next = paymentFilterFromSearch((name) => {
-          const value = data.get(name);
-          return typeof value === "string" ? value : null;
-        });
-        onApply({ ...next, page: 1 });
-      }}
+      onSubmit={form.handleSubmit(({ verified, from, to, tag, q }) => onApply({ verified, from, to, tag: tag || undefined, q: q || undefined, page: 1 }))}
     >
       <LabelledControl id="filter-verified" label="Verification">
-        <select id="filter-verified" name="verified" defaultValue={filter.verified ?? ""} className={inputClass}>
+        <select id="filter-verified" className={inputClass} {...form.register("verified")}>
           <option value="">All</option>
           {STATES.map(([value, label]) => (
             <option key={value} value={value}>
@@ -40,24 +45,23 @@ export function PaymentFilters({ filter, clearHref, onApply }: { filter: Payment
         </select>
       </LabelledControl>
       <LabelledControl id="filter-from" label="Received from">
-        <input id="filter-from" name="from" type="date" defaultValue={filter.from ?? ""} className={inputClass} />
+        <input id="filter-from" type="date" className={inputClass} {...form.register("from")} />
       </LabelledControl>
       <LabelledControl id="filter-to" label="Received to (inclusive)">
-        <input id="filter-to" name="to" type="date" defaultValue={filter.to ?? ""} className={inputClass} />
+        <input id="filter-to" type="date" className={inputClass} {...form.register("to")} />
       </LabelledControl>
       <LabelledControl id="filter-tag" label="Tag">
-        <input id="filter-tag" name="tag" defaultValue={filter.tag ?? ""} placeholder="e.g. ada.obi" maxLength={33} autoComplete="off" className={inputClass} />
+        <input id="filter-tag" placeholder="e.g. ada.obi" maxLength={33} autoComplete="off" className={inputClass} {...form.register("tag")} />
       </LabelledControl>
       <LabelledControl id="filter-q" label="Search">
         <input
           id="filter-q"
-          name="q"
           type="search"
-          defaultValue={filter.q ?? ""}
           placeholder="Name, description or uuid"
           maxLength={100}
           autoComplete="off"
           className={inputClass}
+          {...form.register("q")}
         />
       </LabelledControl>
       <div className="flex items-center gap-3">

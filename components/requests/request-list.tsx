@@ -1,23 +1,30 @@
 "use client";
 
 import { usePathname, useRouter } from "next/navigation";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
 
 import { Button } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LabelledControl, inputClass } from "@/components/ui/field";
 import { Pager } from "@/components/ui/pager";
 import { requestListQuery, requestListSearch, type RequestListParams } from "@/lib/query/options";
-import { REQUEST_STATUSES } from "@/lib/requests/schemas";
+import { REQUEST_STATUSES, requestListQuerySchema } from "@/lib/requests/schemas";
 
 import { RequestsTable } from "./requests-table";
+
+// The tag box: the same rule the page and GET /api/requests read it with (a leading @ dropped; anything unusable ignored).
+const tagFilterSchema = requestListQuerySchema.pick({ tag: true });
+type TagFilterInput = z.input<typeof tagFilterSchema>;
+type TagFilter = z.output<typeof tagFilterSchema>;
 
 /** Filters and page live in the URL, so a filtered list can be shared and survives reload. */
 export function RequestList({ params }: { params: RequestListParams }) {
   const router = useRouter();
   const pathname = usePathname();
-  const [tag, setTag] = useState(params.tag ?? "");
+  const tagForm = useForm<TagFilterInput, unknown, TagFilter>({ resolver: zodResolver(tagFilterSchema), defaultValues: { tag: params.tag ?? "" } });
   const query = useQuery(requestListQuery(params));
   const href = (next: RequestListParams) => `${pathname}${requestListSearch(next)}`;
   const go = (next: RequestListParams) => router.push(href(next));
@@ -29,10 +36,7 @@ export function RequestList({ params }: { params: RequestListParams }) {
         role="search"
         aria-label="Filter requests"
         className="flex flex-wrap items-end gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          go({ ...params, tag: tag.trim() || undefined, page: 1 });
-        }}
+        onSubmit={tagForm.handleSubmit(({ tag }) => go({ ...params, tag: tag || undefined, page: 1 }))}
       >
         <LabelledControl id="filter-status" label="Status">
           <select
@@ -50,7 +54,7 @@ export function RequestList({ params }: { params: RequestListParams }) {
           </select>
         </LabelledControl>
         <LabelledControl id="filter-tag" label="Tag">
-          <input id="filter-tag" className={inputClass} value={tag} onChange={(e) => setTag(e.target.value)} placeholder="e.g. ada.obi" />
+          <input id="filter-tag" className={inputClass} placeholder="e.g. ada.obi" {...tagForm.register("tag")} />
         </LabelledControl>
         <Button type="submit">Search</Button>
       </form>

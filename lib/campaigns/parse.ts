@@ -1,12 +1,12 @@
 import Papa from "papaparse";
 
+import { MAX_CAMPAIGN_BYTES } from "@/lib/campaigns/schemas";
 import { descriptionSchema, nairaAmountSchema, tagSchema } from "@/lib/requests/schemas";
 
 // A campaign file (docs/architecture.md, "A campaign"): UTF-8 with or without BOM, comma or semicolon,
 // a header naming tag, amount and description in any order and case, extra columns ignored.
 
 export const MAX_CAMPAIGN_ROWS = 10_000;
-export const MAX_CAMPAIGN_BYTES = 2 * 1024 * 1024;
 export const REQUIRED_COLUMNS = ["tag", "amount", "description"] as const;
 
 export interface ParsedRow {

@@ -4,6 +4,10 @@ import { pageParamSchema } from "@/lib/http/page-param";
 
 import { ROW_FILTERS } from "./view";
 
+/** The largest campaign file: POST /api/campaigns refuses more (413), and the upload form checks it before sending. */
+export const MAX_CAMPAIGN_BYTES = 2 * 1024 * 1024;
+const MAX_MIB = MAX_CAMPAIGN_BYTES / (1024 * 1024);
+
 // Shared by the upload form and POST /api/campaigns.
 export const campaignNameSchema = z
   .string({ error: "Give the campaign a name" })
@@ -11,6 +15,37 @@ export const campaignNameSchema = z
   .min(1, "Give the campaign a name")
   .max(100, "At most 100 characters")
   .refine((d) => !/[\u0000-\u001f\u007f]/.test(d), "Remove line breaks and control characters");
+
+/** The one chosen file of a file input (its FileList), or null. */
+function chosenFile(value: unknown): File | null {
+  if (typeof File !== "undefined" && value instanceof File) return value;
+  if (typeof FileList !== "undefined" && value instanceof FileList) return value.item(0);
+  return null;
+}
+
+/**
+ * The upload form (components/campaigns/new-campaign-form.tsx): the handler's name rule, and the file checked in the
+ * browser for what needs no reading: there, not empty, within the handler's limit. The server checks it all again,
+ * from the multipart body, with the CSV itself (lib/campaigns/parse.ts).
+ */
+export const campaignUploadFormSchema = z.object({
+  name: campaignNameSchema,
+  file: z.unknown().transform((value, ctx) => {
+    const file = chosenFile(value);
+    const problem = !file
+      ? "Choose the CSV file to upload"
+      : file.size === 0
+        ? "The file is empty. Choose a CSV with a header row and at least one row."
+        : file.size > MAX_CAMPAIGN_BYTES
+          ? `The file is larger than ${MAX_MIB} MiB (${file.size.toLocaleString("en")} bytes). Split it into smaller files.`
+          : null;
+    if (!file || problem) {
+      ctx.addIssue({ code: "custom", message: problem ?? "Choose the CSV file to upload" });
+      return z.NEVER;
+    }
+    return file;
+  }),
+});
 
 export const campaignRowsQuerySchema = z.object({
   status: z.enum(ROW_FILTERS).optional().catch(undefined),

@@ -43,19 +43,42 @@ export const signInSchema = z.object({
     .transform((v) => v || undefined),
 });
 
+export const SIGN_IN_CODE_MISSING = "Enter the 6-digit code from your authenticator app.";
+
+/**
+ * The sign-in form and its action (app/sign-in/actions.ts): signInSchema plus the step the form is on; on the
+ * code step (the password was right and the account has two-step sign-in) the code is required.
+ */
+export const signInFormSchema = signInSchema
+  .extend({ step: z.enum(["password", "code"]) })
+  .refine((v) => v.step !== "code" || v.code !== undefined, { message: SIGN_IN_CODE_MISSING, path: ["code"] });
+
 // The account page's forms and the /api/me handlers.
-export const passwordChangeSchema = z
-  .object({
-    currentPassword: z.string({ error: "Enter your current password" }).min(1, "Enter your current password").max(200, "At most 200 characters"),
-    newPassword: newPassword("a new password"),
-  })
-  .strict()
-  .refine((v) => v.currentPassword !== v.newPassword, { message: "Choose a password different from the current one", path: ["newPassword"] });
+const passwordChangeFields = {
+  currentPassword: z.string({ error: "Enter your current password" }).min(1, "Enter your current password").max(200, "At most 200 characters"),
+  newPassword: newPassword("a new password"),
+};
+const notTheCurrentPassword = (v: { currentPassword: string; newPassword: string }) => v.currentPassword !== v.newPassword;
+const NOT_THE_CURRENT_PASSWORD = { message: "Choose a password different from the current one", path: ["newPassword"] };
+
+export const passwordChangeSchema = z.object(passwordChangeFields).strict().refine(notTheCurrentPassword, NOT_THE_CURRENT_PASSWORD);
+
+/** The account page's password form: the same fields and rule, plus the new password typed twice (checked in the browser; not sent). */
+export const passwordChangeFormSchema = z
+  .object({ ...passwordChangeFields, confirmNewPassword: z.string() })
+  .refine(notTheCurrentPassword, NOT_THE_CURRENT_PASSWORD)
+  .refine((v) => v.newPassword === v.confirmNewPassword, {
+    message: "The two new passwords do not match; type the same one twice",
+    path: ["confirmNewPassword"],
+  });
+
+// Apps show the code as "123 456": spaces anywhere are dropped (a recovery code has none either).
+const withoutSpaces = (code: string) => code.replace(/\s+/g, "");
 
 const appCode = z
   .string({ error: "Enter the 6-digit code from your authenticator app" })
-  .trim()
-  .regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app");
+  .transform(withoutSpaces)
+  .pipe(z.string().regex(/^\d{6}$/, "Enter the 6-digit code from your authenticator app"));
 
 const ownPassword = z.string({ error: "Enter your password" }).min(1, "Enter your password").max(200, "At most 200 characters");
 
@@ -70,9 +93,8 @@ export const twoStepConfirmSchema = z
     password: ownPassword,
     code: z
       .string({ error: "Enter a code from your authenticator app or a recovery code" })
-      .trim()
-      .min(6, "Enter a code from your authenticator app or a recovery code")
-      .max(40, "At most 40 characters"),
+      .transform(withoutSpaces)
+      .pipe(z.string().min(6, "Enter a code from your authenticator app or a recovery code").max(40, "At most 40 characters")),
   })
   .strict();
 

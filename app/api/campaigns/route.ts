@@ -1,10 +1,10 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
-import { parseCampaignCsv, MAX_CAMPAIGN_BYTES } from "@/lib/campaigns/parse";
+import { parseCampaignCsv } from "@/lib/campaigns/parse";
 import { getCampaignView, listCampaignViews } from "@/lib/campaigns/queries";
 import { createCampaign, DraftLimitError, MAX_DRAFTS_PER_PERSON } from "@/lib/campaigns/repo";
-import { campaignNameSchema } from "@/lib/campaigns/schemas";
+import { campaignNameSchema, MAX_CAMPAIGN_BYTES } from "@/lib/campaigns/schemas";
 import { CAMPAIGN_PAGE_SIZE } from "@/lib/campaigns/view";
 import { badRequest, conflict, tooLarge, unprocessable, unsupportedMediaType, ApiError } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";

@@ -3,7 +3,6 @@ import { NewCampaignForm } from "@/components/campaigns/new-campaign-form";
 import { TextLink } from "@/components/ui/text-link";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { SENDERS } from "@/lib/auth/roles";
-import { MAX_CAMPAIGN_BYTES } from "@/lib/campaigns/parse";
 
 export const metadata = { title: "New campaign" };
 
@@ -20,7 +19,7 @@ export default async function NewCampaignPage() {
         service budget&apos;s pace, and the campaign&apos;s page follows them live.
       </p>
       <div className="grid items-start gap-4 lg:grid-cols-2 [&>*]:min-w-0">
-        <NewCampaignForm maxBytes={MAX_CAMPAIGN_BYTES} />
+        <NewCampaignForm />
         <CampaignFileFormat />
       </div>
     </div>
