@@ -4,8 +4,8 @@ import { useState, type FormEvent } from "react";
 
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
-import { passwordChangeSchema } from "@/lib/staff/schemas";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
+import { passwordChangeSchema } from "@/lib/client/staff/schemas";
 
 type Name = "currentPassword" | "newPassword" | "confirmNewPassword";
 type Errors = Partial<Record<Name, string>>;

@@ -6,8 +6,8 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
-import { twoStepConfirmSchema } from "@/lib/staff/schemas";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
+import { twoStepConfirmSchema } from "@/lib/client/staff/schemas";
 
 type Errors = Partial<Record<"password" | "code", string>>;
 

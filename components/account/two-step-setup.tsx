@@ -5,8 +5,8 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
-import { twoStepEnableSchema, twoStepSetupSchema } from "@/lib/staff/schemas";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
+import { twoStepEnableSchema, twoStepSetupSchema } from "@/lib/client/staff/schemas";
 
 interface Setup {
   secret: string;

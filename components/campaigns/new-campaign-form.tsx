@@ -7,9 +7,9 @@ import { Button } from "@/components/ui/button";
 import { cardClasses } from "@/components/ui/card";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
-import { campaignNameSchema } from "@/lib/campaigns/schemas";
-import type { CampaignView } from "@/lib/campaigns/view";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
+import { campaignNameSchema } from "@/lib/client/campaigns/schemas";
+import type { CampaignView } from "@/lib/client/campaigns/view";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
 
 import { campaignHref } from "./format";
 

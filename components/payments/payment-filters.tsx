@@ -3,7 +3,7 @@
 import { Button } from "@/components/ui/button";
 import { LabelledControl, inputClass } from "@/components/ui/field";
 import { TextLink } from "@/components/ui/text-link";
-import { paymentFilterFromSearch, type PaymentFilter } from "@/lib/payments/filters";
+import { paymentFilterFromSearch, type PaymentFilter } from "@/lib/client/payments/filters";
 
 const STATES: [NonNullable<PaymentFilter["verified"]>, string][] = [
   ["unverified", "Unverified"],

@@ -2,7 +2,7 @@ import "server-only";
 
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { SENDERS } from "@/lib/auth/roles";
+import { SENDERS } from "@/lib/client/auth/roles";
 import { conflict, notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { sendJob } from "@/lib/jobs/engine";
@@ -11,7 +11,7 @@ import { publish } from "@/lib/live/bus";
 import { getCampaignView } from "./queries";
 import { transitionCampaign } from "./repo";
 import { campaignSendJob } from "./send.job";
-import { TRANSITIONS, type Transition } from "./transitions";
+import { TRANSITIONS, type Transition } from "@/lib/client/campaigns/transitions";
 
 /** The route handler of POST /api/campaigns/:id/<transition> (admin, operator), audited. */
 export function campaignAction(transition: Transition) {
@@ -26,7 +26,7 @@ export function campaignAction(transition: Transition) {
     await writeAudit(db, { action: TRANSITIONS[transition].audit, actor: staff, target: params.id, detail: sender, ip });
     // Sending starts (or continues) at once; the per-minute schedule would pick it up anyway.
     if (transition === "start" || transition === "resume") await sendJob(campaignSendJob, {});
-    publish({ type: "campaign.progress", id: params.id });
+    publish({ type: "campaign.progress", campaignId: params.id });
     return ok(await getCampaignView(db, params.id), TRANSITIONS[transition].done);
   });
 }

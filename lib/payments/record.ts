@@ -2,7 +2,7 @@ import "server-only";
 
 import type { Db } from "@/lib/db/client";
 import { payments, webhookDeliveries } from "@/lib/db/schema";
-import { serviceAmountToNaira, type AmountUnit } from "@/lib/money";
+import { serviceAmountToNaira, type AmountUnit } from "@/lib/client/money";
 import type { PeerTransferPayload } from "@/lib/service/schemas";
 
 export type DeliveryLog = Omit<typeof webhookDeliveries.$inferInsert, "id" | "receivedAt">;

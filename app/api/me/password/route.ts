@@ -1,14 +1,14 @@
 import { writeAudit } from "@/lib/audit/write";
 import { confirmOwnPassword } from "@/lib/auth/confirm-password";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { endSessions } from "@/lib/auth/sessions";
 import { clearFailures } from "@/lib/auth/throttle";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 import { setPassword } from "@/lib/staff/repo";
-import { passwordChangeSchema } from "@/lib/staff/schemas";
+import { passwordChangeSchema } from "@/lib/client/staff/schemas";
 
 export const dynamic = "force-dynamic";
 

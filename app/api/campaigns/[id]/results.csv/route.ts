@@ -1,5 +1,5 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { campaignResultsCsv } from "@/lib/campaigns/results-csv";
 import { findCampaign } from "@/lib/campaigns/repo";
 import { notFound } from "@/lib/http/api-error";
