@@ -13,8 +13,6 @@ import type { FundRequestView } from "@/lib/requests/view";
 // component prefetches the same key with the same read function its route handler calls (docs/architecture.md,
 // "One data path per screen"); live events invalidate keys by these builders (lib/client/live/effects.ts).
 
-export type { Page };
-
 export interface RequestListParams {
   status?: string;
   tag?: string;
@@ -87,8 +85,6 @@ export const requestQuery = (id: string) =>
     queryKey: keys.request(id),
     queryFn: () => apiFetch<FundRequestView>(`/api/requests/${encodeURIComponent(id)}`),
   });
-
-export type { PaymentPage };
 
 export const paymentListQuery = (f: PaymentFilter) =>
   queryOptions({
