@@ -11,7 +11,7 @@ import { getDb } from "@/lib/db";
 import { clientIp } from "@/lib/http/client-ip";
 import { safeRedirectPath } from "@/lib/http/safe-redirect";
 import { findStaffByEmail } from "@/lib/auth/accounts";
-import { signInSchema } from "@/lib/staff/schemas";
+import { signInSchema } from "@/lib/client/staff/schemas";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 
 /** Wrong e-mail or password: one message for both, so nobody learns which accounts exist. */

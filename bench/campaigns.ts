@@ -10,7 +10,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 
 import { DEMO_ADMIN } from "@/lib/auth/demo";
-import type { CampaignCounts, CampaignView } from "@/lib/campaigns/view";
+import type { CampaignCounts, CampaignView } from "@/lib/client/campaigns/view";
 import { backgroundShare } from "@/lib/service/budget";
 import { startSandbox } from "@/sandbox/server";
 import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";

@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 
-import type { CampaignView } from "@/lib/campaigns/view";
+import type { CampaignView } from "@/lib/client/campaigns/view";
 
 import type { Session } from "./session";
 

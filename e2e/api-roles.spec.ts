@@ -5,7 +5,7 @@ import path from "node:path";
 import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { request as playwrightRequest } from "@playwright/test";
 
-import type { Role } from "../lib/auth/roles";
+import type { Role } from "../lib/client/auth/roles";
 import { totpCode } from "../lib/auth/totp";
 import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { payload } from "../tests/support/payloads";

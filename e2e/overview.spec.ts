@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-import { currencyOf, formatMinor, sumMinor } from "../lib/money";
+import { currencyOf, formatMinor, sumMinor } from "../lib/client/money";
 import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { BASE_URL, E2E_SANDBOX_PORT, sandbox, uniqueTag } from "./support";
 
@@ -33,7 +33,7 @@ test("the overview shows every wallet's formatted_balance exactly as the sandbox
 test("the overview's recent payments update live when a consumer pays", async ({ page, request }) => {
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
-  // The list is drawn on the server: an event published before the stream is open would never reach it.
+  // The list is a query refetched by live events: an event published before the stream is open would never reach it.
   await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
   const tag = uniqueTag("live.overview");
   const made = await request.post("/api/requests", {
@@ -43,6 +43,6 @@ test("the overview's recent payments update live when a consumer pays", async ({
   expect(made.status()).toBe(201);
   const { requestId } = ((await made.json()) as { data: { requestId: string } }).data;
   await sandbox.act(requestId, "accept");
-  // No reload: the payment.recorded event refreshes the server-rendered list.
+  // No reload: the payment.recorded event refetches the list's query.
   await expect(page.getByTestId("recent-payment").filter({ hasText: `@${tag}` })).toBeVisible({ timeout: 15_000 });
 });

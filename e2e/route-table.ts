@@ -1,4 +1,4 @@
-import type { Role } from "../lib/auth/roles";
+import type { Role } from "../lib/client/auth/roles";
 
 export interface RouteCase {
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -26,6 +26,7 @@ export const ROUTE_TABLE: RouteCase[] = [
   { method: "PATCH", pattern: "/api/staff/[id]", allowed: ["admin"], reads: "json" },
   { method: "GET", pattern: "/api/payments", allowed: ["admin", "operator", "viewer"] },
   { method: "GET", pattern: "/api/payments/[uuid]", allowed: ["admin", "operator", "viewer"] },
+  { method: "GET", pattern: "/api/payments/settled-per-day", allowed: ["admin", "operator", "viewer"] },
   { method: "POST", pattern: "/api/payments/[uuid]/verify", allowed: ["admin", "operator"] },
   { method: "GET", pattern: "/api/webhook-events", allowed: ["admin"] },
   { method: "POST", pattern: "/api/webhooks/peer-transfer", allowed: "signature", reads: "json" },

@@ -4,7 +4,7 @@
 import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
 
 import { DEMO_ADMIN } from "../lib/auth/demo";
-import type { Role } from "../lib/auth/roles";
+import type { Role } from "../lib/client/auth/roles";
 import { sandboxControl } from "../tests/support/sandbox-control";
 import { fakeAddress, signInWith } from "../tests/support/sign-in";
 import { waitFor } from "../tests/support/wait-for";

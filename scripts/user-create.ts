@@ -7,7 +7,7 @@ import { openDatabase } from "@/lib/db/client";
 import { DatabaseLockedError } from "@/lib/db/lock";
 import { writeAudit } from "@/lib/audit/write";
 import { createStaff } from "@/lib/auth/accounts";
-import { staffCreateSchema } from "@/lib/staff/schemas";
+import { staffCreateSchema } from "@/lib/client/staff/schemas";
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db/mode";
 
 function die(message: string): never {

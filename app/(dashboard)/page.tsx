@@ -1,3 +1,4 @@
+import { getConfig } from "@/lib/config";
 import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import { connection } from "next/server";
 
@@ -5,30 +6,31 @@ import { BalanceSection } from "@/components/balance/balance-section";
 import { RecentPayments } from "@/components/payments/recent-payments";
 import { RecentRequests } from "@/components/requests/recent-requests";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
+import { RECENT_PAYMENTS_FILTER, keys } from "@/lib/client/query/options";
 import { getBalanceView } from "@/lib/balance/cache";
 import { getDb } from "@/lib/db";
-import { recentPayments } from "@/lib/payments/recent";
-import { keys } from "@/lib/query/options";
+import { readPaymentPage } from "@/lib/payments/query";
 import { getServerQueryClient } from "@/lib/query/server-client";
-import { REQUEST_PAGE_SIZE, listRequests } from "@/lib/requests/repo";
+import { readRequestPage } from "@/lib/requests/repo";
 
 export const metadata = { title: "Overview" };
 
+// Every part is a query, prefetched here with the read its route handler uses; live events invalidate them.
 export default async function OverviewPage() {
   // Balances are live data: render per request, never at build time.
   await connection();
-  await requirePageStaff(ANY_STAFF, "/");
+  const staff = await requirePageStaff(ANY_STAFF, "/");
   const db = await getDb();
   const client = getServerQueryClient();
-  const [, , payments] = await Promise.all([
+  await Promise.all([
     // A failed balance fetch is left to the browser's query, which shows the error panel and retry.
     client.prefetchQuery({ queryKey: keys.balance, queryFn: () => getBalanceView() }),
+    client.prefetchQuery({ queryKey: keys.requestList({ page: 1 }), queryFn: () => readRequestPage(db, { page: 1 }) }),
     client.prefetchQuery({
-      queryKey: keys.requestList({ page: 1 }),
-      queryFn: async () => ({ ...(await listRequests(db, { page: 1 })), page: 1, pageSize: REQUEST_PAGE_SIZE }),
+      queryKey: keys.paymentList(RECENT_PAYMENTS_FILTER),
+      queryFn: () => readPaymentPage(db, RECENT_PAYMENTS_FILTER, staff.role, getConfig().timeZone),
     }),
-    recentPayments(db),
   ]);
   return (
     <div className="space-y-8">
@@ -40,7 +42,7 @@ export default async function OverviewPage() {
           <div className="lg:col-span-2">
             <RecentRequests />
           </div>
-          <RecentPayments items={payments} />
+          <RecentPayments />
         </div>
       </HydrationBoundary>
     </div>

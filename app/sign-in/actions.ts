@@ -5,7 +5,7 @@ import { AuthError, CredentialsSignin } from "next-auth";
 import { signIn } from "@/auth";
 import { getConfig } from "@/lib/config";
 import { safeRedirectPath } from "@/lib/http/safe-redirect";
-import { SIGN_IN_CODE_MISSING, signInFormSchema } from "@/lib/staff/schemas";
+import { SIGN_IN_CODE_MISSING, signInFormSchema } from "@/lib/client/staff/schemas";
 
 export interface SignInState {
   error: string | null;

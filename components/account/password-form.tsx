@@ -7,9 +7,9 @@ import type { z } from "zod";
 
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
-import { showServerFieldErrors } from "@/lib/forms/server-errors";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
-import { passwordChangeFormSchema } from "@/lib/staff/schemas";
+import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
+import { passwordChangeFormSchema } from "@/lib/client/staff/schemas";
 
 type FormInput = z.input<typeof passwordChangeFormSchema>;
 type FormOutput = z.output<typeof passwordChangeFormSchema>;

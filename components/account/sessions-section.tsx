@@ -7,9 +7,9 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ErrorNote, ErrorPanel } from "@/components/ui/error-panel";
 import { DataTable, Td } from "@/components/ui/table";
-import { ApiError, apiFetchWithMessage } from "@/lib/http/api-fetch";
-import { keys, sessionsQuery } from "@/lib/query/options";
-import { formatTime } from "@/lib/time/format";
+import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
+import { keys, sessionsQuery } from "@/lib/client/query/options";
+import { formatTime } from "@/lib/client/time/format";
 
 import { deviceName } from "./device-name";
 

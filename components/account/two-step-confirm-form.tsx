@@ -9,9 +9,9 @@ import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
-import { showServerFieldErrors } from "@/lib/forms/server-errors";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
-import { twoStepConfirmSchema } from "@/lib/staff/schemas";
+import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
+import { twoStepConfirmSchema } from "@/lib/client/staff/schemas";
 
 type FormInput = z.input<typeof twoStepConfirmSchema>;
 type FormOutput = z.output<typeof twoStepConfirmSchema>;

@@ -6,7 +6,7 @@ import { useState } from "react";
 
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { formatTime } from "@/lib/time/format";
+import { formatTime } from "@/lib/client/time/format";
 
 import { RecoveryCodes } from "./recovery-codes";
 import { TwoStepConfirmForm, type TwoStepConfirmAction } from "./two-step-confirm-form";

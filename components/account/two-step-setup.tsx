@@ -8,9 +8,9 @@ import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
-import { showServerFieldErrors } from "@/lib/forms/server-errors";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
-import { twoStepEnableSchema, twoStepSetupSchema } from "@/lib/staff/schemas";
+import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
+import { twoStepEnableSchema, twoStepSetupSchema } from "@/lib/client/staff/schemas";
 
 type SetupInput = z.input<typeof twoStepSetupSchema>;
 type SetupOutput = z.output<typeof twoStepSetupSchema>;

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import { signInAction, type SignInState } from "@/app/sign-in/actions";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
-import { signInFormSchema } from "@/lib/staff/schemas";
+import { signInFormSchema } from "@/lib/client/staff/schemas";
 
 type FormInput = z.input<typeof signInFormSchema>;
 type FormOutput = z.output<typeof signInFormSchema>;

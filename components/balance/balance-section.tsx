@@ -5,9 +5,9 @@ import { useState } from "react";
 
 import { Button } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
-import { apiFetch } from "@/lib/http/api-fetch";
+import { apiFetch } from "@/lib/client/http/api-fetch";
 import type { BalanceView } from "@/lib/balance/view";
-import { balanceQuery, keys } from "@/lib/query/options";
+import { balanceQuery, keys } from "@/lib/client/query/options";
 
 import { WalletCards, WalletCardsSkeleton } from "./wallet-cards";
 

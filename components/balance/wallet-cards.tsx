@@ -2,7 +2,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { BalanceView } from "@/lib/balance/view";
-import { formatTime } from "@/lib/time/format";
+import { formatTime } from "@/lib/client/time/format";
 
 export function WalletCards({ view }: { view: BalanceView }) {
   return (

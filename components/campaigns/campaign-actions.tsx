@@ -1,17 +1,18 @@
 "use client";
 
-import { useRouter } from "next/navigation";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, useTransition } from "react";
 
 import { Button, buttonClasses } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
-import { allowedTransitions, TRANSITIONS, type Transition } from "@/lib/campaigns/transitions";
-import type { CampaignStatus, CampaignView } from "@/lib/campaigns/view";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
+import { allowedTransitions, TRANSITIONS, type Transition } from "@/lib/client/campaigns/transitions";
+import type { CampaignStatus, CampaignView } from "@/lib/client/campaigns/view";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
+import { keys } from "@/lib/client/query/options";
 
-/** Start, pause, resume and cancel (with a confirmation); the page re-renders with the new status. */
+/** Start, pause, resume and cancel (with a confirmation); the campaign's queries are re-read with the new status. */
 export function CampaignActions({ id, name, status, sendable }: { id: string; name: string; status: CampaignStatus; sendable: number }) {
-  const router = useRouter();
+  const client = useQueryClient();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
@@ -35,10 +36,12 @@ export function CampaignActions({ id, name, status, sendable }: { id: string; na
     setNotice("");
     startTransition(async () => {
       try {
-        await apiFetch<CampaignView>(`/api/campaigns/${encodeURIComponent(id)}/${action}`, { method: "POST" });
+        const view = await apiFetch<CampaignView>(`/api/campaigns/${encodeURIComponent(id)}/${action}`, { method: "POST" });
         setConfirming(false);
         setNotice(TRANSITIONS[action].done);
-        router.refresh();
+        client.setQueryData(keys.campaign(id), view);
+        // Its rows (a cancel skips the queued ones) and the list; the campaign.progress event would do it too, a moment later.
+        await Promise.all([client.invalidateQueries({ queryKey: keys.campaign(id) }), client.invalidateQueries({ queryKey: keys.campaignLists })]);
       } catch (e) {
         setError(e instanceof ApiError ? e.message : "The campaign could not be changed. Try again.");
       }

@@ -2,7 +2,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Detail } from "@/components/ui/detail";
 import { TextLink } from "@/components/ui/text-link";
-import type { CampaignRowView, CampaignView, RowFilter } from "@/lib/campaigns/view";
+import type { CampaignRowView, CampaignView, RowFilter } from "@/lib/client/campaigns/view";
 
 import { CampaignActions } from "./campaign-actions";
 import { campaignHref, campaignRowsSearch, formatNaira, plural, timeLeftText } from "./format";

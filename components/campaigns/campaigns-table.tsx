@@ -1,7 +1,7 @@
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import type { CampaignView } from "@/lib/campaigns/view";
-import { formatTime } from "@/lib/time/format";
+import type { CampaignView } from "@/lib/client/campaigns/view";
+import { formatTime } from "@/lib/client/time/format";
 
 import { campaignHref, formatNaira } from "./format";
 import { ProgressMini } from "./progress-bar";

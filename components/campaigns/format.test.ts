@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import type { CampaignCounts } from "@/lib/campaigns/view";
+import type { CampaignCounts } from "@/lib/client/campaigns/view";
 
 import { campaignProgress, campaignRowsSearch, formatNaira, formatRowAmount, rowFilterParam, timeLeftText } from "./format";
 

@@ -1,5 +1,5 @@
-import { ROW_FILTERS, type CampaignCounts, type CampaignStatus, type RowFilter } from "@/lib/campaigns/view";
-import { formatMajor } from "@/lib/money";
+import { ROW_FILTERS, type CampaignCounts, type CampaignStatus, type RowFilter } from "@/lib/client/campaigns/view";
+import { formatMajor } from "@/lib/client/money";
 
 // Client-safe helpers shared by the campaign pages and their components.
 
@@ -45,14 +45,8 @@ export function rowFilterParam(value: string | string[] | null | undefined): Row
   return (ROW_FILTERS as readonly string[]).includes(text ?? "") ? (text as RowFilter) : undefined;
 }
 
-/** The query string of a campaign's rows table: filter and page, each left out at its default. */
-export function campaignRowsSearch(p: { status?: RowFilter; page: number }): string {
-  const q = new URLSearchParams();
-  if (p.status) q.set("status", p.status);
-  if (p.page > 1) q.set("page", String(p.page));
-  const text = q.toString();
-  return text ? `?${text}` : "";
-}
+/** The query string of a campaign's rows table: filter and page, each left out at its default (the page's URL and the API's). */
+export { campaignRowsSearch } from "@/lib/client/query/options";
 
 export function campaignHref(id: string): string {
   return `/campaigns/${encodeURIComponent(id)}`;

@@ -10,10 +10,10 @@ import { Button } from "@/components/ui/button";
 import { cardClasses } from "@/components/ui/card";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
-import { campaignUploadFormSchema } from "@/lib/campaigns/schemas";
-import type { CampaignView } from "@/lib/campaigns/view";
-import { showServerFieldErrors } from "@/lib/forms/server-errors";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
+import { campaignUploadFormSchema } from "@/lib/client/campaigns/schemas";
+import type { CampaignView } from "@/lib/client/campaigns/view";
+import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
 
 import { campaignHref } from "./format";
 

@@ -1,4 +1,4 @@
-import type { CampaignCounts } from "@/lib/campaigns/view";
+import type { CampaignCounts } from "@/lib/client/campaigns/view";
 
 import { campaignProgress } from "./format";
 

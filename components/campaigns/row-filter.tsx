@@ -3,7 +3,7 @@
 import { usePathname, useRouter } from "next/navigation";
 
 import { LabelledControl, inputClass } from "@/components/ui/field";
-import type { RowFilter } from "@/lib/campaigns/view";
+import type { RowFilter } from "@/lib/client/campaigns/view";
 
 import { campaignRowsSearch } from "./format";
 

@@ -1,6 +1,6 @@
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import type { CampaignRowView } from "@/lib/campaigns/view";
+import type { CampaignRowView } from "@/lib/client/campaigns/view";
 
 import { formatRowAmount } from "./format";
 import { RowStatusBadge } from "./status-badge";

@@ -1,5 +1,5 @@
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import type { CampaignStatus, RowStatus } from "@/lib/campaigns/view";
+import type { CampaignStatus, RowStatus } from "@/lib/client/campaigns/view";
 
 const CAMPAIGN_TONES: Record<CampaignStatus, BadgeTone> = {
   draft: "neutral",

@@ -1,22 +1,17 @@
 "use client";
 
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 
-import { LIVE_EVENT_TYPES, liveEffect, showsServerRenderedLiveData } from "@/lib/live/effects";
+import { LIVE_EVENT_TYPES, fallbackEffect, liveEffect, parseLiveEvent } from "@/lib/client/live/effects";
 
 type State = "connecting" | "open" | "reconnecting";
 
 // A burst of events (a run of webhooks) becomes one refetch per query, not one per event.
 const INVALIDATE_AFTER_MS = 250;
-// Server-rendered parts (the overview's recent payments, the payments chart, the campaign pages) are re-rendered at most this often.
-const REFRESH_EVERY_MS = 3_000;
-
-/** One EventSource per tab: each event invalidates the queries it affects; nothing polls. */
+/** One EventSource per tab: each event invalidates exactly the queries it names (lib/client/live/effects.ts); nothing polls. */
 export function LiveUpdates() {
   const client = useQueryClient();
-  const router = useRouter();
   const [state, setState] = useState<State>("connecting");
 
   useEffect(() => {
@@ -26,9 +21,6 @@ export function LiveUpdates() {
     let closed = false;
     const pending = new Map<string, QueryKey>();
     let flushTimer: ReturnType<typeof setTimeout> | null = null;
-    let refreshTimer: ReturnType<typeof setTimeout> | null = null;
-    let lastRefresh = 0;
-    let everOpen = false;
 
     const invalidate = (...queryKeys: QueryKey[]) => {
       for (const key of queryKeys) pending.set(JSON.stringify(key), key);
@@ -39,16 +31,6 @@ export function LiveUpdates() {
         for (const queryKey of keysNow) void client.invalidateQueries({ queryKey });
       }, INVALIDATE_AFTER_MS);
     };
-    // Some pages draw live data on the server (see liveEffect): ask for a fresh render, throttled.
-    const refreshServerParts = () => {
-      if (refreshTimer) return;
-      const wait = Math.max(0, lastRefresh + REFRESH_EVERY_MS - Date.now());
-      refreshTimer = setTimeout(() => {
-        refreshTimer = null;
-        lastRefresh = Date.now();
-        router.refresh();
-      }, wait);
-    };
 
     const connect = () => {
       source = new EventSource("/api/live");
@@ -57,14 +39,11 @@ export function LiveUpdates() {
         setState("open");
         // Anything that changed while we were away.
         void client.invalidateQueries();
-        if (everOpen && showsServerRenderedLiveData(window.location.pathname)) refreshServerParts();
-        everOpen = true;
       };
       for (const type of LIVE_EVENT_TYPES) {
-        source.addEventListener(type, () => {
-          const effect = liveEffect(type, window.location.pathname);
-          if (effect.queryKeys.length > 0) invalidate(...effect.queryKeys);
-          if (effect.refresh) refreshServerParts();
+        source.addEventListener(type, (message) => {
+          const event = parseLiveEvent(type, message.data);
+          invalidate(...(event ? liveEffect(event) : fallbackEffect(type)));
         });
       }
       source.onerror = () => {
@@ -80,10 +59,10 @@ export function LiveUpdates() {
     connect();
     return () => {
       closed = true;
-      for (const t of [timer, flushTimer, refreshTimer]) if (t) clearTimeout(t);
+      for (const t of [timer, flushTimer]) if (t) clearTimeout(t);
       source?.close();
     };
-  }, [client, router]);
+  }, [client]);
 
   return (
     <span data-testid="live-status" data-state={state} className="inline-flex items-center gap-1 text-xs text-slate-600" aria-live="polite">

@@ -1,6 +1,6 @@
 import Link from "next/link";
 
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/client/auth/roles";
 
 const LINKS: { href: string; label: string; roles: readonly Role[] }[] = [
   { href: "/", label: "Overview", roles: ["admin", "operator", "viewer"] },

@@ -5,8 +5,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Card } from "@/components/ui/card";
 import { Detail } from "@/components/ui/detail";
 import { TextLink } from "@/components/ui/text-link";
-import { formatMajor } from "@/lib/money";
-import { paymentQuery } from "@/lib/query/options";
+import { formatMajor } from "@/lib/client/money";
+import { paymentQuery } from "@/lib/client/query/options";
 
 import { paymentHref } from "./payments-table";
 import { VerificationBadge } from "./verification-badge";

@@ -7,9 +7,9 @@ import { Card } from "@/components/ui/card";
 import { Detail } from "@/components/ui/detail";
 import { ErrorNote, ErrorPanel } from "@/components/ui/error-panel";
 import { TextLink } from "@/components/ui/text-link";
-import { formatMajor } from "@/lib/money";
-import { paymentQuery } from "@/lib/query/options";
-import { formatTime } from "@/lib/time/format";
+import { formatMajor } from "@/lib/client/money";
+import { paymentQuery } from "@/lib/client/query/options";
+import { formatTime } from "@/lib/client/time/format";
 
 import { CustomerAvatar } from "./customer-avatar";
 import { LinkedRequest } from "./payments-table";

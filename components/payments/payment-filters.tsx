@@ -7,7 +7,7 @@ import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { LabelledControl, inputClass } from "@/components/ui/field";
 import { TextLink } from "@/components/ui/text-link";
-import { paymentFilterSchema, type PaymentFilter } from "@/lib/payments/filters";
+import { paymentFilterSchema, type PaymentFilter } from "@/lib/client/payments/filters";
 
 const STATES: [NonNullable<PaymentFilter["verified"]>, string][] = [
   ["unverified", "Unverified"],

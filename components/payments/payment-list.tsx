@@ -6,8 +6,8 @@ import { useQuery } from "@tanstack/react-query";
 import { buttonClasses } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Pager } from "@/components/ui/pager";
-import { paymentFilterSearch, type PaymentFilter } from "@/lib/payments/filters";
-import { paymentListQuery } from "@/lib/query/options";
+import { paymentFilterSearch, type PaymentFilter } from "@/lib/client/payments/filters";
+import { paymentListQuery } from "@/lib/client/query/options";
 
 import { PaymentFilters } from "./payment-filters";
 import { PaymentTotalsView } from "./payment-totals";

@@ -1,7 +1,7 @@
 import { cardClasses } from "@/components/ui/card";
 import { Detail } from "@/components/ui/detail";
-import { formatMajor } from "@/lib/money";
-import type { PaymentTotals } from "@/lib/payments/query";
+import { formatMajor } from "@/lib/client/money";
+import type { PaymentTotals } from "@/lib/payments/view";
 
 function Total({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (

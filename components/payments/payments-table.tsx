@@ -1,8 +1,8 @@
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import { formatMajor } from "@/lib/money";
+import { formatMajor } from "@/lib/client/money";
 import type { PaymentView } from "@/lib/payments/view";
-import { formatTime } from "@/lib/time/format";
+import { formatTime } from "@/lib/client/time/format";
 
 import { CustomerAvatar } from "./customer-avatar";
 import { VerificationBadge } from "./verification-badge";

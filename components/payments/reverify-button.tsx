@@ -4,9 +4,9 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 
 import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
 import type { PaymentView } from "@/lib/payments/view";
-import { keys } from "@/lib/query/options";
+import { keys } from "@/lib/client/query/options";
 
 import { verificationLabel } from "./verification-badge";
 
@@ -16,8 +16,8 @@ export function ReverifyButton({ uuid }: { uuid: string }) {
     mutationFn: () => apiFetch<PaymentView>(`/api/payments/${encodeURIComponent(uuid)}/verify`, { method: "POST" }),
     onSuccess: (payment) => {
       client.setQueryData(keys.payment(uuid), payment);
-      void client.invalidateQueries({ queryKey: keys.payments });
-      void client.invalidateQueries({ queryKey: keys.requests });
+      // Its verification shows in the lists too (its request's page reads this payment's own query).
+      void client.invalidateQueries({ queryKey: keys.paymentLists });
     },
   });
   const error = mutation.isError ? (mutation.error instanceof ApiError ? mutation.error.message : "The payment could not be re-verified. Try again.") : null;

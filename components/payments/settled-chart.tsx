@@ -1,5 +1,13 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+
 import { Card } from "@/components/ui/card";
-import { addDecimals, formatMajor, rescale, toDecimal } from "@/lib/money";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { Skeleton } from "@/components/ui/skeleton";
+import { addDecimals, formatMajor, rescale, toDecimal } from "@/lib/client/money";
+import { settledPerDayQuery } from "@/lib/client/query/options";
+import type { SettledDay } from "@/lib/payments/view";
 
 const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
 const day = (iso: string) => dayLabel.format(new Date(`${iso}T00:00:00Z`));
@@ -7,8 +15,16 @@ const day = (iso: string) => dayLabel.format(new Date(`${iso}T00:00:00Z`));
 const WIDTH = 300;
 const HEIGHT = 100;
 
+/** The chart's query (prefetched by the page), live through `payment.recorded` events. */
+export function SettledChart() {
+  const query = useQuery(settledPerDayQuery());
+  if (query.isError) return <ErrorPanel title="The chart could not be loaded" message={query.error.message} />;
+  if (query.isPending) return <Skeleton className="h-52" />;
+  return <SettledChartView days={query.data} />;
+}
+
 /** Bars scaled in exact kobo (bigint); the total is an exact decimal sum, never a float one. */
-export function SettledChart({ days }: { days: { day: string; settled: string }[] }) {
+export function SettledChartView({ days }: { days: SettledDay[] }) {
   const kobo = days.map((d) => rescale(toDecimal(d.settled), 2));
   const max = kobo.reduce((m, k) => (k > m ? k : m), 0n);
   const peak = kobo.indexOf(max);

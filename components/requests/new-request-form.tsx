@@ -9,8 +9,8 @@ import { Button } from "@/components/ui/button";
 import { cardClasses } from "@/components/ui/card";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
-import { DESCRIPTION_MAX, newRequestSchema, type NewRequest, type NewRequestInput } from "@/lib/requests/schemas";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
+import { DESCRIPTION_MAX, newRequestSchema, type NewRequest, type NewRequestInput } from "@/lib/client/requests/schemas";
 import type { FundRequestView } from "@/lib/requests/view";
 
 import { requestHref } from "./requests-table";

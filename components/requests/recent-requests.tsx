@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { TextLink } from "@/components/ui/text-link";
-import { requestListQuery } from "@/lib/query/options";
+import { requestListQuery } from "@/lib/client/query/options";
 
 import { RequestsTable } from "./requests-table";
 

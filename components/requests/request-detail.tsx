@@ -7,9 +7,9 @@ import { Card } from "@/components/ui/card";
 import { Detail } from "@/components/ui/detail";
 import { TextLink } from "@/components/ui/text-link";
 import { ErrorPanel } from "@/components/ui/error-panel";
-import { formatMajor } from "@/lib/money";
-import { requestQuery } from "@/lib/query/options";
-import { formatTime } from "@/lib/time/format";
+import { formatMajor } from "@/lib/client/money";
+import { requestQuery } from "@/lib/client/query/options";
+import { formatTime } from "@/lib/client/time/format";
 
 import { StatusBadge } from "./status-badge";
 

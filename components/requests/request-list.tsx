@@ -10,8 +10,8 @@ import { Button } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LabelledControl, inputClass } from "@/components/ui/field";
 import { Pager } from "@/components/ui/pager";
-import { requestListQuery, requestListSearch, type RequestListParams } from "@/lib/query/options";
-import { REQUEST_STATUSES, requestListQuerySchema } from "@/lib/requests/schemas";
+import { requestListQuery, requestListSearch, type RequestListParams } from "@/lib/client/query/options";
+import { REQUEST_STATUSES, requestListQuerySchema } from "@/lib/client/requests/schemas";
 
 import { RequestsTable } from "./requests-table";
 

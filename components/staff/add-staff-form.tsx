@@ -9,9 +9,9 @@ import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { cardClasses } from "@/components/ui/card";
 import { Field, inputClass } from "@/components/ui/field";
-import { ROLES, ROLE_LABELS } from "@/lib/auth/roles";
-import { ApiError, apiFetch } from "@/lib/http/api-fetch";
-import { staffCreateSchema } from "@/lib/staff/schemas";
+import { ROLES, ROLE_LABELS } from "@/lib/client/auth/roles";
+import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
+import { staffCreateSchema } from "@/lib/client/staff/schemas";
 
 type FormInput = z.input<typeof staffCreateSchema>;
 type FormOutput = z.output<typeof staffCreateSchema>;

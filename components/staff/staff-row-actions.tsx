@@ -4,8 +4,8 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 
 import { Button } from "@/components/ui/button";
-import { ROLES, type Role } from "@/lib/auth/roles";
-import { ApiError, apiFetch, apiFetchWithMessage } from "@/lib/http/api-fetch";
+import { ROLES, type Role } from "@/lib/client/auth/roles";
+import { ApiError, apiFetch, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 
 export function StaffRowActions({
   id,

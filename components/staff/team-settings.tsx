@@ -4,7 +4,7 @@ import { useState } from "react";
 
 import { cardClasses } from "@/components/ui/card";
 import { ErrorNote } from "@/components/ui/error-panel";
-import { ApiError, apiFetchWithMessage } from "@/lib/http/api-fetch";
+import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 
 /** Admins' team-wide settings: for now, whether everyone must use two-step sign-in. */
 export function TeamSettings({ require2fa, selfHasTwoStep }: { require2fa: boolean; selfHasTwoStep: boolean }) {

@@ -3,7 +3,7 @@ import "server-only";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 
-import { pageParamSchema } from "@/lib/http/page-param";
+import { pageParamSchema } from "@/lib/client/http/page-param";
 
 import { queryRows, type Db } from "@/lib/db/client";
 import { auditLog, staff, type AuditRow } from "@/lib/db/schema";

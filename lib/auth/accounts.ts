@@ -2,7 +2,7 @@ import "server-only";
 
 import { and, asc, eq, isNull } from "drizzle-orm";
 
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/client/auth/roles";
 import type { SessionEndReason } from "@/lib/auth/sessions";
 import { hashPassword } from "@/lib/auth/password";
 import type { Db } from "@/lib/db/client";

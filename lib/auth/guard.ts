@@ -10,7 +10,7 @@ import { errorResponse, forbidden, notFound, unauthorized } from "@/lib/http/api
 import { isSameOrigin } from "@/lib/http/origin";
 import { malformedParam } from "@/lib/http/route-params";
 
-import type { Role } from "./roles";
+import type { Role } from "@/lib/client/auth/roles";
 import { currentStaff, type CurrentStaff } from "./session";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -2,7 +2,7 @@ import "server-only";
 
 import { forbidden, redirect } from "next/navigation";
 
-import type { Role } from "./roles";
+import type { Role } from "@/lib/client/auth/roles";
 import { currentStaff, type CurrentStaff } from "./session";
 
 /** Where a person the team requires two-step sign-in of sets it up; the only page open to them until then. */

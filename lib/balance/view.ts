@@ -1,4 +1,4 @@
-import { currencyOf, formatMinor, sumMinor } from "@/lib/money";
+import { currencyOf, formatMinor, sumMinor } from "@/lib/client/money";
 import type { Balance } from "@/lib/service/schemas";
 
 export interface WalletView {

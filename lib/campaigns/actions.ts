@@ -8,8 +8,8 @@ import { publish } from "@/lib/live/bus";
 import { getCampaignView } from "./queries";
 import { transitionCampaign } from "./repo";
 import { campaignSendJob } from "./send.job";
-import type { CampaignView } from "./view";
-import { TRANSITIONS, type Transition } from "./transitions";
+import type { CampaignView } from "@/lib/client/campaigns/view";
+import { TRANSITIONS, type Transition } from "@/lib/client/campaigns/transitions";
 
 export type ActionOutcome = { ok: true; campaign: CampaignView | null } | { ok: false; current: string | null };
 
@@ -32,6 +32,6 @@ export async function applyCampaignAction(
   await writeAudit(db, { action: TRANSITIONS[transition].audit, actor, target: id, detail: sender, ip });
   // Sending starts (or continues) at once; the per-minute schedule would pick it up anyway.
   if (transition === "start" || transition === "resume") await sendJob(campaignSendJob, {});
-  publish({ type: "campaign.progress", id });
+  publish({ type: "campaign.progress", campaignId: id });
   return { ok: true, campaign: await getCampaignView(db, id) };
 }

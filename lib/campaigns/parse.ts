@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 
-import { MAX_CAMPAIGN_BYTES } from "@/lib/campaigns/schemas";
-import { descriptionSchema, nairaAmountSchema, tagSchema } from "@/lib/requests/schemas";
+import { MAX_CAMPAIGN_BYTES } from "@/lib/client/campaigns/schemas";
+import { descriptionSchema, nairaAmountSchema, tagSchema } from "@/lib/client/requests/schemas";
 
 // A campaign file (docs/architecture.md, "A campaign"): UTF-8 with or without BOM, comma or semicolon,
 // a header naming tag, amount and description in any order and case, extra columns ignored.

@@ -2,6 +2,7 @@ import "server-only";
 
 import { sql, type SQL } from "drizzle-orm";
 
+import type { Page } from "@/lib/client/http/page-param";
 import { getConfig } from "@/lib/config";
 import { queryRows, type Db } from "@/lib/db/client";
 import { backgroundShare } from "@/lib/service/budget";
@@ -14,7 +15,7 @@ import {
   type CampaignView,
   type RowFilter,
   type RowStatus,
-} from "./view";
+} from "@/lib/client/campaigns/view";
 
 // A sent row shows its request's status: the request is the one source of truth, so rows follow it live.
 // A claimed row (its call under way) is still "queued" to people until its request is recorded.
@@ -116,6 +117,7 @@ function toView(c: CampaignBase, n: CountsRow | undefined, pace: number): Campai
 const CAMPAIGN_COLUMNS = sql`c.id, c.name, c.status, s.name as created_by, snd.name as sent_by, c.paused_reason, c.created_at, c.started_at, c.finished_at`;
 const CAMPAIGN_FROM = sql`campaigns c left join staff s on s.id = c.created_by left join staff snd on snd.id = c.sender_id`;
 
+/** One campaign (GET /api/campaigns/:id and the campaign page's prefetch); null when there is no such campaign. */
 export async function getCampaignView(db: Db, id: string, pace: number = campaignPace()): Promise<CampaignView | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   const [c] = await queryRows<CampaignBase>(db, sql`select ${CAMPAIGN_COLUMNS} from ${CAMPAIGN_FROM} where c.id = ${id}::uuid`);
@@ -123,7 +125,8 @@ export async function getCampaignView(db: Db, id: string, pace: number = campaig
   return toView(c, (await countsFor(db, [c.id])).get(c.id), pace);
 }
 
-export async function listCampaignViews(db: Db, page: number, pace: number = campaignPace()): Promise<{ items: CampaignView[]; total: number }> {
+/** The campaigns list's one read (GET /api/campaigns and the campaigns page's prefetch). */
+export async function readCampaignPage(db: Db, page: number, pace: number = campaignPace()): Promise<Page<CampaignView>> {
   const [list, [total]] = await Promise.all([
     queryRows<CampaignBase>(
       db,
@@ -135,7 +138,7 @@ export async function listCampaignViews(db: Db, page: number, pace: number = cam
     db,
     list.map((c) => c.id),
   );
-  return { items: list.map((c) => toView(c, counts.get(c.id), pace)), total: total?.n ?? 0 };
+  return { items: list.map((c) => toView(c, counts.get(c.id), pace)), page, pageSize: CAMPAIGN_PAGE_SIZE, total: total?.n ?? 0 };
 }
 
 interface RowRecord {
@@ -159,6 +162,12 @@ function rowWhere(id: string, status: RowFilter | undefined): SQL {
   if (status === "warning") return sql`${base} and r.warning is not null`;
   if (status === "not_paid") return sql`${base} and ${ROW_STATUS} in ('sent', 'declined', 'failed')`;
   return sql`${base} and ${ROW_STATUS} = ${status}`;
+}
+
+/** The rows table's one read (GET /api/campaigns/:id/rows and the campaign page's prefetch). */
+export async function readCampaignRows(db: Db, id: string, query: { status?: RowFilter; page: number }): Promise<Page<CampaignRowView>> {
+  const { items, total } = await listCampaignRows(db, id, query);
+  return { items, page: query.page, pageSize: CAMPAIGN_ROWS_PAGE_SIZE, total };
 }
 
 /** The rows of a campaign, in file order, optionally of one status (or flagged). */

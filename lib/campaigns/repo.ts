@@ -7,8 +7,8 @@ import { campaignRows, campaigns, fundRequests, type CampaignRow } from "@/lib/d
 import { isUuid } from "@/lib/http/route-params";
 
 import { repeatedTags, type ParsedRow } from "./parse";
-import type { CampaignStatus } from "./view";
-import { TRANSITIONS, type Transition } from "./transitions";
+import type { CampaignStatus } from "@/lib/client/campaigns/view";
+import { TRANSITIONS, type Transition } from "@/lib/client/campaigns/transitions";
 
 const INSERT_CHUNK = 1_000;
 

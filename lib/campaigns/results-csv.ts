@@ -2,10 +2,10 @@ import "server-only";
 
 import type { Db } from "@/lib/db/client";
 import { csvRow } from "@/lib/csv/row";
-import { isoInZone } from "@/lib/time/zone";
+import { isoInZone } from "@/lib/client/time/zone";
 
 import { listCampaignRows } from "./queries";
-import type { RowFilter } from "./view";
+import type { RowFilter } from "@/lib/client/campaigns/view";
 
 const PAGE = 2_000;
 

@@ -6,7 +6,7 @@ import { createKeyedFundRequest } from "@/lib/requests/create";
 import type { RequestDeps } from "@/lib/requests/deps";
 import { campaignRowKey } from "@/lib/requests/keys";
 import { findRequestByIdempotencyKey } from "@/lib/requests/repo";
-import { newRequestSchema } from "@/lib/requests/schemas";
+import { newRequestSchema } from "@/lib/client/requests/schemas";
 import { ServiceError } from "@/lib/service/errors";
 
 import { linksAwaitingConfirmation } from "@/lib/payments/awaiting";
@@ -33,7 +33,7 @@ async function settleStaleClaims(db: Db): Promise<void> {
     const record = await findRequestByIdempotencyKey(db, campaignRowKey(stale.campaignId, stale.row));
     if (record) await markClaimSent(db, stale.id, record.id);
     else await releaseClaim(db, stale.id, stale.campaignId);
-    publish({ type: "campaign.progress", id: stale.campaignId });
+    publish({ type: "campaign.progress", campaignId: stale.campaignId });
   }
 }
 
@@ -73,7 +73,7 @@ export async function sendCampaignRows(deps: RequestDeps, maxRows: number, signa
     if (await linksAwaitingConfirmation(db)) return { sent, more: true, waitMs: 1_000 };
     const next = await claimNextRow(db);
     if (!next) {
-      for (const id of await finishDrainedCampaigns(db)) publish({ type: "campaign.progress", id });
+      for (const id of await finishDrainedCampaigns(db)) publish({ type: "campaign.progress", campaignId: id });
       // A claim left by a dead process keeps its campaign sending: look again until it is settled.
       return (await hasClaims(db)) ? { sent, more: true, waitMs: 5_000 } : { sent, more: false, waitMs: 0 };
     }
@@ -90,7 +90,7 @@ export async function sendCampaignRows(deps: RequestDeps, maxRows: number, signa
       }
       throw error;
     }
-    publish({ type: "campaign.progress", id: next.campaignId });
+    publish({ type: "campaign.progress", campaignId: next.campaignId });
   }
   return { sent, more: true, waitMs: 0 };
 }

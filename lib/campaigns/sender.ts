@@ -66,7 +66,7 @@ export async function pauseCampaignsWithoutSender(db: Db, by: { actor?: { id: st
       detail: { automatic: true, reason: `sender_${loss}`, senderId: c.sender_id },
       ip: by.ip ?? null,
     });
-    publish({ type: "campaign.progress", id: c.id });
+    publish({ type: "campaign.progress", campaignId: c.id });
     paused.push(c.id);
   }
   return paused;

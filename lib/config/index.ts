@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 import { DEV_API_KEY } from "./dev-key";
-import type { AmountUnit } from "@/lib/money";
+import type { AmountUnit } from "@/lib/client/money";
 
 import { envSchema } from "./schema";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { isTimeZone } from "@/lib/time/zone";
+import { isTimeZone } from "@/lib/client/time/zone";
 
 // A URL without credentials or a fragment; the trailing slash is dropped so paths join cleanly.
 const httpUrl = z

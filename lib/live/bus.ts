@@ -4,12 +4,18 @@ import { EventEmitter } from "node:events";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { processSingleton } from "@/lib/util/process-singleton";
 
+// Each event carries the ids a browser needs to invalidate exactly what changed (lib/client/live/effects.ts) and
+// nothing else, except `status` and `verification`, which the hardening tests and benches wait for.
 export type LiveEvent =
-  | { type: "request.updated"; id: string; requestId: string | null; status: string }
-  | { type: "payment.recorded"; uuid: string; requestId: string | null }
+  /** A fund request's status moved. `requestId` is null while it is being sent; `campaignId` when a campaign row sent it. */
+  | { type: "request.updated"; requestId: string | null; campaignId: string | null; status: string }
+  /** A payment was recorded (never linked yet: linking is its follow-up job, which publishes `request.updated`). */
+  | { type: "payment.recorded"; uuid: string }
+  /** A payment was linked to its request or verified. */
   | { type: "payment.updated"; uuid: string; verification: string }
   | { type: "balance.changed" }
-  | { type: "campaign.progress"; id: string };
+  /** A campaign's status, rows or sender changed. */
+  | { type: "campaign.progress"; campaignId: string };
 
 type Transport = (event: LiveEvent) => void;
 

@@ -30,7 +30,7 @@ describe.runIf(base)("on Postgres", () => {
       // Another instance's NOTIFY, sent on a connection of its own.
       const other = new pg.Client({ connectionString: url });
       await other.connect();
-      await other.query("SELECT pg_notify($1, $2)", [LIVE_CHANNEL, JSON.stringify({ type: "payment.recorded", uuid: "u-1", requestId: null })]);
+      await other.query("SELECT pg_notify($1, $2)", [LIVE_CHANNEL, JSON.stringify({ type: "payment.recorded", uuid: "u-1" })]);
       await other.end();
       await waitFor("the other instance's event", () => (seen.some((e) => e.type === "payment.recorded") ? true : undefined));
       publish({ type: "balance.changed" });
@@ -42,7 +42,7 @@ describe.runIf(base)("on Postgres", () => {
       seen.length = 0;
       const uuids = Array.from({ length: 300 }, (_, i) => `burst-${i}-${"x".repeat(40)}`);
       for (const uuid of uuids) {
-        publish({ type: "payment.recorded", uuid, requestId: null });
+        publish({ type: "payment.recorded", uuid });
         publish({ type: "balance.changed" });
       }
       await waitFor("the burst", () => (seen.filter((e) => e.type === "payment.recorded").length === uuids.length ? true : undefined));

@@ -5,7 +5,7 @@ import { parsePayload, toPayloads } from "./pg-transport";
 
 describe("NOTIFY payloads", () => {
   it("packs a burst into few payloads, each under Postgres's 8000-byte limit, losing and reordering nothing", () => {
-    const events: LiveEvent[] = Array.from({ length: 500 }, (_, i) => ({ type: "payment.recorded", uuid: `${i}-${"u".repeat(36)}`, requestId: null }));
+    const events: LiveEvent[] = Array.from({ length: 500 }, (_, i) => ({ type: "payment.recorded", uuid: `${i}-${"u".repeat(36)}` }));
     const payloads = toPayloads(events);
     expect(payloads.length).toBeGreaterThan(1);
     expect(payloads.length).toBeLessThan(15);

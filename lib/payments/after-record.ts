@@ -14,7 +14,7 @@ import { safeErrorSummary } from "@/lib/log/safe-error";
 
 /** At once after the commit: the browsers hear of the payment and the balance is read afresh (docs/architecture.md). */
 export async function announcePayment(uuid: string): Promise<void> {
-  publish({ type: "payment.recorded", uuid, requestId: null });
+  publish({ type: "payment.recorded", uuid });
   // The shared value is dropped before browsers are told to re-read it, so none gets the old one.
   await invalidateBalance().catch((error: unknown) => console.error(`[balance] could not invalidate: ${safeErrorSummary(error)}`));
   publish({ type: "balance.changed" });

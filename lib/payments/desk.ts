@@ -4,7 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 
 import type { Db } from "@/lib/db/client";
 import { fundRequests } from "@/lib/db/schema";
-import { addDays, dayOf, startOfDay } from "@/lib/time/zone";
+import { addDays, dayOf, startOfDay } from "@/lib/client/time/zone";
 
 import { totalsInRange, type Totals } from "./hour-totals";
 

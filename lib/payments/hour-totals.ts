@@ -4,8 +4,8 @@ import { and, gte, lt, sql } from "drizzle-orm";
 
 import type { Db } from "@/lib/db/client";
 import { paymentHourTotals, payments } from "@/lib/db/schema";
-import { koboToNaira, nairaToKobo } from "@/lib/money";
-import { addDays, dayOf, startOfDay } from "@/lib/time/zone";
+import { koboToNaira, nairaToKobo } from "@/lib/client/money";
+import { addDays, dayOf, startOfDay } from "@/lib/client/time/zone";
 
 // Totals that cost the same at any number of payments (docs/architecture.md, "Payments page"): a payment's
 // received_at is its insert time and never changes, so an hour that is over has fixed sums. Each such hour is

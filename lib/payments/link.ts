@@ -4,7 +4,7 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 
 import { fundRequests, payments } from "@/lib/db/schema";
 import { publish } from "@/lib/live/bus";
-import { formatMajor } from "@/lib/money";
+import { formatMajor } from "@/lib/client/money";
 import { acceptForPayment, undoPaymentLink } from "@/lib/requests/status";
 
 import type { PaymentDeps } from "./deps";

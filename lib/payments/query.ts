@@ -2,17 +2,19 @@ import "server-only";
 
 import { and, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from "drizzle-orm";
 
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/client/auth/roles";
 import type { Db } from "@/lib/db/client";
 import { likeContains } from "@/lib/db/like";
 import { fundRequests, payments } from "@/lib/db/schema";
 
 import { settledByDay, totalsInRange, type TimeRange } from "./hour-totals";
-import type { PaymentFilter } from "./filters";
-import { toPaymentView, type PaymentView } from "./view";
-import { addDays, dayOf, endOfDay, startOfDay } from "@/lib/time/zone";
+import type { PaymentFilter } from "@/lib/client/payments/filters";
+import { toPaymentView, type PaymentPage, type PaymentTotals, type PaymentView, type SettledDay } from "./view";
+import { addDays, dayOf, endOfDay, startOfDay } from "@/lib/client/time/zone";
 
 export const PAYMENT_PAGE_SIZE = 25;
+/** The payments page's chart: this many days, today included. */
+export const SETTLED_CHART_DAYS = 30;
 export const CSV_MAX_ROWS = 50_000;
 
 /** The filter's days ("from" and "to" inclusive) as instants: each day is a day in the business's time zone. */
@@ -35,13 +37,6 @@ function where(f: PaymentFilter, timeZone: string): SQL | undefined {
   return parts.length ? and(...parts) : undefined;
 }
 
-export interface PaymentTotals {
-  count: number;
-  amount: string;
-  fees: string;
-  settled: string;
-}
-
 /** The filter's date range as instants, when it filters by nothing else (its totals then come from kept days). */
 function dateOnly(f: PaymentFilter, timeZone: string): TimeRange | null {
   if (f.verified || f.tag || f.q) return null;
@@ -62,15 +57,11 @@ async function scannedTotals(db: Db, condition: SQL | undefined): Promise<Paymen
 }
 
 /**
- * One page of payments and exact totals for the whole filter: from the kept hour totals when only dates
+ * The payments list's one read (GET /api/payments, and the prefetch of the payments page and the overview's recent
+ * payments): one page of payments and exact totals for the whole filter, from the kept hour totals when only dates
  * filter (the page as it opens, at any number of payments), else summed over the matching rows.
  */
-export async function listPayments(
-  db: Db,
-  f: PaymentFilter,
-  role: Role,
-  timeZone: string,
-): Promise<{ items: PaymentView[]; total: number; totals: PaymentTotals }> {
+export async function readPaymentPage(db: Db, f: PaymentFilter, role: Role, timeZone: string): Promise<PaymentPage> {
   const condition = where(f, timeZone);
   const range = dateOnly(f, timeZone);
   const [rows, totals] = await Promise.all([
@@ -84,7 +75,7 @@ export async function listPayments(
       .offset((f.page - 1) * PAYMENT_PAGE_SIZE),
     range ? totalsInRange(db, range) : scannedTotals(db, condition),
   ]);
-  return { items: rows.map((r) => toPaymentView(r.payment, r.requestId, role)), total: totals.count, totals };
+  return { items: rows.map((r) => toPaymentView(r.payment, r.requestId, role)), page: f.page, pageSize: PAYMENT_PAGE_SIZE, total: totals.count, totals };
 }
 
 export async function paymentsForCsv(db: Db, f: PaymentFilter, role: Role, timeZone: string): Promise<PaymentView[]> {
@@ -108,8 +99,11 @@ export async function getPayment(db: Db, uuid: string, role: Role): Promise<Paym
   return row ? toPaymentView(row.payment, row.requestId, role) : null;
 }
 
-/** Settled amount per day (in `timeZone`) for the last `days` days, zero-filled, oldest first. */
-export async function settledPerDay(db: Db, days: number, timeZone: string, now = new Date()): Promise<{ day: string; settled: string }[]> {
+/**
+ * The chart's one read (GET /api/payments/settled-per-day and the payments page's prefetch): settled amount per
+ * day in `timeZone` for the last `days` days, zero-filled, oldest first.
+ */
+export async function settledPerDay(db: Db, timeZone: string, days = SETTLED_CHART_DAYS, now = new Date()): Promise<SettledDay[]> {
   const today = dayOf(now, timeZone);
   const byDay = await settledByDay(db, days, timeZone, now);
   return Array.from({ length: days }, (_, i) => {

@@ -2,7 +2,7 @@ import "server-only";
 
 import type { Db } from "@/lib/db/client";
 import { payments } from "@/lib/db/schema";
-import { serviceAmountToNaira, type AmountUnit } from "@/lib/money";
+import { serviceAmountToNaira, type AmountUnit } from "@/lib/client/money";
 import type { PeerTransferPayload } from "@/lib/service/schemas";
 import { logDelivery, type DeliveryLog } from "@/lib/webhooks/delivery-log";
 

@@ -4,7 +4,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 
 import { payments, type PaymentRow } from "@/lib/db/schema";
 import { publish } from "@/lib/live/bus";
-import { formatMajor, serviceAmountToNaira } from "@/lib/money";
+import { formatMajor, serviceAmountToNaira } from "@/lib/client/money";
 import { ServiceError } from "@/lib/service/errors";
 import type { VerifiedTransaction } from "@/lib/service/schemas";
 

@@ -1,4 +1,5 @@
-import type { Role } from "@/lib/auth/roles";
+import type { Role } from "@/lib/client/auth/roles";
+import type { Page } from "@/lib/client/http/page-param";
 import type { PaymentRow } from "@/lib/db/schema";
 
 /** The Payment of docs/architecture.md. */
@@ -19,6 +20,25 @@ export interface PaymentView {
   /** False while a link made at once waits for the service's word (shown as "waiting to confirm with the service"). */
   linkConfirmed: boolean;
   receivedAt: string;
+}
+
+/** The totals of a whole payments filter (every page). */
+export interface PaymentTotals {
+  count: number;
+  amount: string;
+  fees: string;
+  settled: string;
+}
+
+/** GET /api/payments: one page of payments and the totals of the whole filter. */
+export interface PaymentPage extends Page<PaymentView> {
+  totals: PaymentTotals;
+}
+
+/** GET /api/payments/settled-per-day: the amount settled per UTC day, oldest first. */
+export interface SettledDay {
+  day: string;
+  settled: string;
 }
 
 export function maskEmail(email: string | null): string | null {

@@ -2,7 +2,7 @@ import "server-only";
 
 import { randomBytes } from "node:crypto";
 
-import { koboToServiceAmount, nairaToKobo } from "@/lib/money";
+import { koboToServiceAmount, nairaToKobo } from "@/lib/client/money";
 import { ServiceError } from "@/lib/service/errors";
 
 import type { Db } from "@/lib/db/client";
@@ -12,7 +12,7 @@ import type { RequestDeps } from "./deps";
 import { clientKey, type StoredKey } from "./keys";
 import { createdByName, findRequestByIdempotencyKey } from "./repo";
 import { deleteSending, insertSending, markFailed, markPending } from "./status";
-import type { NewRequest } from "./schemas";
+import type { NewRequest } from "@/lib/client/requests/schemas";
 import { toRequestView, type FundRequestView } from "./view";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { processSingleton } from "@/lib/util/process-singleton";

@@ -2,7 +2,7 @@ import "server-only";
 
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import type { AmountUnit } from "@/lib/money";
+import type { AmountUnit } from "@/lib/client/money";
 import { getService } from "@/lib/service/app-client";
 import type { ServiceClient } from "@/lib/service/client";
 

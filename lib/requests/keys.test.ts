@@ -8,8 +8,8 @@ import { campaignRows, campaigns, fundRequests } from "@/lib/db/schema";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff } from "@/tests/support/request-deps";
 
-import { campaignRowKey, clientKey } from "./keys";
-import { idempotencyKeySchema } from "./schemas";
+import { campaignOfKey, campaignRowKey, clientKey } from "./keys";
+import { idempotencyKeySchema } from "@/lib/client/requests/schemas";
 
 // Client keys and the dashboard's own keys never meet: every key a client may send maps outside the
 // campaign namespace, and the migration moves the keys stored before into the client namespace.
@@ -23,6 +23,14 @@ describe("idempotency key namespaces", () => {
     expect(clientKey(internal)).not.toBe(internal);
     expect(clientKey(internal).startsWith("client:")).toBe(true);
     expect(internal.startsWith("client:")).toBe(false);
+  });
+
+  it("a campaign row's key names its campaign (for request.updated); a client's never does, even one spelled alike", () => {
+    const campaign = "0b9c7a52-6f4e-4d1a-9e33-2f1d5c8b7a60";
+    expect(campaignOfKey(campaignRowKey(campaign, 12))).toBe(campaign);
+    expect(campaignOfKey(clientKey(campaignRowKey(campaign, 12)))).toBeNull();
+    expect(campaignOfKey(clientKey("abcdefgh"))).toBeNull();
+    expect(campaignOfKey(null)).toBeNull();
   });
 });
 

@@ -15,3 +15,10 @@ export function clientKey(key: string): StoredKey {
 export function campaignRowKey(campaignId: string, row: number): StoredKey {
   return `cmp_${campaignId}_${row}` as StoredKey;
 }
+
+const CAMPAIGN_ROW_KEY = /^cmp_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_\d+$/i;
+
+/** The campaign whose row made this request (from its stored key), or null for any other request. */
+export function campaignOfKey(key: string | null): string | null {
+  return key === null ? null : (CAMPAIGN_ROW_KEY.exec(key)?.[1]?.toLowerCase() ?? null);
+}

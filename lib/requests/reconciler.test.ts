@@ -15,7 +15,7 @@ import type { RequestDeps } from "./deps";
 import { createReconciler, type Reconciler, type ReconcilerOptions } from "./reconciler";
 import { applyFetched } from "./refresh";
 import { duePending, findRequestByServiceId } from "./repo";
-import { newRequestSchema } from "./schemas";
+import { newRequestSchema } from "@/lib/client/requests/schemas";
 
 // The reconciler against the sandbox and a real database: what it refreshes, how fast, and how it
 // behaves when the service fails. Each test starts from an empty fund_requests table, because the

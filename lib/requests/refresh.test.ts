@@ -18,7 +18,7 @@ import { createFetchGate } from "./fetch-gate";
 import { applyFetched, getRequestDetail } from "./refresh";
 import { findRequestByServiceId } from "./repo";
 import { applyServiceState } from "./status";
-import { newRequestSchema } from "./schemas";
+import { newRequestSchema } from "@/lib/client/requests/schemas";
 
 // Reading one request (local record refreshed from the service, or the service's own record) and the
 // forward-only rule for what the service says, against the sandbox and a real database.
@@ -331,7 +331,7 @@ describe.each(dbTargets())("request detail and forward-only status on $name", (t
         expect(views[0]?.status).toBe("accepted");
         expect(views[1]?.status).toBe("accepted");
       });
-      expect(events).toEqual([{ type: "request.updated", id: expect.any(String), requestId, status: "accepted" }]);
+      expect(events).toEqual([{ type: "request.updated", requestId, campaignId: null, status: "accepted" }]);
     });
 
     it("publishes one change when many concurrent applies of accepted and declined race, and the first wins", async () => {

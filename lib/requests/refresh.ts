@@ -1,6 +1,6 @@
 import "server-only";
 
-import { serviceAmountToNaira } from "@/lib/money";
+import { serviceAmountToNaira } from "@/lib/client/money";
 import { ServiceError } from "@/lib/service/errors";
 import type { FundRequest } from "@/lib/service/schemas";
 

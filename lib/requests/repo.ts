@@ -7,7 +7,8 @@ import { likeContains } from "@/lib/db/like";
 import { campaignRows, campaigns, fundRequests, staff, type FundRequestRow } from "@/lib/db/schema";
 
 import type { StoredKey } from "./keys";
-import type { RequestListQuery } from "./schemas";
+import type { Page } from "@/lib/client/http/page-param";
+import type { RequestListQuery } from "@/lib/client/requests/schemas";
 import { toRequestView, type FundRequestView } from "./view";
 
 export const REQUEST_PAGE_SIZE = 25;
@@ -44,6 +45,12 @@ export async function duePending(db: Db, limit: number, now: Date): Promise<Fund
     .where(and(eq(fundRequests.status, "pending"), sql`${fundRequests.requestId} is not null`, due))
     .orderBy(sql`${fundRequests.lastCheckedAt} asc nulls first`, asc(fundRequests.createdAt))
     .limit(limit);
+}
+
+/** The requests list's one read (GET /api/requests, and the prefetch of the requests page and the overview). */
+export async function readRequestPage(db: Db, query: RequestListQuery): Promise<Page<FundRequestView>> {
+  const { items, total } = await listRequests(db, query);
+  return { items, page: query.page, pageSize: REQUEST_PAGE_SIZE, total };
 }
 
 export async function listRequests(db: Db, query: RequestListQuery, pageSize = REQUEST_PAGE_SIZE): Promise<{ items: FundRequestView[]; total: number }> {

@@ -6,15 +6,16 @@ import type { Db } from "@/lib/db/client";
 import { fundRequests, type FundRequestRow } from "@/lib/db/schema";
 import { publish } from "@/lib/live/bus";
 
-import type { StoredKey } from "./keys";
+import { campaignOfKey, type StoredKey } from "./keys";
 
 // The one owner of a fund request's status (docs/architecture.md, "Owners"): every write of
 // fund_requests.status is here, and so is every `request.updated` event, published after the write.
 // Status only moves forward: sending → pending/failed, pending → accepted/declined; the one way back is
 // undoPaymentLink, for a payment linked at once that the service then contradicts.
 
-function announce(row: Pick<FundRequestRow, "id" | "requestId" | "status">): void {
-  publish({ type: "request.updated", id: row.id, requestId: row.requestId, status: row.status });
+// The event names the request and, for a campaign row's request, its campaign: browsers re-read exactly those.
+function announce(row: Pick<FundRequestRow, "requestId" | "idempotencyKey" | "status">): void {
+  publish({ type: "request.updated", requestId: row.requestId, campaignId: campaignOfKey(row.idempotencyKey), status: row.status });
 }
 
 /** Records the request before the service is called; null when the idempotency key was used already. */
@@ -119,7 +120,7 @@ export async function applyServiceState(db: Db, requestId: string, s: ServiceSta
  */
 export async function acceptForPayment(
   db: Db,
-  request: Pick<FundRequestRow, "id" | "requestId">,
+  request: Pick<FundRequestRow, "id" | "requestId" | "idempotencyKey">,
   payment: { uuid: string; receivedAt: Date },
   linkOtherSide: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
@@ -137,7 +138,7 @@ export async function acceptForPayment(
       () => true,
       () => false,
     );
-  if (linked) announce({ id: request.id, requestId: request.requestId, status: "accepted" });
+  if (linked) announce({ requestId: request.requestId, idempotencyKey: request.idempotencyKey, status: "accepted" });
   return linked;
 }
 
@@ -148,7 +149,7 @@ export async function acceptForPayment(
  */
 export async function undoPaymentLink(
   db: Db,
-  request: Pick<FundRequestRow, "id" | "requestId">,
+  request: Pick<FundRequestRow, "id" | "requestId" | "idempotencyKey">,
   paymentUuid: string,
   serviceStatus: "pending" | "declined",
   note: string,
@@ -168,6 +169,6 @@ export async function undoPaymentLink(
       () => true,
       () => false,
     );
-  if (undone) announce({ id: request.id, requestId: request.requestId, status: serviceStatus });
+  if (undone) announce({ requestId: request.requestId, idempotencyKey: request.idempotencyKey, status: serviceStatus });
   return undone;
 }

@@ -2,7 +2,7 @@ import "server-only";
 
 import type { Db } from "@/lib/db/client";
 import { safeErrorSummary } from "@/lib/log/safe-error";
-import type { AmountUnit } from "@/lib/money";
+import type { AmountUnit } from "@/lib/client/money";
 import { recordPayment } from "@/lib/payments/record";
 import { logDelivery } from "./delivery-log";
 import { PEER_TRANSFER_SUCCESS, peerTransferPayloadSchema } from "@/lib/service/schemas";

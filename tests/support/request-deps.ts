@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 
 import type { Db } from "@/lib/db/client";
 import { staff } from "@/lib/db/schema";
-import type { AmountUnit } from "@/lib/money";
+import type { AmountUnit } from "@/lib/client/money";
 import type { RequestDeps } from "@/lib/requests/deps";
 import { createServiceClient, type ServiceClientOptions } from "@/lib/service/client";
 import type { Sandbox } from "@/sandbox/server";

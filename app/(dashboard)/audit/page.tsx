@@ -6,7 +6,7 @@ import { DataTable, Td } from "@/components/ui/table";
 import { AUDIT_PAGE_SIZE, auditFilterSchema, auditPeople, queryAudit } from "@/lib/audit/query";
 import { AUDIT_ACTIONS } from "@/lib/audit/write";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ADMINS } from "@/lib/auth/roles";
+import { ADMINS } from "@/lib/client/auth/roles";
 import { getDb } from "@/lib/db";
 
 export const metadata = { title: "Audit log" };

@@ -1,29 +1,29 @@
+import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import Link from "next/link";
 
-import { CampaignsTable } from "@/components/campaigns/campaigns-table";
+import { CampaignList } from "@/components/campaigns/campaign-list";
 import { buttonClasses } from "@/components/ui/button";
-import { Card } from "@/components/ui/card";
-import { Pager } from "@/components/ui/pager";
-import { TextLink } from "@/components/ui/text-link";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
-import { listCampaignViews } from "@/lib/campaigns/queries";
-import { CAMPAIGN_PAGE_SIZE } from "@/lib/campaigns/view";
+import { readCampaignPage } from "@/lib/campaigns/queries";
+import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { pageParam } from "@/lib/client/http/page-param";
+import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
-import { pageParam } from "@/lib/http/page-param";
+import { getServerQueryClient } from "@/lib/query/server-client";
 
 export const metadata = { title: "Campaigns" };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-// Drawn on the server; live campaign, request and payment events re-render it (lib/live/effects.ts).
+// The list is a query, prefetched here with the read GET /api/campaigns uses; live campaign and request events
+// invalidate it (lib/client/live/effects.ts). The page number stays in the URL.
 export default async function CampaignsPage({ searchParams }: { searchParams: Search }) {
   const staff = await requirePageStaff(ANY_STAFF, "/campaigns");
   const page = pageParam((await searchParams).page);
-  const { items, total } = await listCampaignViews(await getDb(), page);
-  const pages = Math.max(1, Math.ceil(total / CAMPAIGN_PAGE_SIZE));
+  const db = await getDb();
+  const client = getServerQueryClient();
+  await client.prefetchQuery({ queryKey: keys.campaignList(page), queryFn: () => readCampaignPage(db, page) });
   const canSend = SENDERS.includes(staff.role);
-  const pageHref = (n: number) => (n > 1 ? `/campaigns?page=${n}` : "/campaigns");
 
   return (
     <div className="space-y-4">
@@ -38,29 +38,9 @@ export default async function CampaignsPage({ searchParams }: { searchParams: Se
       <p className="text-sm text-slate-700">
         Ask many people for money at once: upload a CSV of tags, amounts and descriptions, check the preview, then start.
       </p>
-      {total === 0 ? (
-        <Card as="section" aria-labelledby="no-campaigns" className="p-6" data-testid="campaigns-empty">
-          <h2 id="no-campaigns" className="text-lg font-semibold">
-            No campaigns yet
-          </h2>
-          <p className="mt-1 text-sm text-slate-700">
-            {canSend ? (
-              <>
-                <TextLink href="/campaigns/new">Upload a CSV file</TextLink> to start the first one. You see a preview before anything is sent.
-              </>
-            ) : (
-              "Admins and operators start campaigns; they appear here with their progress."
-            )}
-          </p>
-        </Card>
-      ) : (
-        <>
-          <CampaignsTable items={items} empty="No campaigns on this page." />
-          <Pager newerHref={page > 1 ? pageHref(Math.min(page - 1, pages)) : null} olderHref={page < pages ? pageHref(page + 1) : null}>
-            Page {page} of {pages} · {total.toLocaleString("en")} campaign{total === 1 ? "" : "s"}
-          </Pager>
-        </>
-      )}
+      <HydrationBoundary state={dehydrate(client)}>
+        <CampaignList page={page} canSend={canSend} />
+      </HydrationBoundary>
     </div>
   );
 }

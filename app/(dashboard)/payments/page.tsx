@@ -4,17 +4,18 @@ import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import { PaymentList } from "@/components/payments/payment-list";
 import { SettledChart } from "@/components/payments/settled-chart";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
+import { paymentFilterFromSearch } from "@/lib/client/payments/filters";
+import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
-import { paymentFilterFromSearch } from "@/lib/payments/filters";
-import { PAYMENT_PAGE_SIZE, listPayments, settledPerDay } from "@/lib/payments/query";
-import { keys } from "@/lib/query/options";
+import { readPaymentPage, settledPerDay } from "@/lib/payments/query";
 import { getServerQueryClient } from "@/lib/query/server-client";
 
 export const metadata = { title: "Payments" };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
+// The chart and the list are queries, prefetched here with the reads their route handlers use; filters stay in the URL.
 export default async function PaymentsPage({ searchParams }: { searchParams: Search }) {
   const staff = await requirePageStaff(ANY_STAFF, "/payments");
   const raw = await searchParams;
@@ -24,18 +25,16 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
   });
   const db = await getDb();
   const client = getServerQueryClient();
-  const [, days] = await Promise.all([
-    client.prefetchQuery({
-      queryKey: keys.paymentList(filter),
-      queryFn: async () => ({ ...(await listPayments(db, filter, staff.role, getConfig().timeZone)), page: filter.page, pageSize: PAYMENT_PAGE_SIZE }),
-    }),
-    settledPerDay(db, 30, getConfig().timeZone),
+  const timeZone = getConfig().timeZone;
+  await Promise.all([
+    client.prefetchQuery({ queryKey: keys.paymentList(filter), queryFn: () => readPaymentPage(db, filter, staff.role, timeZone) }),
+    client.prefetchQuery({ queryKey: keys.settledPerDay, queryFn: () => settledPerDay(db, timeZone) }),
   ]);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Payments</h1>
-      <SettledChart days={days} />
       <HydrationBoundary state={dehydrate(client)}>
+        <SettledChart />
         <PaymentList filter={filter} />
       </HydrationBoundary>
     </div>

@@ -4,12 +4,12 @@ import Link from "next/link";
 import { RequestList } from "@/components/requests/request-list";
 import { buttonClasses } from "@/components/ui/button";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
+import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
 import { getDb } from "@/lib/db";
-import { keys } from "@/lib/query/options";
+import { keys } from "@/lib/client/query/options";
 import { getServerQueryClient } from "@/lib/query/server-client";
-import { REQUEST_PAGE_SIZE, listRequests } from "@/lib/requests/repo";
-import { requestListQuerySchema } from "@/lib/requests/schemas";
+import { readRequestPage } from "@/lib/requests/repo";
+import { requestListQuerySchema } from "@/lib/client/requests/schemas";
 
 export const metadata = { title: "Requests" };
 
@@ -22,10 +22,7 @@ export default async function RequestsPage({ searchParams }: { searchParams: Sea
   const params = { status: query.status, tag: query.tag || undefined, page: query.page };
   const db = await getDb();
   const client = getServerQueryClient();
-  await client.prefetchQuery({
-    queryKey: keys.requestList(params),
-    queryFn: async () => ({ ...(await listRequests(db, query)), page: query.page, pageSize: REQUEST_PAGE_SIZE }),
-  });
+  await client.prefetchQuery({ queryKey: keys.requestList(params), queryFn: () => readRequestPage(db, query) });
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">

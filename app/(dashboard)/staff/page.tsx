@@ -4,7 +4,7 @@ import { TeamSettings } from "@/components/staff/team-settings";
 import { Badge } from "@/components/ui/badge";
 import { DataTable, Td } from "@/components/ui/table";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ADMINS } from "@/lib/auth/roles";
+import { ADMINS } from "@/lib/client/auth/roles";
 import { getDb } from "@/lib/db";
 import { getSettings } from "@/lib/settings/repo";
 import { listStaff, toStaffView } from "@/lib/auth/accounts";

@@ -4,11 +4,11 @@ import { DataTable, Td } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { DeliveryOutcome } from "@/components/webhooks/delivery-outcome";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ADMINS } from "@/lib/auth/roles";
+import { ADMINS } from "@/lib/client/auth/roles";
 import { getDb } from "@/lib/db";
-import { pageParam } from "@/lib/http/page-param";
+import { pageParam } from "@/lib/client/http/page-param";
 import { getConfig } from "@/lib/config";
-import { formatTime } from "@/lib/time/format";
+import { formatTime } from "@/lib/client/time/format";
 import { DELIVERY_COUNT_CAP, DELIVERY_MAX_PAGE, DELIVERY_PAGE_SIZE, listDeliveries } from "@/lib/webhooks/log-queries";
 import { ROWS_PER_SOURCE_HOUR } from "@/lib/webhooks/rejection-log";
 

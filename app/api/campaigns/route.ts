@@ -1,15 +1,14 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
+import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
 import { parseCampaignCsv } from "@/lib/campaigns/parse";
-import { getCampaignView, listCampaignViews } from "@/lib/campaigns/queries";
+import { getCampaignView, readCampaignPage } from "@/lib/campaigns/queries";
 import { createCampaign, DraftLimitError, MAX_DRAFTS_PER_PERSON } from "@/lib/campaigns/repo";
-import { campaignNameSchema, MAX_CAMPAIGN_BYTES } from "@/lib/campaigns/schemas";
-import { CAMPAIGN_PAGE_SIZE } from "@/lib/campaigns/view";
+import { campaignNameSchema, MAX_CAMPAIGN_BYTES } from "@/lib/client/campaigns/schemas";
 import { badRequest, conflict, tooLarge, unprocessable, unsupportedMediaType, ApiError } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
-import { pageParam } from "@/lib/http/page-param";
+import { pageParam } from "@/lib/client/http/page-param";
 import { readCapped } from "@/lib/http/read-capped";
 
 export const dynamic = "force-dynamic";
@@ -20,9 +19,7 @@ const MAX_UPLOAD_BYTES = MAX_CAMPAIGN_BYTES + 64 * 1024;
 const TOO_LARGE = "The file is larger than 2 MiB. Split it into smaller files and upload each.";
 
 export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
-  const page = pageParam(request.nextUrl.searchParams.get("page"));
-  const { items, total } = await listCampaignViews(db, page);
-  return ok({ items, page, pageSize: CAMPAIGN_PAGE_SIZE, total }, "OK", 200, { "Cache-Control": "no-store" });
+  return ok(await readCampaignPage(db, pageParam(request.nextUrl.searchParams.get("page"))), "OK", 200, { "Cache-Control": "no-store" });
 });
 
 /** A CSV upload makes a draft campaign with every row checked (docs/architecture.md, "A campaign"). */

@@ -1,5 +1,5 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
 import { admitStream } from "@/lib/live/stream-limit";
 import { otherMethods } from "@/lib/http/other-methods";

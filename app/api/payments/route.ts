@@ -1,10 +1,10 @@
 import { getConfig } from "@/lib/config";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { ok } from "@/lib/http/envelope";
 import { csvFilename, paymentsCsv } from "@/lib/payments/csv";
-import { paymentFilterFromSearch } from "@/lib/payments/filters";
-import { PAYMENT_PAGE_SIZE, listPayments, paymentsForCsv } from "@/lib/payments/query";
+import { paymentFilterFromSearch } from "@/lib/client/payments/filters";
+import { paymentsForCsv, readPaymentPage } from "@/lib/payments/query";
 import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
@@ -22,8 +22,7 @@ export const GET = withStaff(ANY_STAFF, async (request, { db, staff }) => {
       },
     });
   }
-  const { items, total, totals } = await listPayments(db, filter, staff.role, getConfig().timeZone);
-  return ok({ items, page: filter.page, pageSize: PAYMENT_PAGE_SIZE, total, totals }, "OK", 200, { "Cache-Control": "no-store" });
+  return ok(await readPaymentPage(db, filter, staff.role, getConfig().timeZone), "OK", 200, { "Cache-Control": "no-store" });
 });
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

@@ -1,13 +1,13 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
+import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
 import { parseJsonBody } from "@/lib/http/body";
 import { conflict, serviceFailure } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { requestDeps } from "@/lib/requests/deps";
 import { createFundRequest } from "@/lib/requests/create";
-import { REQUEST_PAGE_SIZE, listRequests } from "@/lib/requests/repo";
-import { newRequestSchema, requestListQuerySchema } from "@/lib/requests/schemas";
+import { readRequestPage } from "@/lib/requests/repo";
+import { newRequestSchema, requestListQuerySchema } from "@/lib/client/requests/schemas";
 import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
@@ -19,8 +19,7 @@ export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
     tag: params.get("tag") || undefined,
     page: params.get("page") ?? undefined,
   });
-  const { items, total } = await listRequests(db, query);
-  return ok({ items, page: query.page, pageSize: REQUEST_PAGE_SIZE, total });
+  return ok(await readRequestPage(db, query));
 });
 
 export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {

@@ -1,12 +1,12 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ADMINS } from "@/lib/auth/roles";
+import { ADMINS } from "@/lib/client/auth/roles";
 import { conflict } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 import { getSettings, saveSettings } from "@/lib/settings/repo";
-import { settingsPatchSchema } from "@/lib/staff/schemas";
+import { settingsPatchSchema } from "@/lib/client/staff/schemas";
 
 export const dynamic = "force-dynamic";
 

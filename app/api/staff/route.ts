@@ -1,11 +1,11 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ADMINS } from "@/lib/auth/roles";
+import { ADMINS } from "@/lib/client/auth/roles";
 import { parseJsonBody } from "@/lib/http/body";
 import { conflict } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { createStaff, listStaff, toStaffView } from "@/lib/auth/accounts";
-import { staffCreateSchema } from "@/lib/staff/schemas";
+import { staffCreateSchema } from "@/lib/client/staff/schemas";
 import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";

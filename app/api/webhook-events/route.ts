@@ -1,7 +1,7 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ADMINS } from "@/lib/auth/roles";
+import { ADMINS } from "@/lib/client/auth/roles";
 import { ok } from "@/lib/http/envelope";
-import { pageParam } from "@/lib/http/page-param";
+import { pageParam } from "@/lib/client/http/page-param";
 import { DELIVERY_PAGE_SIZE, listDeliveries } from "@/lib/webhooks/log-queries";
 import { otherMethods } from "@/lib/http/other-methods";
 

@@ -2,7 +2,7 @@ import { CampaignFileFormat } from "@/components/campaigns/file-format";
 import { NewCampaignForm } from "@/components/campaigns/new-campaign-form";
 import { TextLink } from "@/components/ui/text-link";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { SENDERS } from "@/lib/auth/roles";
+import { SENDERS } from "@/lib/client/auth/roles";
 
 export const metadata = { title: "New campaign" };
 

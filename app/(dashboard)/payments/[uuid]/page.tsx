@@ -3,11 +3,11 @@ import { notFound } from "next/navigation";
 
 import { PaymentDetail } from "@/components/payments/payment-detail";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF, SENDERS } from "@/lib/auth/roles";
+import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
 import { getDb } from "@/lib/db";
 import { malformedParam } from "@/lib/http/route-params";
 import { getPayment } from "@/lib/payments/query";
-import { keys } from "@/lib/query/options";
+import { keys } from "@/lib/client/query/options";
 import { getServerQueryClient } from "@/lib/query/server-client";
 
 export const metadata = { title: "Payment" };

@@ -3,10 +3,10 @@ import { notFound } from "next/navigation";
 
 import { RequestDetail } from "@/components/requests/request-detail";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { getDb } from "@/lib/db";
 import { malformedParam } from "@/lib/http/route-params";
-import { keys } from "@/lib/query/options";
+import { keys } from "@/lib/client/query/options";
 import { getServerQueryClient } from "@/lib/query/server-client";
 import { requestDeps } from "@/lib/requests/deps";
 import { getRequestDetail } from "@/lib/requests/refresh";

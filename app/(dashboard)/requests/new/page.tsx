@@ -1,6 +1,6 @@
 import { NewRequestForm, type RequestPrefill } from "@/components/requests/new-request-form";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { SENDERS } from "@/lib/auth/roles";
+import { SENDERS } from "@/lib/client/auth/roles";
 
 export const metadata = { title: "New request" };
 

@@ -1,9 +1,9 @@
 import "server-only";
 
 import { withStaff } from "@/lib/auth/guard";
-import { SENDERS } from "@/lib/auth/roles";
+import { SENDERS } from "@/lib/client/auth/roles";
 import { applyCampaignAction } from "@/lib/campaigns/actions";
-import { TRANSITIONS, type Transition } from "@/lib/campaigns/transitions";
+import { TRANSITIONS, type Transition } from "@/lib/client/campaigns/transitions";
 import { conflict, notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 

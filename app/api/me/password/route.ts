@@ -1,14 +1,14 @@
 import { requireOwnPassword } from "@/app/api/me/confirm";
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { endSessions } from "@/lib/auth/sessions";
 import { clearFailures } from "@/lib/auth/throttle";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 import { setPassword } from "@/lib/auth/accounts";
-import { passwordChangeSchema } from "@/lib/staff/schemas";
+import { passwordChangeSchema } from "@/lib/client/staff/schemas";
 
 export const dynamic = "force-dynamic";
 

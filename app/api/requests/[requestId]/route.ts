@@ -1,5 +1,5 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { requestDeps } from "@/lib/requests/deps";

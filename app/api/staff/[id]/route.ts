@@ -1,13 +1,13 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ADMINS, SENDERS } from "@/lib/auth/roles";
+import { ADMINS, SENDERS } from "@/lib/client/auth/roles";
 import { pauseCampaignsWithoutSender } from "@/lib/campaigns/sender";
 import { endSessions } from "@/lib/auth/sessions";
 import { parseJsonBody } from "@/lib/http/body";
 import { conflict, notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { findStaffById, toStaffView, updateStaffKeepingAnAdmin } from "@/lib/auth/accounts";
-import { staffPatchSchema } from "@/lib/staff/schemas";
+import { staffPatchSchema } from "@/lib/client/staff/schemas";
 import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";

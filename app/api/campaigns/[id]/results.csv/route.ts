@@ -1,8 +1,8 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { campaignResultsCsv } from "@/lib/campaigns/results-csv";
 import { findCampaign } from "@/lib/campaigns/repo";
-import { campaignRowsQuerySchema } from "@/lib/campaigns/schemas";
+import { campaignRowsQuerySchema } from "@/lib/client/campaigns/schemas";
 import { getConfig } from "@/lib/config";
 import { notFound } from "@/lib/http/api-error";
 import { otherMethods } from "@/lib/http/other-methods";

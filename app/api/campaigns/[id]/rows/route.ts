@@ -1,9 +1,8 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { findCampaign } from "@/lib/campaigns/repo";
-import { listCampaignRows } from "@/lib/campaigns/queries";
-import { campaignRowsQuerySchema } from "@/lib/campaigns/schemas";
-import { CAMPAIGN_ROWS_PAGE_SIZE } from "@/lib/campaigns/view";
+import { readCampaignRows } from "@/lib/campaigns/queries";
+import { campaignRowsQuerySchema } from "@/lib/client/campaigns/schemas";
 import { notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
@@ -14,8 +13,7 @@ export const GET = withStaff<{ id: string }>(ANY_STAFF, async (request, { db, pa
   if (!(await findCampaign(db, params.id))) throw notFound("No such campaign.");
   const search = request.nextUrl.searchParams;
   const query = campaignRowsQuerySchema.parse({ status: search.get("status") || undefined, page: search.get("page") ?? undefined });
-  const { items, total } = await listCampaignRows(db, params.id, query);
-  return ok({ items, page: query.page, pageSize: CAMPAIGN_ROWS_PAGE_SIZE, total }, "OK", 200, { "Cache-Control": "no-store" });
+  return ok(await readCampaignRows(db, params.id, query), "OK", 200, { "Cache-Control": "no-store" });
 });
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");

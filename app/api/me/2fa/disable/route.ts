@@ -1,7 +1,7 @@
 import { requirePasswordAndCode } from "@/app/api/me/confirm";
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { clearFailures } from "@/lib/auth/throttle";
 import { removeTwoStep } from "@/lib/auth/two-step";
 import { conflict } from "@/lib/http/api-error";
@@ -9,7 +9,7 @@ import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 import { getSettings } from "@/lib/settings/repo";
-import { twoStepConfirmSchema } from "@/lib/staff/schemas";
+import { twoStepConfirmSchema } from "@/lib/client/staff/schemas";
 
 export const dynamic = "force-dynamic";
 

@@ -2,14 +2,14 @@ import { requireOwnPassword } from "@/app/api/me/confirm";
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { clearFailures } from "@/lib/auth/throttle";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { enableTwoStep, TwoStepUnreadable } from "@/lib/auth/two-step";
 import { getConfig } from "@/lib/config";
 import { conflict, invalidField } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
-import { twoStepEnableSchema } from "@/lib/staff/schemas";
+import { twoStepEnableSchema } from "@/lib/client/staff/schemas";
 
 export const dynamic = "force-dynamic";
 

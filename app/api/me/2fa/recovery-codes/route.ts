@@ -1,14 +1,14 @@
 import { requirePasswordAndCode, twoStepNotOn } from "@/app/api/me/confirm";
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { clearFailures } from "@/lib/auth/throttle";
 import { replaceRecoveryCodes } from "@/lib/auth/two-step";
 import { getConfig } from "@/lib/config";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
-import { twoStepConfirmSchema } from "@/lib/staff/schemas";
+import { twoStepConfirmSchema } from "@/lib/client/staff/schemas";
 
 export const dynamic = "force-dynamic";
 

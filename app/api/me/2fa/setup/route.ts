@@ -1,6 +1,6 @@
 import { requireOwnPassword } from "@/app/api/me/confirm";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { beginTwoStepSetup } from "@/lib/auth/two-step";
 import { getConfig } from "@/lib/config";
 import { conflict } from "@/lib/http/api-error";
@@ -8,7 +8,7 @@ import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 import { clearFailures } from "@/lib/auth/throttle";
-import { twoStepSetupSchema } from "@/lib/staff/schemas";
+import { twoStepSetupSchema } from "@/lib/client/staff/schemas";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/auth/roles";
+import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { endSession } from "@/lib/auth/sessions";
 import { notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";

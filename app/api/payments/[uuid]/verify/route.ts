@@ -1,6 +1,6 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { SENDERS } from "@/lib/auth/roles";
+import { SENDERS } from "@/lib/client/auth/roles";
 import { notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { paymentDeps } from "@/lib/payments/deps";

@@ -1,6 +1,6 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ADMINS } from "@/lib/auth/roles";
+import { ADMINS } from "@/lib/client/auth/roles";
 import { endSessions } from "@/lib/auth/sessions";
 import { removeTwoStep } from "@/lib/auth/two-step";
 import { conflict, notFound } from "@/lib/http/api-error";

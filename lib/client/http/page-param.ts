@@ -6,3 +6,11 @@ export const pageParamSchema = z.coerce.number().int().min(1).max(100_000).catch
 export function pageParam(value: string | string[] | null | undefined): number {
   return pageParamSchema.parse((Array.isArray(value) ? value[0] : value) || 1);
 }
+
+/** One page of a list, as every list route answers it and every list query holds it. */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  pageSize: number;
+  total: number;
+}

@@ -1,8 +1,8 @@
 import { z } from "zod";
 
-import { pageParamSchema } from "@/lib/http/page-param";
+import { pageParamSchema } from "@/lib/client/http/page-param";
 
-import { koboToNaira, nairaToKobo } from "@/lib/money";
+import { koboToNaira, nairaToKobo } from "@/lib/client/money";
 
 // Shared by the new-request form and POST /api/requests.
 

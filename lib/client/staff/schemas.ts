@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { ROLES } from "@/lib/auth/roles";
+import { ROLES } from "@/lib/client/auth/roles";
 
 // The one password rule: new accounts and password changes alike.
 const newPassword = (field = "a password") =>

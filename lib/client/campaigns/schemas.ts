@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { pageParamSchema } from "@/lib/http/page-param";
+import { pageParamSchema } from "@/lib/client/http/page-param";
 
 import { ROW_FILTERS } from "./view";
 

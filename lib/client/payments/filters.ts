@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { pageParamSchema } from "@/lib/http/page-param";
+import { pageParamSchema } from "@/lib/client/http/page-param";
 
 // Shared by the payments page (URL search params) and GET /api/payments.
 const day = z

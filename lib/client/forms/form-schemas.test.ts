@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { campaignUploadFormSchema, MAX_CAMPAIGN_BYTES } from "@/lib/campaigns/schemas";
-import { passwordChangeFormSchema, passwordChangeSchema, signInFormSchema, SIGN_IN_CODE_MISSING, twoStepEnableSchema } from "@/lib/staff/schemas";
+import { campaignUploadFormSchema, MAX_CAMPAIGN_BYTES } from "@/lib/client/campaigns/schemas";
+import { passwordChangeFormSchema, passwordChangeSchema, signInFormSchema, SIGN_IN_CODE_MISSING, twoStepEnableSchema } from "@/lib/client/staff/schemas";
 
 const messages = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   (result.error?.issues ?? []).map((i) => `${i.path.join(".")}: ${i.message}`);

@@ -1,0 +1,76 @@
+// lib/client holds the modules the browser runs (docs/architecture.md, "Browser-safe modules"): none of them may
+// import "server-only" or a server module, and the browser's components import from lib/ nothing else.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { ROOT } from "@/tests/support/paths";
+
+function sources(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const rel = path.join(dir, entry.name);
+    if (entry.isDirectory()) sources(rel, out);
+    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) out.push(rel);
+  }
+  return out;
+}
+
+/** What a file imports at run time: `import type` and `export type` are erased, so they are left out. */
+function runtimeImports(text: string): string[] {
+  const specs: string[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\s+(type\s+)?(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/gm)) {
+    if (!m[1]) specs.push(m[2] ?? "");
+  }
+  return specs;
+}
+
+// Packages that only run on the server (a database, the job queue, the password hash, next-auth's server side).
+const SERVER_PACKAGES = /^(server-only|pg|pg-boss|drizzle-orm|@electric-sql\/pglite|@node-rs\/argon2|next-auth|otplib|qrcode|node:.*|fs|path|crypto)(\/|$)/;
+
+/** Why an import is not browser-safe, or null when it is. */
+function serverImport(spec: string): string | null {
+  if (SERVER_PACKAGES.test(spec)) return `the server package ${spec}`;
+  if (spec.startsWith("@/lib/") && !spec.startsWith("@/lib/client/")) return `the server module ${spec}`;
+  if (spec.startsWith("@/") && !spec.startsWith("@/lib/client/")) return `${spec}, outside lib/client`;
+  return null;
+}
+
+describe("lib/client", () => {
+  it("imports neither server-only nor any server module (types excepted: they are erased)", () => {
+    const found: string[] = [];
+    for (const file of sources("lib/client")) {
+      const text = readFileSync(path.join(ROOT, file), "utf8");
+      for (const spec of runtimeImports(text)) {
+        const why = serverImport(spec);
+        if (why) found.push(`${file} imports ${why}`);
+        // A relative import must stay inside lib/client too.
+        if (spec.startsWith(".") && !path.resolve(ROOT, path.dirname(file), spec).startsWith(path.join(ROOT, "lib", "client"))) {
+          found.push(`${file} imports ${spec}, outside lib/client`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("is what the browser's components import from lib/", () => {
+    const found: string[] = [];
+    for (const file of [...sources("components"), ...sources("app")]) {
+      const text = readFileSync(path.join(ROOT, file), "utf8");
+      if (!/^\s*["']use client["']/.test(text)) continue;
+      for (const spec of runtimeImports(text)) if (spec.startsWith("@/lib/") && !spec.startsWith("@/lib/client/")) found.push(`${file} imports ${spec}`);
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("finds a server import when there is one (the check itself)", () => {
+    expect(runtimeImports('import "server-only";\nimport { getDb } from "@/lib/db";\nimport type { Db } from "@/lib/db/client";')).toEqual([
+      "server-only",
+      "@/lib/db",
+    ]);
+    expect(serverImport("server-only")).not.toBeNull();
+    expect(serverImport("@/lib/db")).not.toBeNull();
+    expect(serverImport("@/lib/client/money")).toBeNull();
+    expect(serverImport("@tanstack/react-query")).toBeNull();
+  });
+});

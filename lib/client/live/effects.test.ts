@@ -1,0 +1,126 @@
+import { QueryClient, type QueryKey } from "@tanstack/react-query";
+import { describe, expect, it } from "vitest";
+
+import { keys } from "@/lib/client/query/options";
+import type { LiveEvent } from "@/lib/live/bus";
+
+import { LIVE_EVENT_TYPES, fallbackEffect, liveEffect, parseLiveEvent } from "./effects";
+
+const CAMPAIGN = "0b4f3c1e-1111-4222-8333-444455556666";
+const OTHER_CAMPAIGN = "0b4f3c1e-9999-4222-8333-444455556666";
+const UUID = "9d1c7f0a-2222-4333-8444-555566667777";
+const OTHER_UUID = "9d1c7f0a-8888-4333-8444-555566667777";
+
+/** A cache holding one query of every kind the screens read, for two ids each. */
+function filledCache(): QueryClient {
+  const client = new QueryClient();
+  const all: QueryKey[] = [
+    keys.balance,
+    keys.requestList({ page: 1 }),
+    keys.requestList({ status: "pending", page: 2 }),
+    keys.request("101"),
+    keys.request("202"),
+    keys.paymentList({ page: 1 }),
+    keys.paymentList({ q: "ada", page: 3 }),
+    keys.settledPerDay,
+    keys.payment(UUID),
+    keys.payment(OTHER_UUID),
+    keys.campaignList(1),
+    keys.campaignList(2),
+    keys.campaign(CAMPAIGN),
+    keys.campaignRows(CAMPAIGN, { page: 1 }),
+    keys.campaignRows(CAMPAIGN, { status: "invalid", page: 1 }),
+    keys.campaign(OTHER_CAMPAIGN),
+    keys.campaignRows(OTHER_CAMPAIGN, { page: 1 }),
+    keys.sessions,
+  ];
+  for (const key of all) client.setQueryData(key, { data: true });
+  return client;
+}
+
+/** The cached queries an event's keys invalidate (by prefix, as the browser does), as JSON for readable failures. */
+function touched(event: LiveEvent): string[] {
+  const client = filledCache();
+  const hit = new Set<string>();
+  for (const key of liveEffect(event)) {
+    for (const query of client.getQueryCache().findAll({ queryKey: key })) hit.add(JSON.stringify(query.queryKey));
+  }
+  return [...hit].sort();
+}
+
+const json = (...list: QueryKey[]) => list.map((k) => JSON.stringify(k)).sort();
+
+describe("liveEffect: exactly the queries an event changed", () => {
+  it("request.updated: the request lists and that request; its campaign's list rows and page when a campaign sent it", () => {
+    expect(touched({ type: "request.updated", requestId: "101", campaignId: null, status: "accepted" })).toEqual(
+      json(keys.requestList({ page: 1 }), keys.requestList({ status: "pending", page: 2 }), keys.request("101")),
+    );
+    expect(touched({ type: "request.updated", requestId: "101", campaignId: CAMPAIGN, status: "accepted" })).toEqual(
+      json(
+        keys.requestList({ page: 1 }),
+        keys.requestList({ status: "pending", page: 2 }),
+        keys.request("101"),
+        keys.campaignList(1),
+        keys.campaignList(2),
+        keys.campaign(CAMPAIGN),
+        keys.campaignRows(CAMPAIGN, { page: 1 }),
+        keys.campaignRows(CAMPAIGN, { status: "invalid", page: 1 }),
+      ),
+    );
+  });
+
+  it("request.updated for a request still being sent (no service id yet) touches the lists only", () => {
+    expect(touched({ type: "request.updated", requestId: null, campaignId: null, status: "sending" })).toEqual(
+      json(keys.requestList({ page: 1 }), keys.requestList({ status: "pending", page: 2 })),
+    );
+  });
+
+  it("payment.recorded: every payments list, the chart, and that payment", () => {
+    expect(touched({ type: "payment.recorded", uuid: UUID })).toEqual(
+      json(keys.paymentList({ page: 1 }), keys.paymentList({ q: "ada", page: 3 }), keys.settledPerDay, keys.payment(UUID)),
+    );
+  });
+
+  it("payment.updated: the payments lists and that payment (its request's page reads the same query), not the chart", () => {
+    expect(touched({ type: "payment.updated", uuid: UUID.toUpperCase(), verification: "verified" })).toEqual(
+      json(keys.paymentList({ page: 1 }), keys.paymentList({ q: "ada", page: 3 }), keys.payment(UUID)),
+    );
+  });
+
+  it("campaign.progress: the campaign lists and that campaign's page, no other campaign", () => {
+    expect(touched({ type: "campaign.progress", campaignId: CAMPAIGN })).toEqual(
+      json(
+        keys.campaignList(1),
+        keys.campaignList(2),
+        keys.campaign(CAMPAIGN),
+        keys.campaignRows(CAMPAIGN, { page: 1 }),
+        keys.campaignRows(CAMPAIGN, { status: "invalid", page: 1 }),
+      ),
+    );
+  });
+
+  it("balance.changed: the balance alone", () => {
+    expect(touched({ type: "balance.changed" })).toEqual(json(keys.balance));
+  });
+});
+
+describe("parseLiveEvent", () => {
+  it("reads each event as /api/live sends it (the bus's JSON)", () => {
+    const events: LiveEvent[] = [
+      { type: "request.updated", requestId: "101", campaignId: CAMPAIGN, status: "pending" },
+      { type: "request.updated", requestId: null, campaignId: null, status: "sending" },
+      { type: "payment.recorded", uuid: UUID },
+      { type: "payment.updated", uuid: UUID, verification: "verified" },
+      { type: "balance.changed" },
+      { type: "campaign.progress", campaignId: CAMPAIGN },
+    ];
+    for (const event of events) expect(parseLiveEvent(event.type, JSON.stringify(event))).toEqual(event);
+  });
+
+  it("refuses data that is not the event it is named as; such an event invalidates its whole kind", () => {
+    expect(parseLiveEvent("campaign.progress", JSON.stringify({ id: CAMPAIGN }))).toBeNull();
+    expect(parseLiveEvent("payment.recorded", "not json")).toBeNull();
+    expect(parseLiveEvent("request.updated", "null")).toBeNull();
+    for (const type of LIVE_EVENT_TYPES) expect(fallbackEffect(type).length, type).toBeGreaterThan(0);
+  });
+});

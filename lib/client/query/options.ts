@@ -1,0 +1,129 @@
+import { queryOptions } from "@tanstack/react-query";
+
+import type { SessionView } from "@/lib/auth/sessions";
+import type { BalanceView } from "@/lib/balance/view";
+import type { CampaignRowView, CampaignView, RowFilter } from "@/lib/client/campaigns/view";
+import { apiFetch } from "@/lib/client/http/api-fetch";
+import type { Page } from "@/lib/client/http/page-param";
+import { paymentFilterSearch, type PaymentFilter } from "@/lib/client/payments/filters";
+import type { PaymentPage, PaymentView, SettledDay } from "@/lib/payments/view";
+import type { FundRequestView } from "@/lib/requests/view";
+
+// The one definition of every query: its key and how the browser reads it (our route handlers). A page's server
+// component prefetches the same key with the same read function its route handler calls (docs/architecture.md,
+// "One data path per screen"); live events invalidate keys by these builders (lib/client/live/effects.ts).
+
+export interface RequestListParams {
+  status?: string;
+  tag?: string;
+  page: number;
+}
+
+export interface CampaignRowsParams {
+  status?: RowFilter;
+  page: number;
+}
+
+// Every list of a kind sits under one prefix ("…", "list") and every detail under ("…", "detail", id), so an
+// event invalidates all pages of a list, or one record and what hangs under it, by prefix.
+export const keys = {
+  balance: ["balance"] as const,
+  requestLists: ["requests", "list"] as const,
+  requestList: (p: RequestListParams) => ["requests", "list", { status: p.status ?? "", tag: p.tag ?? "", page: p.page }] as const,
+  request: (id: string) => ["requests", "detail", id] as const,
+  /** The payments lists: the payments page's table and the overview's recent payments (its first page). */
+  paymentLists: ["payments", "list"] as const,
+  paymentList: (f: PaymentFilter) =>
+    ["payments", "list", { verified: f.verified ?? "", q: f.q ?? "", tag: f.tag ?? "", from: f.from ?? "", to: f.to ?? "", page: f.page }] as const,
+  /** The payments page's chart: only a new payment changes it (never a link or a verification). */
+  settledPerDay: ["payments", "settled-per-day"] as const,
+  payment: (uuid: string) => ["payments", "detail", uuid.toLowerCase()] as const,
+  campaignLists: ["campaigns", "list"] as const,
+  campaignList: (page: number) => ["campaigns", "list", { page }] as const,
+  /** One campaign; its rows sit under it, so invalidating this key re-reads the whole campaign page. */
+  campaign: (id: string) => ["campaigns", "detail", id.toLowerCase()] as const,
+  campaignRows: (id: string, p: CampaignRowsParams) => ["campaigns", "detail", id.toLowerCase(), "rows", { status: p.status ?? "", page: p.page }] as const,
+  sessions: ["me", "sessions"] as const,
+};
+
+/** The overview's recent payments: the first page of the unfiltered payments list (the same query as /payments opens with). */
+export const RECENT_PAYMENTS_FILTER: PaymentFilter = { page: 1 };
+
+export function requestListSearch(p: RequestListParams): string {
+  const q = new URLSearchParams();
+  if (p.status) q.set("status", p.status);
+  if (p.tag) q.set("tag", p.tag);
+  if (p.page > 1) q.set("page", String(p.page));
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}
+
+/** The query string of a campaign's rows (the page's URL and GET /api/campaigns/:id/rows): each part left out at its default. */
+export function campaignRowsSearch(p: CampaignRowsParams): string {
+  const q = new URLSearchParams();
+  if (p.status) q.set("status", p.status);
+  if (p.page > 1) q.set("page", String(p.page));
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}
+
+export const balanceQuery = () =>
+  queryOptions({
+    queryKey: keys.balance,
+    queryFn: () => apiFetch<BalanceView>("/api/balance"),
+    staleTime: 5_000,
+  });
+
+export const requestListQuery = (p: RequestListParams) =>
+  queryOptions({
+    queryKey: keys.requestList(p),
+    queryFn: () => apiFetch<Page<FundRequestView>>(`/api/requests${requestListSearch(p)}`),
+  });
+
+export const requestQuery = (id: string) =>
+  queryOptions({
+    queryKey: keys.request(id),
+    queryFn: () => apiFetch<FundRequestView>(`/api/requests/${encodeURIComponent(id)}`),
+  });
+
+export const paymentListQuery = (f: PaymentFilter) =>
+  queryOptions({
+    queryKey: keys.paymentList(f),
+    queryFn: () => apiFetch<PaymentPage>(`/api/payments${paymentFilterSearch(f)}`),
+  });
+
+export const settledPerDayQuery = () =>
+  queryOptions({
+    queryKey: keys.settledPerDay,
+    queryFn: () => apiFetch<SettledDay[]>("/api/payments/settled-per-day"),
+  });
+
+export const paymentQuery = (uuid: string) =>
+  queryOptions({
+    queryKey: keys.payment(uuid),
+    queryFn: () => apiFetch<PaymentView>(`/api/payments/${encodeURIComponent(uuid)}`),
+  });
+
+export const campaignListQuery = (page: number) =>
+  queryOptions({
+    queryKey: keys.campaignList(page),
+    queryFn: () => apiFetch<Page<CampaignView>>(`/api/campaigns${page > 1 ? `?page=${page}` : ""}`),
+  });
+
+export const campaignQuery = (id: string) =>
+  queryOptions({
+    queryKey: keys.campaign(id),
+    queryFn: () => apiFetch<CampaignView>(`/api/campaigns/${encodeURIComponent(id)}`),
+  });
+
+export const campaignRowsQuery = (id: string, p: CampaignRowsParams) =>
+  queryOptions({
+    queryKey: keys.campaignRows(id, p),
+    queryFn: () => apiFetch<Page<CampaignRowView>>(`/api/campaigns/${encodeURIComponent(id)}/rows${campaignRowsSearch(p)}`),
+  });
+
+export const sessionsQuery = () =>
+  queryOptions({
+    queryKey: keys.sessions,
+    queryFn: () => apiFetch<Page<SessionView>>("/api/me/sessions"),
+  });
