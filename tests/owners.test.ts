@@ -1,11 +1,12 @@
 // The ownership tables of docs/architecture.md ("Owners") hold: every module that writes a table or publishes a
 // live event is listed there, and fund_requests.status has one writer. A new writer fails here until it is listed.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
 import { ROOT } from "@/tests/support/paths";
+import { sourceFiles } from "@/tests/support/source-files";
 
 const TABLES: Record<string, string> = {
   staff: "staff",
@@ -25,14 +26,7 @@ const TABLES: Record<string, string> = {
   paymentHourTotals: "payment_hour_totals",
 };
 
-function sources(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-    const rel = path.join(dir, entry.name);
-    if (entry.isDirectory()) sources(rel, out);
-    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) out.push(rel);
-  }
-  return out;
-}
+const sources = sourceFiles;
 
 const FILES = [...sources("lib"), ...sources("app"), "auth.ts"].map((f) => ({ file: f, text: readFileSync(path.join(ROOT, f), "utf8") }));
 

@@ -1,20 +1,14 @@
 // lib/client holds the modules the browser runs (docs/architecture.md, "Browser-safe modules"): none of them may
 // import "server-only" or a server module, and the browser's components import from lib/ nothing else.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
 import { ROOT } from "@/tests/support/paths";
+import { sourceFiles } from "@/tests/support/source-files";
 
-function sources(dir: string, out: string[] = []): string[] {
-  for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-    const rel = path.join(dir, entry.name);
-    if (entry.isDirectory()) sources(rel, out);
-    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) out.push(rel);
-  }
-  return out;
-}
+const sources = sourceFiles;
 
 /** What a file imports at run time: `import type` and `export type` are erased, so they are left out. */
 function runtimeImports(text: string): string[] {

@@ -1,4 +1,10 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
 import { describe, expect, it } from "vitest";
+
+import { ROOT } from "@/tests/support/paths";
+import { sourceFiles } from "@/tests/support/source-files";
 
 import { dropProcessSingleton, processSingleton } from "./process-singleton";
 
@@ -17,20 +23,10 @@ describe("processSingleton", () => {
 });
 
 describe("the one holder of process-wide state", () => {
-  it("is this module: no other file under lib/ or app/ touches globalThis", async () => {
-    const { readdir, readFile } = await import("node:fs/promises");
-    const path = await import("node:path");
-    const offenders: string[] = [];
-    const walk = async (dir: string): Promise<void> => {
-      for (const entry of await readdir(dir, { withFileTypes: true })) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) await walk(full);
-        else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !full.endsWith(path.join("util", "process-singleton.ts")))
-          if ((await readFile(full, "utf8")).includes("globalThis")) offenders.push(path.relative(process.cwd(), full));
-      }
-    };
-    await walk(path.join(process.cwd(), "lib"));
-    await walk(path.join(process.cwd(), "app"));
+  it("is this module: no other file under lib/ or app/ touches globalThis", () => {
+    const offenders = [...sourceFiles("lib"), ...sourceFiles("app")].filter(
+      (file) => file !== path.join("lib", "util", "process-singleton.ts") && readFileSync(path.join(ROOT, file), "utf8").includes("globalThis"),
+    );
     expect(offenders).toEqual([]);
   });
 });

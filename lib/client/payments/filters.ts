@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { pageParamSchema } from "@/lib/client/http/page-param";
+import { tagFilterSchema } from "@/lib/client/requests/schemas";
 
 // Shared by the payments page (URL search params) and GET /api/payments.
 const day = z
@@ -17,13 +18,7 @@ const day = z
 export const paymentFilterSchema = z.object({
   verified: z.enum(["unverified", "verified", "failed"]).optional().catch(undefined),
   q: z.string().trim().max(100).optional().catch(undefined),
-  tag: z
-    .string()
-    .trim()
-    .transform((t) => t.replace(/^@/, ""))
-    .pipe(z.string().max(32))
-    .optional()
-    .catch(undefined),
+  tag: tagFilterSchema,
   from: day,
   to: day,
   page: pageParamSchema.default(1),

@@ -76,15 +76,18 @@ export type NewRequest = z.output<typeof newRequestSchema>;
 export const REQUEST_STATUSES = ["sending", "pending", "accepted", "declined", "failed"] as const;
 export type LocalRequestStatus = (typeof REQUEST_STATUSES)[number];
 
+/** A list's tag filter: trimmed, a leading @ dropped, at most 32 characters; anything else is no filter. */
+export const tagFilterSchema = z
+  .string()
+  .trim()
+  .transform((t) => t.replace(/^@/, ""))
+  .pipe(z.string().max(32))
+  .optional()
+  .catch(undefined);
+
 export const requestListQuerySchema = z.object({
   status: z.enum(REQUEST_STATUSES).optional().catch(undefined),
-  tag: z
-    .string()
-    .trim()
-    .transform((t) => t.replace(/^@/, ""))
-    .pipe(z.string().max(32))
-    .optional()
-    .catch(undefined),
+  tag: tagFilterSchema,
   page: pageParamSchema.default(1),
 });
 export type RequestListQuery = z.infer<typeof requestListQuerySchema>;
