@@ -3,6 +3,7 @@ import { connection } from "next/server";
 import type { ReactNode } from "react";
 
 import { Providers } from "@/components/providers";
+import { getConfig } from "@/lib/config";
 
 import "./globals.css";
 
@@ -17,7 +18,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">
-        <Providers>{children}</Providers>
+        <Providers timeZone={getConfig().timeZone}>{children}</Providers>
       </body>
     </html>
   );

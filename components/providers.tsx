@@ -3,8 +3,14 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 
-export function Providers({ children }: { children: ReactNode }) {
+import { TimeZoneProvider } from "@/components/ui/local-time";
+
+export function Providers({ timeZone, children }: { timeZone: string; children: ReactNode }) {
   // One client per browser session; created lazily so the server never shares one between requests.
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1 } } }));
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={client}>
+      <TimeZoneProvider timeZone={timeZone}>{children}</TimeZoneProvider>
+    </QueryClientProvider>
+  );
 }

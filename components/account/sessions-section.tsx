@@ -3,13 +3,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
+import { LocalTime, useTimeZone } from "@/components/ui/local-time";
+import { formatTime } from "@/lib/client/time/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ErrorNote, ErrorPanel } from "@/components/ui/error-panel";
 import { DataTable, Td } from "@/components/ui/table";
 import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import { keys, sessionsQuery } from "@/lib/client/query/options";
-import { formatTime } from "@/lib/client/time/format";
 
 import { deviceName } from "./device-name";
 
@@ -18,6 +19,7 @@ type Action = { kind: "one"; id: string } | { kind: "others" };
 /** The person's open sessions, with "Sign out" for each other one and "Sign out everywhere else". */
 export function SessionsSection() {
   const client = useQueryClient();
+  const timeZone = useTimeZone();
   const query = useQuery(sessionsQuery());
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const mutation = useMutation({
@@ -56,15 +58,19 @@ export function SessionsSection() {
               ) : null}
             </Td>
             <Td className="font-mono">{s.ip}</Td>
-            <Td className="whitespace-nowrap">{formatTime(s.createdAt)}</Td>
-            <Td className="whitespace-nowrap">{formatTime(s.lastSeenAt)}</Td>
+            <Td className="whitespace-nowrap">
+              <LocalTime iso={s.createdAt} />
+            </Td>
+            <Td className="whitespace-nowrap">
+              <LocalTime iso={s.lastSeenAt} />
+            </Td>
             <Td className="text-right">
               {s.current ? null : (
                 <Button
                   variant="quiet"
                   disabled={mutation.isPending}
                   onClick={() => mutation.mutate({ kind: "one", id: s.id })}
-                  aria-label={`Sign out ${deviceName(s.userAgent)} (${s.ip}), started ${formatTime(s.createdAt)}`}
+                  aria-label={`Sign out ${deviceName(s.userAgent)} (${s.ip}), started ${formatTime(s.createdAt, timeZone)}`}
                 >
                   {busyWith?.kind === "one" && busyWith.id === s.id ? "Signing out…" : "Sign out"}
                 </Button>

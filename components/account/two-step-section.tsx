@@ -4,9 +4,9 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
+import { LocalTime } from "@/components/ui/local-time";
 import { Badge } from "@/components/ui/badge";
 import { Button, buttonClasses } from "@/components/ui/button";
-import { formatTime } from "@/lib/client/time/format";
 
 import { RecoveryCodes } from "./recovery-codes";
 import { TwoStepConfirmForm, type TwoStepConfirmAction } from "./two-step-confirm-form";
@@ -77,7 +77,7 @@ export function TwoStepSection({ status, mustEnrol, required }: { status: TwoSte
         <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800" data-testid="two-step-status">
           <Badge tone="success">On</Badge>
           <span>
-            Since {formatTime(status.enabledAt)}. {left} of 10 recovery code{left === 1 ? "" : "s"} left.
+            Since <LocalTime iso={status.enabledAt} />. {left} of 10 recovery code{left === 1 ? "" : "s"} left.
           </span>
         </p>
         {left <= 2 ? <p className="text-sm text-amber-900">You are running out of recovery codes. Get new ones below.</p> : null}

@@ -1,8 +1,8 @@
+import { LocalTime } from "@/components/ui/local-time";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { BalanceView } from "@/lib/balance/view";
-import { formatTime } from "@/lib/client/time/format";
 
 export function WalletCards({ view }: { view: BalanceView }) {
   return (
@@ -17,7 +17,7 @@ export function WalletCards({ view }: { view: BalanceView }) {
           </p>
         </div>
         <p className="text-xs text-slate-600">
-          Updated <time dateTime={view.fetchedAt}>{formatTime(view.fetchedAt)}</time>
+          Updated <LocalTime iso={view.fetchedAt} />
         </p>
       </div>
       <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">

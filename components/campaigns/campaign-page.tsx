@@ -2,11 +2,12 @@
 
 import { useQuery } from "@tanstack/react-query";
 
+import { LocalTime, useTimeZone } from "@/components/ui/local-time";
+import { formatTime } from "@/lib/client/time/format";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { TextLink } from "@/components/ui/text-link";
 import { ROW_STATUSES, type CampaignView, type RowFilter } from "@/lib/client/campaigns/view";
 import { campaignQuery, campaignRowsQuery } from "@/lib/client/query/options";
-import { formatTime } from "@/lib/client/time/format";
 
 import { CampaignPreview, CampaignProgressPanel } from "./campaign-overview";
 import { campaignHref, campaignRowsSearch, plural } from "./format";
@@ -31,6 +32,7 @@ function filterOptions(c: CampaignView): RowFilterOption[] {
  */
 export function CampaignPage({ id, status, page, canSend }: { id: string; status: RowFilter | undefined; page: number; canSend: boolean }) {
   const query = useQuery(campaignQuery(id));
+  const timeZone = useTimeZone();
   const campaign = query.data ?? null;
   const draft = campaign?.status === "draft";
   const rows = useQuery(campaignRowsQuery(id, { status, page }));
@@ -63,11 +65,11 @@ export function CampaignPage({ id, status, page, canSend }: { id: string; status
           <CampaignStatusBadge status={campaign.status} stillToAnswer={campaign.counts.sent} />
         </div>
         <p className="text-sm text-slate-700">
-          Uploaded {formatTime(campaign.createdAt)}
+          Uploaded <LocalTime iso={campaign.createdAt} />
           {campaign.createdBy ? ` by ${campaign.createdBy}` : ""}
-          {campaign.startedAt ? ` · started ${formatTime(campaign.startedAt)}` : ""}
+          {campaign.startedAt ? ` · started ${formatTime(campaign.startedAt, timeZone)}` : ""}
           {campaign.sentBy && campaign.sentBy !== campaign.createdBy ? ` · sent under ${campaign.sentBy}` : ""}
-          {campaign.finishedAt ? ` · ${campaign.status === "cancelled" ? "cancelled" : "finished"} ${formatTime(campaign.finishedAt)}` : ""}
+          {campaign.finishedAt ? ` · ${campaign.status === "cancelled" ? "cancelled" : "finished"} ${formatTime(campaign.finishedAt, timeZone)}` : ""}
         </p>
       </div>
       {draft ? (

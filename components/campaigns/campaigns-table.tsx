@@ -1,7 +1,7 @@
+import { LocalTime } from "@/components/ui/local-time";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import type { CampaignView } from "@/lib/client/campaigns/view";
-import { formatTime } from "@/lib/client/time/format";
 
 import { campaignHref, formatNaira } from "./format";
 import { ProgressMini } from "./progress-bar";
@@ -37,7 +37,9 @@ export function CampaignsTable({ items, empty }: { items: CampaignView[]; empty:
           <Td className="text-right whitespace-nowrap tabular-nums">{formatNaira(c.amounts.asked)}</Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatNaira(c.amounts.accepted)}</Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatNaira(c.amounts.collected)}</Td>
-          <Td className="whitespace-nowrap text-slate-700">{formatTime(c.createdAt)}</Td>
+          <Td className="whitespace-nowrap text-slate-700">
+            <LocalTime iso={c.createdAt} />
+          </Td>
         </tr>
       ))}
     </DataTable>

@@ -3,13 +3,13 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ComponentProps } from "react";
 
+import { LocalTime } from "@/components/ui/local-time";
 import { Card } from "@/components/ui/card";
 import { Detail } from "@/components/ui/detail";
 import { ErrorNote, ErrorPanel } from "@/components/ui/error-panel";
 import { TextLink } from "@/components/ui/text-link";
 import { formatMajor } from "@/lib/client/money";
 import { paymentQuery } from "@/lib/client/query/options";
-import { formatTime } from "@/lib/client/time/format";
 
 import { CustomerAvatar } from "./customer-avatar";
 import { LinkedRequest } from "./payments-table";
@@ -63,7 +63,11 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
             <p className="flex flex-wrap items-center gap-2 text-sm">
               <VerificationBadge state={p.verification} reason={p.verificationError} />
               {p.verification === "unverified" ? <span className="text-slate-700">Not yet confirmed at the verify host.</span> : null}
-              {p.verifiedAt ? <span className="text-slate-700">Checked {formatTime(p.verifiedAt)}</span> : null}
+              {p.verifiedAt ? (
+                <span className="text-slate-700">
+                  Checked <LocalTime iso={p.verifiedAt} />
+                </span>
+              ) : null}
             </p>
             {p.verification === "failed" && p.verificationError ? (
               <ErrorNote data-testid="verification-reason">
@@ -96,7 +100,9 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
           Details
         </h2>
         <Card as="dl" className="grid gap-4 p-4 sm:grid-cols-2">
-          <Item label="Received">{formatTime(p.receivedAt)}</Item>
+          <Item label="Received">
+            <LocalTime iso={p.receivedAt} />
+          </Item>
           <Item label="Type">
             <span className="font-mono text-xs">{p.type}</span>
           </Item>

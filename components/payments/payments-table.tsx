@@ -1,8 +1,8 @@
+import { LocalTime } from "@/components/ui/local-time";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { formatMajor } from "@/lib/client/money";
 import type { PaymentView } from "@/lib/payments/view";
-import { formatTime } from "@/lib/client/time/format";
 
 import { CustomerAvatar } from "./customer-avatar";
 import { VerificationBadge } from "./verification-badge";
@@ -49,7 +49,9 @@ export function PaymentsTable({ items, empty }: { items: PaymentView[]; empty: s
     <DataTable label="Payments table" caption="Payments received, newest first" columns={COLUMNS} empty={items.length === 0 ? empty : null}>
       {items.map((p) => (
         <tr key={p.uuid} data-testid="payment-row" data-uuid={p.uuid}>
-          <Td className="whitespace-nowrap text-slate-700">{formatTime(p.receivedAt)}</Td>
+          <Td className="whitespace-nowrap text-slate-700">
+            <LocalTime iso={p.receivedAt} />
+          </Td>
           <Td>
             <div className="flex items-center gap-2">
               <CustomerAvatar name={p.customer.name} url={p.customer.avatar} />

@@ -2,11 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 
+import { LocalTime } from "@/components/ui/local-time";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { formatMajor } from "@/lib/client/money";
 import { RECENT_PAYMENTS_FILTER, paymentListQuery } from "@/lib/client/query/options";
-import { formatTime } from "@/lib/client/time/format";
 
 const SHOWN = 5;
 
@@ -34,7 +34,7 @@ export function RecentPayments() {
               </span>
               <span className="tabular-nums">{formatMajor("NGN", p.settledAmount)}</span>
               <span className="text-xs text-slate-600">
-                {p.verification} · {formatTime(p.receivedAt)}
+                {p.verification} · <LocalTime iso={p.receivedAt} />
               </span>
             </li>
           ))}

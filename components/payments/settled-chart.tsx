@@ -9,6 +9,7 @@ import { addDecimals, formatMajor, rescale, toDecimal } from "@/lib/client/money
 import { settledPerDayQuery } from "@/lib/client/query/options";
 import type { SettledDay } from "@/lib/payments/view";
 
+// Days arrive as "YYYY-MM-DD" already in TIMEZONE; formatting them at UTC midnight keeps the date as it is.
 const dayLabel = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
 const day = (iso: string) => dayLabel.format(new Date(`${iso}T00:00:00Z`));
 
@@ -75,7 +76,7 @@ export function SettledChartView({ days }: { days: SettledDay[] }) {
         <caption>Amount settled per day, oldest first</caption>
         <thead>
           <tr>
-            <th scope="col">Day (UTC)</th>
+            <th scope="col">Day</th>
             <th scope="col">Settled</th>
           </tr>
         </thead>

@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 
+import { LocalTime } from "@/components/ui/local-time";
 import { LinkedPayment } from "@/components/payments/linked-payment";
 import { Card } from "@/components/ui/card";
 import { Detail } from "@/components/ui/detail";
@@ -9,7 +10,6 @@ import { TextLink } from "@/components/ui/text-link";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { formatMajor } from "@/lib/client/money";
 import { requestQuery } from "@/lib/client/query/options";
-import { formatTime } from "@/lib/client/time/format";
 
 import { StatusBadge } from "./status-badge";
 
@@ -70,15 +70,19 @@ export function RequestDetail({ id }: { id: string }) {
         </h2>
         <ol className="space-y-2 border-l-2 border-slate-200 pl-4 text-sm" data-testid="timeline">
           <li>
-            <span className="font-medium">Sent</span> · {formatTime(r.createdAt)}
+            <span className="font-medium">Sent</span> · <LocalTime iso={r.createdAt} />
           </li>
           {r.status === "pending" ? <li className="text-slate-600">Waiting for @{r.tag} to accept or decline…</li> : null}
           {final ? (
             <li data-testid="timeline-final">
-              <span className="font-medium">{r.status === "accepted" ? "Accepted" : "Declined"}</span> · {formatTime(r.decidedAt)}
+              <span className="font-medium">{r.status === "accepted" ? "Accepted" : "Declined"}</span> · <LocalTime iso={r.decidedAt} />
             </li>
           ) : null}
-          {r.status === "failed" ? <li className="text-red-800">Failed · {formatTime(r.updatedAt)}</li> : null}
+          {r.status === "failed" ? (
+            <li className="text-red-800">
+              Failed · <LocalTime iso={r.updatedAt} />
+            </li>
+          ) : null}
         </ol>
       </section>
       <section aria-labelledby="payment-heading">

@@ -1,8 +1,8 @@
+import { LocalTime } from "@/components/ui/local-time";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { formatMajor } from "@/lib/client/money";
 import type { FundRequestView } from "@/lib/requests/view";
-import { formatTime } from "@/lib/client/time/format";
 
 import { StatusBadge } from "./status-badge";
 
@@ -31,7 +31,9 @@ export function RequestsTable({ items, empty, currency = "NGN" }: { items: FundR
             {r.description}
           </Td>
           <Td>{r.createdBy?.name ?? "—"}</Td>
-          <Td className="whitespace-nowrap text-slate-700">{formatTime(r.createdAt)}</Td>
+          <Td className="whitespace-nowrap text-slate-700">
+            <LocalTime iso={r.createdAt} />
+          </Td>
         </tr>
       ))}
     </DataTable>

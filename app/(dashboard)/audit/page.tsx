@@ -1,5 +1,6 @@
 import { plainAddress } from "@/lib/http/address";
 import { Button } from "@/components/ui/button";
+import { LocalTime } from "@/components/ui/local-time";
 import { LabelledControl, inputClass } from "@/components/ui/field";
 import { Pager } from "@/components/ui/pager";
 import { DataTable, Td } from "@/components/ui/table";
@@ -57,13 +58,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Search
       <DataTable
         label="Audit entries"
         caption="Audit entries, newest first"
-        columns={["When (UTC)", "Who", "Action", "Target", "From"]}
+        columns={["When", "Who", "Action", "Target", "From"]}
         empty={items.length === 0 ? "No entries match." : null}
       >
         {items.map((row) => (
           <tr key={row.id} data-testid="audit-row">
             <Td className="whitespace-nowrap">
-              <time dateTime={row.at.toISOString()}>{row.at.toISOString().replace("T", " ").slice(0, 19)}</time>
+              <LocalTime iso={row.at.toISOString()} />
             </Td>
             <Td className="break-all">{row.actorEmail ?? (row.groupKey ? "unknown (not kept)" : "—")}</Td>
             <Td className="font-mono text-xs">

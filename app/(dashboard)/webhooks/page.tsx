@@ -1,3 +1,4 @@
+import { LocalTime } from "@/components/ui/local-time";
 import { plainAddress } from "@/lib/http/address";
 import { Pager } from "@/components/ui/pager";
 import { DataTable, Td } from "@/components/ui/table";
@@ -8,7 +9,6 @@ import { ADMINS } from "@/lib/client/auth/roles";
 import { getDb } from "@/lib/db";
 import { pageParam } from "@/lib/client/http/page-param";
 import { getConfig } from "@/lib/config";
-import { formatTime } from "@/lib/client/time/format";
 import { DELIVERY_COUNT_CAP, DELIVERY_MAX_PAGE, DELIVERY_PAGE_SIZE, listDeliveries } from "@/lib/webhooks/log-queries";
 import { ROWS_PER_SOURCE_HOUR } from "@/lib/webhooks/rejection-log";
 
@@ -44,7 +44,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
       >
         {items.map((d) => (
           <tr key={d.id} data-testid="delivery-row" data-outcome={d.outcome} className="align-top">
-            <Td className="whitespace-nowrap text-slate-700">{formatTime(d.receivedAt)}</Td>
+            <Td className="whitespace-nowrap text-slate-700">
+              <LocalTime iso={d.receivedAt} />
+            </Td>
             <Td>
               <DeliveryOutcome outcome={d.outcome} />
             </Td>
