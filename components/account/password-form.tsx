@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
@@ -8,8 +7,9 @@ import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
-import { passwordChangeFormSchema } from "@/lib/client/staff/schemas";
+import type { passwordChangeFormSchema } from "@/lib/client/staff/schemas";
 
 type FormInput = z.input<typeof passwordChangeFormSchema>;
 type FormOutput = z.output<typeof passwordChangeFormSchema>;
@@ -19,7 +19,10 @@ const EMPTY: FormInput = { currentPassword: "", newPassword: "", confirmNewPassw
 /** The server's rule (one zod schema, lib/staff/schemas.ts) plus the browser-only check that the new password was typed the same twice. */
 export function PasswordForm() {
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
-  const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(passwordChangeFormSchema), defaultValues: EMPTY });
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: lazyZodResolver(() => import("@/lib/client/staff/schemas").then((m) => m.passwordChangeFormSchema)),
+    defaultValues: EMPTY,
+  });
   const { errors, isSubmitting } = form.formState;
 
   async function onSubmit(values: FormOutput) {

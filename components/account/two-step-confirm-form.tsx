@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -10,8 +9,9 @@ import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
 import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
-import { twoStepConfirmSchema } from "@/lib/client/staff/schemas";
+import type { twoStepConfirmSchema } from "@/lib/client/staff/schemas";
 
 type FormInput = z.input<typeof twoStepConfirmSchema>;
 type FormOutput = z.output<typeof twoStepConfirmSchema>;
@@ -34,7 +34,10 @@ export interface TwoStepConfirmAction {
 export function TwoStepConfirmForm<T>({ action, onDone }: { action: TwoStepConfirmAction; onDone?: (data: T) => void }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
-  const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(twoStepConfirmSchema), defaultValues: { password: "", code: "" } });
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: lazyZodResolver(() => import("@/lib/client/staff/schemas").then((m) => m.twoStepConfirmSchema)),
+    defaultValues: { password: "", code: "" },
+  });
   const { errors, isSubmitting } = form.formState;
 
   async function onSubmit(values: FormOutput) {

@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
@@ -9,8 +8,9 @@ import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
 import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
-import { twoStepEnableSchema, twoStepSetupSchema } from "@/lib/client/staff/schemas";
+import type { twoStepEnableSchema, twoStepSetupSchema } from "@/lib/client/staff/schemas";
 
 type SetupInput = z.input<typeof twoStepSetupSchema>;
 type SetupOutput = z.output<typeof twoStepSetupSchema>;
@@ -35,9 +35,15 @@ export function groupSecret(secret: string): string {
 export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[]) => void }) {
   const [setup, setSetup] = useState<Setup | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const passwordForm = useForm<SetupInput, unknown, SetupOutput>({ resolver: zodResolver(twoStepSetupSchema), defaultValues: { password: "" } });
+  const passwordForm = useForm<SetupInput, unknown, SetupOutput>({
+    resolver: lazyZodResolver(() => import("@/lib/client/staff/schemas").then((m) => m.twoStepSetupSchema)),
+    defaultValues: { password: "" },
+  });
   // The code step's form carries the password from the first step (no field of its own): enable checks both.
-  const codeForm = useForm<EnableInput, unknown, EnableOutput>({ resolver: zodResolver(twoStepEnableSchema), defaultValues: { password: "", code: "" } });
+  const codeForm = useForm<EnableInput, unknown, EnableOutput>({
+    resolver: lazyZodResolver(() => import("@/lib/client/staff/schemas").then((m) => m.twoStepEnableSchema)),
+    defaultValues: { password: "", code: "" },
+  });
   const passwordError = passwordForm.formState.errors.password?.message;
   const codeError = codeForm.formState.errors.code?.message;
   const pending = passwordForm.formState.isSubmitting || codeForm.formState.isSubmitting;

@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { unstable_rethrow } from "next/navigation";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
@@ -9,7 +8,8 @@ import type { z } from "zod";
 import { signInAction, type SignInState } from "@/app/sign-in/actions";
 import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
-import { signInFormSchema } from "@/lib/client/staff/schemas";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
+import type { signInFormSchema } from "@/lib/client/staff/schemas";
 
 type FormInput = z.input<typeof signInFormSchema>;
 type FormOutput = z.output<typeof signInFormSchema>;
@@ -24,7 +24,7 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
   // Signed in: the action's redirect is being followed.
   const [leaving, setLeaving] = useState(false);
   const form = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(signInFormSchema),
+    resolver: lazyZodResolver(() => import("@/lib/client/staff/schemas").then((m) => m.signInFormSchema)),
     defaultValues: { email: "", password: "", code: "", step: "password" },
   });
   const { errors, isSubmitting } = form.formState;

@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -10,9 +9,10 @@ import { Button } from "@/components/ui/button";
 import { cardClasses } from "@/components/ui/card";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
-import { campaignUploadFormSchema } from "@/lib/client/campaigns/schemas";
+import type { campaignUploadFormSchema } from "@/lib/client/campaigns/schemas";
 import type { CampaignView } from "@/lib/client/campaigns/view";
 import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
 
 import { campaignHref } from "./format";
@@ -31,7 +31,10 @@ export function NewCampaignForm() {
   const router = useRouter();
   const [serverError, setServerError] = useState<string | null>(null);
   const [uploaded, setUploaded] = useState(false);
-  const form = useForm<FormInput, unknown, FormOutput>({ resolver: zodResolver(campaignUploadFormSchema), defaultValues: { name: "", file: undefined } });
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: lazyZodResolver(() => import("@/lib/client/campaigns/schemas").then((m) => m.campaignUploadFormSchema)),
+    defaultValues: { name: "", file: undefined },
+  });
   const { errors, isSubmitting } = form.formState;
 
   async function onSubmit(values: FormOutput) {

@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -10,8 +9,9 @@ import { Button } from "@/components/ui/button";
 import { cardClasses } from "@/components/ui/card";
 import { Field, inputClass } from "@/components/ui/field";
 import { ROLES, ROLE_LABELS } from "@/lib/client/auth/roles";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
-import { staffCreateSchema } from "@/lib/client/staff/schemas";
+import type { staffCreateSchema } from "@/lib/client/staff/schemas";
 
 type FormInput = z.input<typeof staffCreateSchema>;
 type FormOutput = z.output<typeof staffCreateSchema>;
@@ -20,7 +20,7 @@ export function AddStaffForm() {
   const router = useRouter();
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const form = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(staffCreateSchema),
+    resolver: lazyZodResolver(() => import("@/lib/client/staff/schemas").then((m) => m.staffCreateSchema)),
     defaultValues: { email: "", name: "", role: "viewer", password: "" },
   });
   const { errors, isSubmitting } = form.formState;

@@ -7,6 +7,9 @@ import { processSingleton } from "@/lib/util/process-singleton";
 // share one service call per FETCH_FRESH_MS. How many calls there may be is the shared budget's say
 // (lib/service/budget.ts, the `read` class), not this module's.
 export const FETCH_FRESH_MS = 5_000;
+// Our own pending requests: one status read per request per STATUS_FRESH_MS across every instance, claimed
+// in the database (lib/requests/repo.ts claimStatusCheck); a decline reaches a viewer at most this late.
+export const STATUS_FRESH_MS = 20_000;
 const MAX_CACHED = 1_000;
 
 export interface FetchGateOptions {

@@ -14,7 +14,7 @@ import { FETCH_CALL, FETCH_PATH, sandboxControl, type SandboxControl } from "@/t
 
 import { createFundRequest } from "./create";
 import type { RequestDeps } from "./deps";
-import { createFetchGate } from "./fetch-gate";
+import { STATUS_FRESH_MS, createFetchGate } from "./fetch-gate";
 import { applyFetched, getRequestDetail } from "./refresh";
 import { findRequestByServiceId } from "./repo";
 import { applyServiceState } from "./status";
@@ -207,10 +207,28 @@ describe.each(dbTargets())("request detail and forward-only status on $name", (t
       const gated = { ...deps, fetchGate: createFetchGate() };
       const { requestId } = await sendPending("gate.fresh");
       await control.accept(requestId);
-      const readers = await Promise.all(Array.from({ length: 5 }, () => getRequestDetail(gated, requestId)));
-      for (const r of readers) expect(r).toMatchObject({ kind: "found", stale: null, request: { status: "accepted" } });
       expect(await getRequestDetail(gated, requestId)).toMatchObject({ kind: "found", stale: null, request: { status: "accepted" } });
+      // Other viewers, even on another instance (no shared in-process gate), read the row the first one stored.
+      const elsewhere = { ...deps, fetchGate: createFetchGate() };
+      const readers = await Promise.all(Array.from({ length: 5 }, () => getRequestDetail(elsewhere, requestId)));
+      for (const r of readers) expect(r).toMatchObject({ kind: "found", stale: null, request: { status: "accepted" } });
       expect(await control.count(FETCH_CALL)).toBe(1);
+    });
+
+    it("a pending request checked within STATUS_FRESH_MS is not asked again, on any instance; an older check is", async () => {
+      const { requestId } = await sendPending("gate.claim");
+      await control.resetStats();
+      const instances = Array.from({ length: 3 }, () => ({ ...deps, fetchGate: createFetchGate() }));
+      const outcomes = await Promise.all(instances.flatMap((d) => [getRequestDetail(d, requestId), getRequestDetail(d, requestId)]));
+      for (const o of outcomes) expect(o).toMatchObject({ kind: "found", request: { status: "pending" } });
+      expect(await control.count(FETCH_CALL)).toBe(1);
+      // The last check now lies beyond the window: the next reader (on a fourth instance) asks the service again.
+      await database.db
+        .update(fundRequests)
+        .set({ lastCheckedAt: new Date(Date.now() - STATUS_FRESH_MS - 1_000) })
+        .where(eq(fundRequests.requestId, requestId));
+      await getRequestDetail({ ...deps, fetchGate: createFetchGate() }, requestId);
+      expect(await control.count(FETCH_CALL)).toBe(2);
     });
 
     it("a cached copy whose first reader has not stored it yet still moves our record on", async () => {

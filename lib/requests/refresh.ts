@@ -5,7 +5,8 @@ import { ServiceError } from "@/lib/service/errors";
 import type { FundRequest } from "@/lib/service/schemas";
 
 import type { RequestDeps } from "./deps";
-import { campaignOfRequest, createdByName, findRequestByReference, findRequestByServiceId } from "./repo";
+import { STATUS_FRESH_MS } from "./fetch-gate";
+import { campaignOfRequest, claimStatusCheck, createdByName, findRequestByReference, findRequestByServiceId } from "./repo";
 import { applyServiceState } from "./status";
 import { toRequestView, type FundRequestView } from "./view";
 
@@ -80,6 +81,10 @@ async function detailOf(deps: RequestDeps, id: string): Promise<DetailOutcome> {
     return { kind: "found", request: toRequestView(local, await createdByName(deps.db, local.createdBy)), stale: null };
   }
   if (!serviceId) return { kind: "not_found" };
+  if (local && !(await claimStatusCheck(deps.db, local.id, STATUS_FRESH_MS))) {
+    // Checked within STATUS_FRESH_MS by someone (the reconciler checks young requests every 2 s): the row says it.
+    return { kind: "found", request: toRequestView(local, await createdByName(deps.db, local.createdBy)), stale: null };
+  }
   const gate = deps.fetchGate;
   try {
     const { record: fetched, reused } = gate

@@ -23,6 +23,21 @@ export async function findRequestByIdempotencyKey(db: Db, key: StoredKey): Promi
   return row ?? null;
 }
 
+/**
+ * Claims the next status check of one pending request for the caller: true when nobody (a viewer on any
+ * instance, the reconciler) checked it within `freshMs`. The claim is one conditional update, so across
+ * instances one caller wins each window and the rest read the row.
+ */
+export async function claimStatusCheck(db: Db, id: string, freshMs: number): Promise<boolean> {
+  const since = new Date(Date.now() - freshMs);
+  const won = await db
+    .update(fundRequests)
+    .set({ lastCheckedAt: new Date() })
+    .where(and(eq(fundRequests.id, id), or(isNull(fundRequests.lastCheckedAt), lt(fundRequests.lastCheckedAt, since))))
+    .returning({ id: fundRequests.id });
+  return won.length > 0;
+}
+
 export async function touchChecked(db: Db, id: string): Promise<void> {
   await db.update(fundRequests).set({ lastCheckedAt: new Date() }).where(eq(fundRequests.id, id));
 }

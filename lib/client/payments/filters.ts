@@ -31,15 +31,5 @@ export function paymentFilterFromSearch(get: (name: string) => string | null | u
   return paymentFilterSchema.parse({ verified: v("verified"), q: v("q"), tag: v("tag"), from: v("from"), to: v("to"), page: v("page") });
 }
 
-export function paymentFilterSearch(f: PaymentFilter, extra: Record<string, string> = {}): string {
-  const q = new URLSearchParams();
-  if (f.verified) q.set("verified", f.verified);
-  if (f.q) q.set("q", f.q);
-  if (f.tag) q.set("tag", f.tag);
-  if (f.from) q.set("from", f.from);
-  if (f.to) q.set("to", f.to);
-  if (f.page > 1) q.set("page", String(f.page));
-  for (const [k, val] of Object.entries(extra)) q.set(k, val);
-  const text = q.toString();
-  return text ? `?${text}` : "";
-}
+// Building the query string needs no zod: lib/client/query/options (on every page) imports it from there.
+export { paymentFilterSearch } from "./filter-search";

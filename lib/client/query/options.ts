@@ -5,7 +5,8 @@ import type { BalanceView } from "@/lib/balance/view";
 import type { CampaignRowView, CampaignView, RowFilter } from "@/lib/client/campaigns/view";
 import { apiFetch } from "@/lib/client/http/api-fetch";
 import type { Page } from "@/lib/client/http/page-param";
-import { paymentFilterSearch, type PaymentFilter } from "@/lib/client/payments/filters";
+import { paymentFilterSearch } from "@/lib/client/payments/filter-search";
+import type { PaymentFilter } from "@/lib/client/payments/filters";
 import type { PaymentPage, PaymentView, SettledDay } from "@/lib/payments/view";
 import type { FundRequestView } from "@/lib/requests/view";
 
