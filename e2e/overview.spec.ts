@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 
-import { currencyOf, formatMinor, sumMinor } from "../lib/client/money";
+import { addDecimals, currencyOf, formatMajor, formatMinor, sumMinor, toDecimal } from "../lib/client/money";
+import type { DeskTotals } from "@/lib/payments/desk";
 import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { BASE_URL, E2E_SANDBOX_PORT, sandbox, uniqueTag } from "./support";
 
@@ -30,7 +31,9 @@ test("the overview shows every wallet's formatted_balance exactly as the sandbox
   await expect(page.getByTestId("total-balance")).toHaveText(formatMinor(currency, sumMinor(wallets.map((w) => w.balance))));
 });
 
-test("the overview's recent payments update live when a consumer pays", async ({ page, request }) => {
+test("the overview's recent payments and money panel update live when a consumer pays", async ({ page, request }) => {
+  await sandbox.quiet();
+  const before = ((await (await request.get("/api/desk")).json()) as { data: DeskTotals }).data;
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
   // The list is a query refetched by live events: an event published before the stream is open would never reach it.
@@ -45,4 +48,11 @@ test("the overview's recent payments update live when a consumer pays", async ({
   await sandbox.act(requestId, "accept");
   // No reload: the payment.recorded event refetches the list's query.
   await expect(page.getByTestId("recent-payment").filter({ hasText: `@${tag}` })).toBeVisible({ timeout: 15_000 });
+  // The money panel moved by the payment's gross, today, this week and this month, with no reload.
+  for (const period of ["today", "week", "month"] as const) {
+    await expect(page.getByTestId(`desk-${period}`).getByTestId("desk-gross")).toHaveText(
+      formatMajor("NGN", addDecimals([toDecimal(before[period].amount), toDecimal("321.00")])),
+    );
+  }
+  await expect(page.getByTestId("desk-outstanding-amount")).toHaveText(formatMajor("NGN", before.outstanding.amount));
 });

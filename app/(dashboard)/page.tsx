@@ -3,6 +3,7 @@ import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import { connection } from "next/server";
 
 import { BalanceSection } from "@/components/balance/balance-section";
+import { DeskPanel } from "@/components/payments/desk-panel";
 import { RecentPayments } from "@/components/payments/recent-payments";
 import { RecentRequests } from "@/components/requests/recent-requests";
 import { requirePageStaff } from "@/lib/auth/page-guard";
@@ -10,6 +11,7 @@ import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { RECENT_PAYMENTS_FILTER, keys } from "@/lib/client/query/options";
 import { getBalanceView } from "@/lib/balance/cache";
 import { getDb } from "@/lib/db";
+import { deskTotals } from "@/lib/payments/desk";
 import { readPaymentPage } from "@/lib/payments/query";
 import { getServerQueryClient } from "@/lib/query/server-client";
 import { readRequestPage } from "@/lib/requests/repo";
@@ -26,6 +28,7 @@ export default async function OverviewPage() {
   await Promise.all([
     // A failed balance fetch is left to the browser's query, which shows the error panel and retry.
     client.prefetchQuery({ queryKey: keys.balance, queryFn: () => getBalanceView() }),
+    client.prefetchQuery({ queryKey: keys.desk, queryFn: () => deskTotals(db, getConfig().timeZone) }),
     client.prefetchQuery({ queryKey: keys.requestList({ page: 1 }), queryFn: () => readRequestPage(db, { page: 1 }) }),
     client.prefetchQuery({
       queryKey: keys.paymentList(RECENT_PAYMENTS_FILTER),
@@ -37,6 +40,7 @@ export default async function OverviewPage() {
       <h1 className="text-2xl font-semibold">Overview</h1>
       <HydrationBoundary state={dehydrate(client)}>
         <BalanceSection />
+        <DeskPanel />
         {/* min-w-0 lets the wide tables scroll inside their column instead of widening the page. */}
         <div className="grid gap-8 lg:grid-cols-3 [&>*]:min-w-0">
           <div className="lg:col-span-2">

@@ -14,6 +14,8 @@ import { totalsInRange, type Totals } from "./hour-totals";
 export interface PeriodTotals extends Totals {
   /** The first instant counted (UTC ISO), the start of the period's first day in the time zone. */
   from: string;
+  /** That first day ("YYYY-MM-DD" in the time zone), for links to the payments it counts. */
+  fromDay: string;
 }
 
 export interface DeskTotals {
@@ -37,7 +39,7 @@ export function mondayOf(day: string): string {
 
 async function since(db: Db, day: string, timeZone: string, now: Date): Promise<PeriodTotals> {
   const from = startOfDay(day, timeZone);
-  return { ...(await totalsInRange(db, { from }, now)), from: from.toISOString() };
+  return { ...(await totalsInRange(db, { from }, now)), from: from.toISOString(), fromDay: day };
 }
 
 /** The desk's totals at `now`: money in (gross, fees, settled) per period, and the outstanding requests. */

@@ -23,6 +23,7 @@ function filledCache(): QueryClient {
     keys.paymentList({ page: 1 }),
     keys.paymentList({ q: "ada", page: 3 }),
     keys.settledPerDay,
+    keys.desk,
     keys.payment(UUID),
     keys.payment(OTHER_UUID),
     keys.campaignList(1),
@@ -51,15 +52,16 @@ function touched(event: LiveEvent): string[] {
 const json = (...list: QueryKey[]) => list.map((k) => JSON.stringify(k)).sort();
 
 describe("liveEffect: exactly the queries an event changed", () => {
-  it("request.updated: the request lists and that request; its campaign's list rows and page when a campaign sent it", () => {
+  it("request.updated: the request lists, that request and the money panel; its campaign's list rows and page when a campaign sent it", () => {
     expect(touched({ type: "request.updated", requestId: "101", campaignId: null, status: "accepted" })).toEqual(
-      json(keys.requestList({ page: 1 }), keys.requestList({ status: "pending", page: 2 }), keys.request("101")),
+      json(keys.requestList({ page: 1 }), keys.requestList({ status: "pending", page: 2 }), keys.request("101"), keys.desk),
     );
     expect(touched({ type: "request.updated", requestId: "101", campaignId: CAMPAIGN, status: "accepted" })).toEqual(
       json(
         keys.requestList({ page: 1 }),
         keys.requestList({ status: "pending", page: 2 }),
         keys.request("101"),
+        keys.desk,
         keys.campaignList(1),
         keys.campaignList(2),
         keys.campaign(CAMPAIGN),
@@ -71,13 +73,13 @@ describe("liveEffect: exactly the queries an event changed", () => {
 
   it("request.updated for a request still being sent (no service id yet) touches the lists only", () => {
     expect(touched({ type: "request.updated", requestId: null, campaignId: null, status: "sending" })).toEqual(
-      json(keys.requestList({ page: 1 }), keys.requestList({ status: "pending", page: 2 })),
+      json(keys.requestList({ page: 1 }), keys.requestList({ status: "pending", page: 2 }), keys.desk),
     );
   });
 
-  it("payment.recorded: every payments list, the chart, and that payment", () => {
+  it("payment.recorded: every payments list, the chart, the money panel, and that payment", () => {
     expect(touched({ type: "payment.recorded", uuid: UUID })).toEqual(
-      json(keys.paymentList({ page: 1 }), keys.paymentList({ q: "ada", page: 3 }), keys.settledPerDay, keys.payment(UUID)),
+      json(keys.paymentList({ page: 1 }), keys.paymentList({ q: "ada", page: 3 }), keys.settledPerDay, keys.desk, keys.payment(UUID)),
     );
   });
 

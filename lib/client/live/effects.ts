@@ -31,10 +31,12 @@ export function liveEffect(event: LiveEvent): QueryKey[] {
         keys.requestLists,
         ...(event.requestId ? [keys.request(event.requestId)] : []),
         ...(event.campaignId ? [keys.campaignLists, keys.campaign(event.campaignId)] : []),
+        // Answered or linked: the money panel's outstanding amount moves.
+        keys.desk,
       ];
     case "payment.recorded":
       // A new payment is in the lists and the chart; it is linked later (request.updated and payment.updated say so).
-      return [keys.paymentLists, keys.settledPerDay, keys.payment(event.uuid)];
+      return [keys.paymentLists, keys.settledPerDay, keys.desk, keys.payment(event.uuid)];
     case "payment.updated":
       // Linked or verified: the lists show both, and so does its detail (also drawn on its request's page).
       return [keys.paymentLists, keys.payment(event.uuid)];
@@ -78,7 +80,7 @@ export function parseLiveEvent(type: LiveEventType, data: string): LiveEvent | n
 export function fallbackEffect(type: LiveEventType): QueryKey[] {
   switch (type) {
     case "request.updated":
-      return [["requests"], ["campaigns"]];
+      return [["requests"], ["campaigns"], keys.desk];
     case "payment.recorded":
     case "payment.updated":
       return [["payments"]];

@@ -7,6 +7,7 @@ import { apiFetch } from "@/lib/client/http/api-fetch";
 import type { Page } from "@/lib/client/http/page-param";
 import { paymentFilterSearch } from "@/lib/client/payments/filter-search";
 import type { PaymentFilter } from "@/lib/client/payments/filters";
+import type { DeskTotals } from "@/lib/payments/desk";
 import type { PaymentPage, PaymentView, SettledDay } from "@/lib/payments/view";
 import type { FundRequestView } from "@/lib/requests/view";
 
@@ -38,6 +39,8 @@ export const keys = {
     ["payments", "list", { verified: f.verified ?? "", q: f.q ?? "", tag: f.tag ?? "", from: f.from ?? "", to: f.to ?? "", page: f.page }] as const,
   /** The payments page's chart: only a new payment changes it (never a link or a verification). */
   settledPerDay: ["payments", "settled-per-day"] as const,
+  /** The overview's money panel: a new payment changes its totals, a request's answer its outstanding amount. */
+  desk: ["payments", "desk"] as const,
   payment: (uuid: string) => ["payments", "detail", uuid.toLowerCase()] as const,
   campaignLists: ["campaigns", "list"] as const,
   campaignList: (page: number) => ["campaigns", "list", { page }] as const,
@@ -128,3 +131,8 @@ export const sessionsQuery = () =>
     queryKey: keys.sessions,
     queryFn: () => apiFetch<Page<SessionView>>("/api/me/sessions"),
   });
+
+/** The overview's money panel (GET /api/desk): today, this week, this month and what is outstanding, in TIMEZONE days. */
+export function deskQuery() {
+  return queryOptions({ queryKey: keys.desk, queryFn: () => apiFetch<DeskTotals>("/api/desk") });
+}
