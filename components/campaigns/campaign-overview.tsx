@@ -2,7 +2,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Detail } from "@/components/ui/detail";
 import { TextLink } from "@/components/ui/text-link";
-import type { CampaignRowView, CampaignView, RowFilter } from "@/lib/client/campaigns/view";
+import { isDiscarded, type CampaignRowView, type CampaignView, type RowFilter } from "@/lib/client/campaigns/view";
 
 import { CampaignActions } from "./campaign-actions";
 import { campaignHref, campaignRowsSearch, formatNaira, plural, timeLeftText } from "./format";
@@ -114,7 +114,13 @@ export function CampaignProgressPanel({ campaign, canSend, status }: { campaign:
       <h2 id="progress-heading" className="text-lg font-semibold">
         Progress
       </h2>
-      <ProgressBar counts={counts} id="campaign-progress" />
+      {isDiscarded(campaign) ? (
+        <p className="text-sm text-slate-700" data-testid="campaign-discarded">
+          Discarded before it was started: nobody was asked.
+        </p>
+      ) : (
+        <ProgressBar counts={counts} id="campaign-progress" />
+      )}
       {campaign.pausedReason ? (
         <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="campaign-paused-reason">
           {campaign.pausedReason}
@@ -125,7 +131,9 @@ export function CampaignProgressPanel({ campaign, canSend, status }: { campaign:
           ? `Time left: ${timeLeftText(campaign.etaSeconds, campaign.status)}.`
           : campaign.status === "done"
             ? "Finished sending. The accepted and declined counts keep changing as people answer."
-            : "Cancelled: rows not yet being sent were skipped."}
+            : isDiscarded(campaign)
+              ? "Nothing was sent."
+              : "Cancelled: rows not yet being sent were skipped."}
       </p>
       <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
         {COUNTS.map(([label, value, testId]) => (
@@ -134,15 +142,18 @@ export function CampaignProgressPanel({ campaign, canSend, status }: { campaign:
           </Detail>
         ))}
       </dl>
-      <dl className="grid gap-4 sm:grid-cols-3">
+      <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
         <Detail label="Asked" testId="amount-asked" valueClassName="text-xl font-semibold tabular-nums">
           {formatNaira(amounts.asked)}
         </Detail>
         <Detail label="Accepted" testId="amount-accepted" valueClassName="text-xl font-semibold tabular-nums">
           {formatNaira(amounts.accepted)}
         </Detail>
-        <Detail label="Collected" testId="amount-collected" valueClassName="text-xl font-semibold tabular-nums">
+        <Detail label="Collected after fees" testId="amount-collected" valueClassName="text-xl font-semibold tabular-nums">
           {formatNaira(amounts.collected)}
+        </Detail>
+        <Detail label="Outstanding" testId="amount-outstanding" valueClassName="text-xl font-semibold tabular-nums">
+          {formatNaira(amounts.outstanding)}
         </Detail>
       </dl>
       <div className="flex flex-wrap items-start gap-3">

@@ -6,7 +6,7 @@ import { LocalTime, useTimeZone } from "@/components/ui/local-time";
 import { formatTime } from "@/lib/client/time/format";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { TextLink } from "@/components/ui/text-link";
-import { ROW_STATUSES, type CampaignView, type RowFilter } from "@/lib/client/campaigns/view";
+import { ROW_STATUSES, isDiscarded, type CampaignView, type RowFilter } from "@/lib/client/campaigns/view";
 import { campaignQuery, campaignRowsQuery } from "@/lib/client/query/options";
 
 import { CampaignPreview, CampaignProgressPanel } from "./campaign-overview";
@@ -62,7 +62,7 @@ export function CampaignPage({ id, status, page, canSend }: { id: string; status
           <h1 className="text-2xl font-semibold break-words" data-testid="campaign-name">
             {campaign.name}
           </h1>
-          <CampaignStatusBadge status={campaign.status} stillToAnswer={campaign.counts.sent} />
+          <CampaignStatusBadge status={campaign.status} stillToAnswer={campaign.counts.sent} discarded={isDiscarded(campaign)} />
         </div>
         <p className="text-sm text-slate-700">
           Uploaded <LocalTime iso={campaign.createdAt} />

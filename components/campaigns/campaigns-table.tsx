@@ -1,7 +1,7 @@
 import { LocalTime } from "@/components/ui/local-time";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
-import type { CampaignView } from "@/lib/client/campaigns/view";
+import { isDiscarded, type CampaignView } from "@/lib/client/campaigns/view";
 
 import { campaignHref, formatNaira } from "./format";
 import { ProgressMini } from "./progress-bar";
@@ -13,7 +13,8 @@ const COLUMNS: Column[] = [
   "Progress",
   { label: "Asked", align: "right" },
   { label: "Accepted", align: "right" },
-  { label: "Collected", align: "right" },
+  { label: "Collected after fees", align: "right" },
+  { label: "Outstanding", align: "right" },
   "Created",
 ];
 
@@ -29,14 +30,15 @@ export function CampaignsTable({ items, empty }: { items: CampaignView[]; empty:
             {c.createdBy ? <div className="text-xs text-slate-600">by {c.createdBy}</div> : null}
           </Td>
           <Td>
-            <CampaignStatusBadge status={c.status} stillToAnswer={c.counts.sent} />
+            <CampaignStatusBadge status={c.status} stillToAnswer={c.counts.sent} discarded={isDiscarded(c)} />
           </Td>
           <Td>
-            <ProgressMini counts={c.counts} />
+            <ProgressMini counts={c.counts} discarded={isDiscarded(c)} />
           </Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatNaira(c.amounts.asked)}</Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatNaira(c.amounts.accepted)}</Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatNaira(c.amounts.collected)}</Td>
+          <Td className="text-right whitespace-nowrap tabular-nums">{formatNaira(c.amounts.outstanding)}</Td>
           <Td className="whitespace-nowrap text-slate-700">
             <LocalTime iso={c.createdAt} />
           </Td>

@@ -3,8 +3,9 @@ import type { CampaignCounts } from "@/lib/client/campaigns/view";
 import { campaignProgress } from "./format";
 
 /** The list's small bar: the bar is decoration, the text beside it says the same. */
-export function ProgressMini({ counts }: { counts: CampaignCounts }) {
+export function ProgressMini({ counts, discarded = false }: { counts: CampaignCounts; discarded?: boolean }) {
   const { handled, target, percent } = campaignProgress(counts);
+  if (discarded) return <span className="text-xs whitespace-nowrap text-slate-600">nothing asked</span>;
   return (
     <div className="flex min-w-32 items-center gap-2">
       <div aria-hidden="true" className="h-2 w-16 shrink-0 overflow-hidden rounded-full bg-slate-200">

@@ -9,4 +9,9 @@ describe("a campaign's state in words", () => {
     expect(campaignStatusText("done", 0)).toBe("done");
     expect(campaignStatusText("sending", 40)).toBe("sending");
   });
+
+  it("calls a draft cancelled before it started discarded", () => {
+    expect(campaignStatusText("cancelled", 0, true)).toBe("discarded");
+    expect(campaignStatusText("cancelled", 0)).toBe("cancelled");
+  });
 });

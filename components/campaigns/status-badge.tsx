@@ -9,8 +9,12 @@ const CAMPAIGN_TONES: Record<CampaignStatus, BadgeTone> = {
   cancelled: "danger",
 };
 
-/** A campaign's state in words: a finished one with people still to answer says so, not a bare "done". */
-export function campaignStatusText(status: CampaignStatus, stillToAnswer: number): string {
+/**
+ * A campaign's state in words: a finished one with people still to answer says so, not a bare "done"; a draft
+ * cancelled before it started was discarded, not cancelled mid-send.
+ */
+export function campaignStatusText(status: CampaignStatus, stillToAnswer: number, discarded = false): string {
+  if (discarded) return "discarded";
   if (status === "done" && stillToAnswer > 0) return `sent — ${stillToAnswer.toLocaleString("en")} still to answer`;
   return status;
 }
@@ -18,15 +22,18 @@ export function campaignStatusText(status: CampaignStatus, stillToAnswer: number
 export function CampaignStatusBadge({
   status,
   stillToAnswer = 0,
+  discarded = false,
   testId = "campaign-status",
 }: {
   status: CampaignStatus;
   stillToAnswer?: number;
+  discarded?: boolean;
   testId?: string;
 }) {
+  const tone = discarded ? "neutral" : status === "done" && stillToAnswer > 0 ? "warning" : CAMPAIGN_TONES[status];
   return (
-    <Badge tone={status === "done" && stillToAnswer > 0 ? "warning" : CAMPAIGN_TONES[status]} data-testid={testId} data-status={status}>
-      {campaignStatusText(status, stillToAnswer)}
+    <Badge tone={tone} data-testid={testId} data-status={status}>
+      {campaignStatusText(status, stillToAnswer, discarded)}
     </Badge>
   );
 }

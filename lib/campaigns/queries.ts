@@ -35,6 +35,7 @@ interface CountsRow {
   asked: string;
   accepted_amount: string;
   collected: string;
+  outstanding: string;
 }
 
 async function countsFor(db: Db, ids: string[]): Promise<Map<string, CountsRow>> {
@@ -51,9 +52,10 @@ async function countsFor(db: Db, ids: string[]): Promise<Map<string, CountsRow>>
           count(*) filter (where s.status = 'failed')::int as failed,
           count(*) filter (where s.status = 'skipped')::int as skipped,
           count(*) filter (where r.warning is not null)::int as warnings,
-          coalesce(sum(r.amount_naira) filter (where r.status <> 'invalid'), 0)::numeric(20,2)::text as asked,
+          coalesce(sum(r.amount_naira) filter (where s.status not in ('invalid', 'skipped')), 0)::numeric(20,2)::text as asked,
           coalesce(sum(r.amount_naira) filter (where s.status = 'accepted'), 0)::numeric(20,2)::text as accepted_amount,
-          coalesce(sum(p.settled_amount), 0)::numeric(20,2)::text as collected
+          coalesce(sum(p.settled_amount), 0)::numeric(20,2)::text as collected,
+          coalesce(sum(r.amount_naira) filter (where s.status = 'sent'), 0)::numeric(20,2)::text as outstanding
         from campaign_rows r
         left join fund_requests fr on fr.id = r.fund_request_id
         left join payments p on p.fund_request_id = fr.id
@@ -108,7 +110,7 @@ function toView(c: CampaignBase, n: CountsRow | undefined, pace: number): Campai
       failed: n?.failed ?? 0,
       skipped: n?.skipped ?? 0,
     },
-    amounts: { asked: n?.asked ?? "0.00", accepted: n?.accepted_amount ?? "0.00", collected: n?.collected ?? "0.00" },
+    amounts: { asked: n?.asked ?? "0.00", accepted: n?.accepted_amount ?? "0.00", collected: n?.collected ?? "0.00", outstanding: n?.outstanding ?? "0.00" },
     warnings: n?.warnings ?? 0,
     etaSeconds: queued > 0 && (c.status === "sending" || c.status === "paused" || c.status === "draft") ? Math.ceil((queued / pace) * 60) : null,
   };

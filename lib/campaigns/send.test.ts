@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { isDiscarded } from "@/lib/client/campaigns/view";
 import { campaignRows, fundRequests } from "@/lib/db/schema";
 import type { RequestDeps } from "@/lib/requests/deps";
 import { ServiceError } from "@/lib/service/errors";
@@ -42,6 +43,15 @@ describe.each(dbTargets())("campaign sending on $name", (target) => {
   });
   beforeEach(async () => control.reset());
 
+  it("a discarded draft asked nobody: nothing asked, nothing outstanding, every row skipped", async () => {
+    const id = await createCampaign(database.db, "Discarded", file([`${newTag("camp")},100,Dues`, `${newTag("camp")},70,Dues`]), operator.id);
+    expect(await getCampaignView(database.db, id, 60)).toMatchObject({ amounts: { asked: "170.00" } });
+    expect(await transitionCampaign(database.db, id, "cancel", operator.id)).toMatchObject({ ok: true });
+    const view = await getCampaignView(database.db, id, 60);
+    expect(view).toMatchObject({ status: "cancelled", startedAt: null, counts: { skipped: 2 }, amounts: { asked: "0.00", outstanding: "0.00" } });
+    expect(view && isDiscarded(view)).toBe(true);
+  });
+
   it("drafts with invalid rows and warnings, sends every queued row once, and finishes", async () => {
     const a = newTag("camp");
     const id = await createCampaign(
@@ -62,7 +72,12 @@ describe.each(dbTargets())("campaign sending on $name", (target) => {
     expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 3, more: false });
     expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
     view = await getCampaignView(database.db, id, 60);
-    expect(view).toMatchObject({ status: "done", counts: { queued: 0, sent: 3, invalid: 1 } });
+    expect(view).toMatchObject({
+      status: "done",
+      counts: { queued: 0, sent: 3, invalid: 1 },
+      // Everyone asked is still to answer: the whole asked amount is outstanding.
+      amounts: { asked: "450.50", accepted: "0.00", collected: "0.00", outstanding: "450.50" },
+    });
     expect(await control.count(CREATE_CALL)).toBe(3);
     const invalid = await listCampaignRows(database.db, id, { status: "invalid", page: 1 });
     expect(invalid.items[0]?.error).toMatch(/tag: .*amount: .*description: /);

@@ -37,7 +37,11 @@ export interface CampaignView {
   startedAt: string | null;
   finishedAt: string | null;
   counts: CampaignCounts;
-  amounts: { asked: string; accepted: string; collected: string };
+  /**
+   * Asked: the rows that are or will be asked (not invalid, not skipped: a discarded draft asked nothing); accepted:
+   * the rows accepted; collected: the settled amount of their payments, after fees; outstanding: the rows still waiting.
+   */
+  amounts: { asked: string; accepted: string; collected: string; outstanding: string };
   /** Rows flagged with a warning (still sendable). */
   warnings: number;
   /** Seconds left for the queued rows at the background budget's pace; null when nothing is left to send. */
@@ -61,3 +65,8 @@ export interface CampaignRowView {
 
 export const CAMPAIGN_PAGE_SIZE = 25;
 export const CAMPAIGN_ROWS_PAGE_SIZE = 50;
+
+/** A draft cancelled before it was started: nothing was asked, and it says so rather than showing a full bar. */
+export function isDiscarded(c: Pick<CampaignView, "status" | "startedAt">): boolean {
+  return c.status === "cancelled" && c.startedAt === null;
+}
