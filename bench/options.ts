@@ -2,7 +2,7 @@
 import path from "node:path";
 
 /** The steps `--only=a,b` can pick (e.g. `--only=intake`, `--only=follow-up,page-time`). */
-export const BENCH_STEPS = ["intake", "page-weight", "follow-up", "live-latency", "amplification", "page-time", "scale-out", "campaigns"] as const;
+export const BENCH_STEPS = ["intake", "page-weight", "follow-up", "live-latency", "amplification", "page-time", "scale-out", "campaigns", "lag"] as const;
 export type BenchStep = (typeof BENCH_STEPS)[number];
 
 export interface BenchOptions {
@@ -45,6 +45,8 @@ export interface BenchOptions {
     personEveryMs: number;
     minPersonRequests: number;
   };
+  /** A campaign of `rows` whose people accept at once, at the default budget, watched until all are accepted or `capMs`. */
+  lag: { rows: number; capMs: number };
   /** Postgres server for the intake comparison and the scale-out (DATABASE_URL); null: PGlite only, no scale-out. */
   postgresUrl: string | null;
   resultsFile: string;
@@ -98,6 +100,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
         personEveryMs: 2_000,
         minPersonRequests: 3,
       },
+      lag: { rows: 10, capMs: 120_000 },
       postgresUrl,
       resultsFile: results("smoke.json"),
       updateReadme: false,
@@ -132,6 +135,8 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       personEveryMs: 2_000,
       minPersonRequests: 10,
     },
+    // 500 rows at the default 90 calls a minute: a send and a link confirmation each, 60 background calls a minute, about 17 min.
+    lag: { rows: 500, capMs: 30 * 60_000 },
     postgresUrl,
     // `--only=intake` keeps its old file name; other selections get theirs (e.g. follow-up+page-time-only.json).
     resultsFile: results(only ? `${[...only].join("+")}-only.json` : "latest.json"),

@@ -14,6 +14,7 @@ import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";
 
 import { benchAmplification } from "./amplification";
 import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, SMOKE_DIST_DIR } from "./build";
+import { benchCampaignLag } from "./campaign-lag";
 import { benchCampaigns } from "./campaigns";
 import type { BenchContext } from "./context";
 import { startDashboard } from "./dashboard";
@@ -46,6 +47,7 @@ const results: BenchResults = {
   scaleOut: null,
   pageTime: null,
   campaigns: null,
+  lag: null,
 };
 const wants = (step: BenchStep) => options.only === null || options.only.has(step);
 /** SERVICE_RATE_LIMIT_PER_MIN of the dashboard that page weight, follow-up, live latency and amplification share. */
@@ -142,6 +144,8 @@ async function main(): Promise<void> {
   if (wants("scale-out")) results.scaleOut = await step("scale-out", () => benchScaleOut(ctx));
   // Its own dashboard (SERVICE_RATE_LIMIT_PER_MIN set) and its own sandbox, so the call counts are the campaign's alone.
   if (wants("campaigns")) results.campaigns = await step("campaigns", () => benchCampaigns(ctx));
+  // Its own dashboard at the default budget and its own sandbox: the lag a deployment as shipped shows.
+  if (wants("lag")) results.lag = await step("campaign lag", () => benchCampaignLag(ctx));
 }
 
 async function intake(ctx: BenchContext): Promise<void> {
@@ -180,6 +184,7 @@ const report: Report = {
     scaleOut: options.scaleOut,
     pageTime: options.pageTime,
     campaigns: options.campaigns,
+    lag: options.lag,
   },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   results,
@@ -202,6 +207,7 @@ const others = {
   scaleOut: "scale-out",
   pageTime: "page-time",
   campaigns: "campaigns",
+  lag: "lag",
 } as const;
 const expected = (wants("intake") ? 1 + (options.postgresUrl ? 1 : 0) : 0) + Object.values(others).filter(wants).length;
 const taken = results.intake.length + Object.keys(others).filter((k) => results[k as keyof typeof others] !== null).length;

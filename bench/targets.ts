@@ -1,5 +1,6 @@
 // The issue's targets, one line each: measured value, target, met or missed ("info" where there is no target).
 import type { AmplificationResult } from "./amplification";
+import type { CampaignLagResult } from "./campaign-lag";
 import type { CampaignsResult } from "./campaigns";
 import type { FollowUpResult } from "./follow-up";
 import type { IntakeResult } from "./intake";
@@ -28,6 +29,7 @@ export interface BenchResults {
   scaleOut: ScaleOutResult | null;
   pageTime: PageTimeResult | null;
   campaigns: CampaignsResult | null;
+  lag: CampaignLagResult | null;
 }
 
 const routesOf = (byRoute: Record<string, number>) =>
@@ -209,6 +211,31 @@ function campaignLines(c: CampaignsResult): TargetLine[] {
   ];
 }
 
+function lagLines(r: CampaignLagResult): TargetLine[] {
+  const bench = "9. campaign lag";
+  const l = r.lagMs;
+  const missing = r.finished ? "" : `; only ${l.n} of ${r.rows} accepted within ${Math.round(r.capMs / 60_000)} min`;
+  return [
+    {
+      bench,
+      metric: `${r.rows}-row campaign whose people accept at once, SERVICE_RATE_LIMIT_PER_MIN ${r.budgetPerMin} (the default): webhook 200 → request and campaign row accepted (live event)`,
+      value: `p50 ${l.p50} ms, p95 ${l.p95} ms, max ${l.max} ms over ${l.n}${r.noEvent ? `; ${r.noEvent} payments without the event` : ""}${missing} (campaign done in ${round(r.elapsedMs / 1000)} s)`,
+      target: "p95 < 2 s",
+      verdict: check(r.finished && r.noEvent === 0 && l.p95 < 2000),
+    },
+    {
+      bench,
+      metric: "the campaign's collected equals the settled sum of its payments, after the last payment's 200",
+      value:
+        r.collectedAfterMs === null
+          ? `never within 60 s (collected ${r.collected}, settled ${r.settledSum})`
+          : `within ${r.collectedAfterMs} ms (${r.collected})`,
+      target: "< 5 s",
+      verdict: check(r.collectedAfterMs !== null && r.collectedAfterMs < 5000),
+    },
+  ];
+}
+
 function followUpLines(f: FollowUpResult): TargetLine[] {
   const bench = "6. follow-up";
   const l = f.latencyMs;
@@ -289,5 +316,6 @@ export function targetLines(r: BenchResults): TargetLine[] {
     ...(r.followUp ? followUpLines(r.followUp) : []),
     ...(r.scaleOut ? scaleOutLines(r.scaleOut) : []),
     ...(r.pageTime ? pageTimeLines(r.pageTime) : []),
+    ...(r.lag ? lagLines(r.lag) : []),
   ];
 }

@@ -7,7 +7,9 @@ import type { TimerSet } from "./timers";
 export interface WebhookAttempt {
   status?: number;
   error?: string;
+  /** When the attempt began, and when its answer (or failure) came. */
   at: string;
+  answeredAt: string;
 }
 
 export interface WebhookDelivery {
@@ -65,7 +67,7 @@ export class WebhookSender {
     const at = new Date().toISOString();
     const result = await this.post(delivery);
     if (this.opts.timers.closed) return;
-    delivery.attempts.push({ ...result, at });
+    delivery.attempts.push({ ...result, at, answeredAt: new Date().toISOString() });
     const outcome = "status" in result ? `HTTP ${result.status}` : result.error;
     this.opts.log(`webhook ${delivery.transaction_uuid} → ${delivery.url} attempt ${index + 1}: ${outcome}`);
     if ("status" in result && result.status >= 200 && result.status < 300) {

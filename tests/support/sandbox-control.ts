@@ -31,6 +31,8 @@ export interface SandboxDelivery {
   request_id: number;
   transaction_uuid: string;
   outcome: "pending" | "delivered" | "failed";
+  /** Each attempt: its answer's status (or error), when it began and when the answer came (ISO). */
+  attempts: { status?: number; error?: string; at: string; answeredAt: string }[];
 }
 
 /** The transaction an accept made, as the sandbox answers it (the payload of its payment notice). */
