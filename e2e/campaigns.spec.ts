@@ -68,6 +68,8 @@ test("an admin uploads a CSV, checks the preview, starts it, watches it finish l
   const accepted = page.getByTestId("campaign-row-line");
   await expect(accepted).toHaveCount(4);
   await expect(accepted.first().getByRole("link")).toHaveAttribute("href", /^\/requests\/\d+$/);
+  // Everyone paid: nothing is outstanding.
+  await expect(page.getByTestId("amount-outstanding")).toHaveText("NGN 0.00");
   await page.getByLabel("Show rows").selectOption("invalid");
   await expect(page).toHaveURL(/status=invalid/);
   await expect(page.getByTestId("campaign-row-line")).toHaveCount(1);
@@ -99,12 +101,39 @@ test("an admin uploads a CSV, checks the preview, starts it, watches it finish l
   expect(lines[0]).toMatch(/payer_name,amount_paid,paid_at/);
   for (const tag of ["accept.c1", "accept.c2", "accept.c3", "accept.c4"]) expect(text).toContain(tag);
 
+  // A request the campaign made links back to it and names who started it.
+  await page.getByLabel("Show rows").selectOption("accepted");
+  await page.getByTestId("campaign-row-line").first().getByRole("link").click();
+  await expect(page).toHaveURL(/\/requests\/\d+$/);
+  await expect(page.getByRole("link", { name })).toHaveAttribute("href", campaignPath);
+  await expect(page.getByText(`started by ${DEMO_ADMIN.name}`)).toBeVisible();
+
   // The list shows it, finished.
   await page.goto("/campaigns");
   const listed = page.getByTestId("campaign-row").filter({ hasText: name });
   await expect(listed).toHaveCount(1);
   await expect(listed.getByTestId("campaign-status")).toHaveText("done");
   await expect(listed).toContainText("4 of 4");
+});
+
+test("a discarded draft says discarded and that nobody was asked, here and in the list", async ({ page }) => {
+  const name = `E2E discarded ${Date.now().toString(36)}`;
+  await page.goto("/campaigns/new");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("CSV file").setInputFiles({ name: "members.csv", mimeType: "text/csv", buffer: Buffer.from(CSV, "utf8") });
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page).toHaveURL(/\/campaigns\/[0-9a-f-]{36}$/, { timeout: 20_000 });
+  await expect(page.getByTestId("amount-asked")).toHaveText("NGN 410.50");
+  await page.getByRole("button", { name: "Discard draft" }).click();
+  await page.getByRole("button", { name: "Yes, discard it" }).click();
+  await expect(page.getByTestId("campaign-status")).toHaveText("discarded");
+  await expect(page.getByTestId("campaign-discarded")).toHaveText("Discarded before it was started: nobody was asked.");
+  await expect(page.getByRole("progressbar")).toHaveCount(0);
+  await expect(page.getByTestId("amount-asked")).toHaveText("NGN 0.00");
+  await page.goto("/campaigns");
+  const listed = page.getByTestId("campaign-row").filter({ hasText: name });
+  await expect(listed.getByTestId("campaign-status")).toHaveText("discarded");
+  await expect(listed).toContainText("nothing asked");
 });
 
 test("a file without the required columns is refused with the server's reason, and nothing is created", async ({ page }) => {

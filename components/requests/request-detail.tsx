@@ -47,6 +47,7 @@ export function RequestDetail({ id }: { id: string }) {
         {r.campaign ? (
           <Detail label="Campaign">
             <TextLink href={`/campaigns/${encodeURIComponent(r.campaign.id)}`}>{r.campaign.name}</TextLink>
+            {r.campaign.startedBy ? <span className="text-slate-700"> · started by {r.campaign.startedBy}</span> : null}
           </Detail>
         ) : null}
         <Detail label="Our reference" valueClassName="font-mono text-xs">

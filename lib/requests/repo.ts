@@ -99,12 +99,14 @@ export async function createdByName(db: Db, staffId: string | null): Promise<str
 }
 
 /** The campaign whose row made the request with this reference, if one did. */
-export async function campaignOfRequest(db: Db, reference: string): Promise<{ id: string; name: string } | null> {
+export async function campaignOfRequest(db: Db, reference: string): Promise<{ id: string; name: string; startedBy: string | null } | null> {
   const [row] = await db
-    .select({ id: campaigns.id, name: campaigns.name })
+    .select({ id: campaigns.id, name: campaigns.name, startedBy: staff.name })
     .from(campaignRows)
     .innerJoin(campaigns, eq(campaigns.id, campaignRows.campaignId))
     .innerJoin(fundRequests, eq(fundRequests.id, campaignRows.fundRequestId))
+    // Who started the campaign (its sender): the person behind every request it made.
+    .leftJoin(staff, eq(staff.id, campaigns.senderId))
     .where(eq(fundRequests.reference, reference))
     .limit(1);
   return row ?? null;

@@ -20,7 +20,7 @@ export interface FundRequestView {
   /** Times the status was first seen final, for the timeline. */
   decidedAt: string | null;
   /** The campaign whose row made this request (on a request's own page; absent in lists). */
-  campaign?: { id: string; name: string } | null;
+  campaign?: { id: string; name: string; startedBy: string | null } | null;
 }
 
 export function toRequestView(row: FundRequestRow, createdByName?: string | null): FundRequestView {
