@@ -54,6 +54,20 @@ async function keepingFiles(files: string[], work: () => Promise<void>): Promise
   }
 }
 
+/**
+ * The smoke run (after `npm run build` in `npm test` and CI) uses `.next` when it holds a build of exactly these
+ * sources (scripts/build-if-needed.ts's marker), instead of building the same sources again.
+ */
+export function sharedBuild(root: string): string | null {
+  const marker = path.join(root, ".next", "fundboard-build.json");
+  if (!existsSync(path.join(root, ".next", "BUILD_ID")) || !existsSync(marker)) return null;
+  try {
+    return (JSON.parse(readFileSync(marker, "utf8")) as { hash?: string }).hash === sourceHash(root) ? ".next" : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function buildDashboard(root: string, distName: string, log: (line: string) => void): Promise<void> {
   const distDir = path.join(root, distName);
   const hash = sourceHash(root);

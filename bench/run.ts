@@ -13,7 +13,7 @@ import { stopAll } from "@/tests/support/processes";
 import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";
 
 import { benchAmplification } from "./amplification";
-import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, SMOKE_DIST_DIR } from "./build";
+import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, sharedBuild, SMOKE_DIST_DIR } from "./build";
 import { benchCampaignLag } from "./campaign-lag";
 import { benchCampaigns } from "./campaigns";
 import type { BenchContext } from "./context";
@@ -122,7 +122,8 @@ async function main(): Promise<void> {
   log(`${options.smoke ? "smoke run (tiny sizes)" : "full run"} on ${machine.cpuCount} × ${machine.cpuModel}`);
   const tempRoot = mkdtempSync(path.join(os.tmpdir(), "fundboard-bench-"));
   cleanups.push(() => rmSync(tempRoot, { recursive: true, force: true }));
-  const distDir = options.smoke ? SMOKE_DIST_DIR : BENCH_DIST_DIR;
+  const shared = options.smoke ? sharedBuild(options.root) : null;
+  const distDir = shared ?? (options.smoke ? SMOKE_DIST_DIR : BENCH_DIST_DIR);
   cleanups.push(await acquireLock(path.join(options.root, `${distDir}.lock`), 20 * 60_000, log));
 
   const apiKey = `sk_sandbox_bench_${randomBytes(12).toString("hex")}`;
@@ -131,7 +132,8 @@ async function main(): Promise<void> {
   cleanups.push(() => sandbox.close());
   const ctx: BenchContext = { options, distDir, apiKey, sandbox: { apiUrl: sandbox.apiUrl, port: sandboxPort }, tempRoot, log };
 
-  if (!(await step("build", () => buildDashboard(options.root, distDir, log).then(() => true)))) return;
+  if (shared) log(`dashboard: using ${shared}, \`npm run build\`'s build of these sources`);
+  else if (!(await step("build", () => buildDashboard(options.root, distDir, log).then(() => true)))) return;
 
   if (wants("intake")) await intake(ctx);
   if ((["page-weight", "follow-up", "live-latency", "amplification"] as const).some(wants)) await step("dashboard", () => measureOnOneDashboard(ctx));
