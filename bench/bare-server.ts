@@ -1,12 +1,20 @@
 // The reference for the intake benchmark: a bare node:http server doing what the webhook route does up to the
-// answer — the same capped read, the same signature check and the same insert (processDelivery) through lib/db;
-// rejected deliveries go to the same per-process rejection log (processDelivery's default for the db).
+// answer — the same capped read, the same signature check and the same insert (processDelivery) through lib/db,
+// then the same work before the 200: the follow-up job stored (queueFollowUp, on a job engine with no workers) and
+// the payment announced (the shared balance value dropped, the live events published, over Postgres's NOTIFY when
+// on Postgres). Rejected deliveries go to the same per-process rejection log (processDelivery's default for the db).
 // Run as its own process: tsx --conditions=react-server bench/bare-server.ts (env BARE_PORT, DATA_DIR or DATABASE_URL).
 import http from "node:http";
 import { Readable } from "node:stream";
 
 import { openDatabase } from "@/lib/db/client";
+import { startJobEngine, stopJobEngine } from "@/lib/jobs/engine";
+import { startPgTransport } from "@/lib/live/pg-transport";
 import { safeErrorSummary } from "@/lib/log/safe-error";
+import { announcePayment } from "@/lib/payments/after-record";
+import { queueFollowUp } from "@/lib/payments/follow-up.job";
+import { JOBS } from "@/lib/server/workers";
+import { setProcessSingleton } from "@/lib/util/process-singleton";
 import { MAX_WEBHOOK_BYTES, processDelivery } from "@/lib/webhooks/intake";
 import { readCapped } from "@/lib/http/read-capped";
 
@@ -22,6 +30,11 @@ if (!Number.isInteger(port) || !apiKey || !(databaseUrl || dataDir)) {
 
 const database = await openDatabase(databaseUrl ? { kind: "postgres", url: databaseUrl } : { kind: "pglite", dataDir: dataDir ?? "" });
 const deps = { db: database.db, apiKey, amountUnit } as const;
+// lib/db's process database is this one (the balance drop reads it there), as in the dashboard.
+setProcessSingleton("database", Promise.resolve(database));
+if (database.kind === "postgres" && database.pool && databaseUrl) startPgTransport(database.pool, databaseUrl, () => undefined);
+// The queues exist and inserts land; no workers, so the jobs wait (the route's cost before its 200 is the insert).
+await startJobEngine(database, databaseUrl ?? null, JOBS);
 
 function toRequest(req: http.IncomingMessage): Request {
   const headers = new Headers();
@@ -52,6 +65,10 @@ const server = http.createServer((req, res) => {
         remoteAddr: req.socket.remoteAddress ?? null,
       }),
     )
+    .then(async (result) => {
+      await Promise.all([result.paymentUuid ? queueFollowUp(result.paymentUuid) : null, result.recordedUuid ? announcePayment(result.recordedUuid) : null]);
+      return result;
+    })
     .then(
       (result) => answer(res, result.status, result.message),
       (error: unknown) => {
@@ -70,10 +87,13 @@ function stop(): void {
   stopping = true;
   server.close();
   server.closeAllConnections();
-  database.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
+  stopJobEngine()
+    .catch(() => undefined)
+    .then(() => database.close())
+    .then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
 }
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

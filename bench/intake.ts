@@ -33,22 +33,25 @@ export interface IntakeSide {
   duplicates: number;
   /** Throughput of every round, when the side is the best of several. */
   roundsPerSecond?: number[];
+  /** The median round's throughput, beside the best one's `perSecond`. */
+  medianPerSecond?: number;
 }
 
 export interface IntakeResult {
   database: "pglite" | "postgres";
   dashboard: IntakeSide;
   bare: IntakeSide;
-  /** Dashboard throughput over the bare server's. */
+  /** Dashboard throughput over the bare server's: best rounds, and median rounds. */
   ratio: number;
+  medianRatio: number;
 }
 
-interface RunningServer {
+export interface RunningServer {
   webhookUrl: string;
   stop(): Promise<void>;
 }
 
-async function startServer(ctx: BenchContext, server: IntakeServer, db: IntakeDatabase, dataDir: string): Promise<RunningServer> {
+export async function startServer(ctx: BenchContext, server: IntakeServer, db: IntakeDatabase, dataDir: string): Promise<RunningServer> {
   const port = await freePorts(...SERVER_PORTS);
   const webhookUrl = `http://127.0.0.1:${port}/api/webhooks/peer-transfer`;
   const databaseUrl = db.kind === "postgres" ? db.url : undefined;
@@ -151,6 +154,7 @@ function bestOf(rounds: IntakeSide[]): IntakeSide {
     lost: rounds.reduce((n, r) => n + r.lost, 0),
     duplicates: rounds.reduce((n, r) => n + r.duplicates, 0),
     roundsPerSecond: rounds.map((r) => r.perSecond),
+    medianPerSecond: [...rounds.map((r) => r.perSecond)].sort((a, b) => a - b)[Math.floor(rounds.length / 2)] ?? best.perSecond,
   };
 }
 
@@ -163,5 +167,11 @@ export async function benchIntake(ctx: BenchContext, db: IntakeDatabase): Promis
   }
   const bare = bestOf(sides.bare);
   const dashboard = bestOf(sides.dashboard);
-  return { database: db.kind, dashboard, bare, ratio: round(dashboard.perSecond / bare.perSecond, 3) };
+  return {
+    database: db.kind,
+    dashboard,
+    bare,
+    ratio: round(dashboard.perSecond / bare.perSecond, 3),
+    medianRatio: round((dashboard.medianPerSecond ?? dashboard.perSecond) / (bare.medianPerSecond ?? bare.perSecond), 3),
+  };
 }

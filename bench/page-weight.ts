@@ -106,8 +106,8 @@ export async function measureDashboardPages(
   return { pages, skipped, failed };
 }
 
-/** Serves the blank app's build and measures its one page. */
-export async function measureBlankPage(ctx: BenchContext): Promise<PageWeight> {
+/** Serves the blank app's build (`next start`); the caller stops it. */
+export async function startBlankApp(ctx: BenchContext): Promise<{ base: string; stop: () => Promise<void> }> {
   const port = await freePorts(...SERVER_PORTS);
   const dir = path.join(ctx.options.root, BLANK_APP_DIR);
   const { NEXT_DIST_DIR: _dist, ...env } = cleanEnv();
@@ -115,12 +115,23 @@ export async function measureBlankPage(ctx: BenchContext): Promise<PageWeight> {
     cwd: dir,
     env: { ...env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) },
   });
+  const base = `http://127.0.0.1:${port}`;
   try {
-    const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/`, proc, 60_000);
-    return await measure(base, "/", "/ (blank Next.js app)", (p) => fetch(new URL(p, base)));
-  } finally {
+  } catch (error) {
     await proc.stop();
+    throw error;
+  }
+  return { base, stop: () => proc.stop() };
+}
+
+/** Serves the blank app's build and measures its one page. */
+export async function measureBlankPage(ctx: BenchContext): Promise<PageWeight> {
+  const app = await startBlankApp(ctx);
+  try {
+    return await measure(app.base, "/", "/ (blank Next.js app)", (p) => fetch(new URL(p, app.base)));
+  } finally {
+    await app.stop();
   }
 }
 

@@ -16,6 +16,7 @@ import { benchAmplification } from "./amplification";
 import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, sharedBuild, SMOKE_DIST_DIR } from "./build";
 import { benchCampaignLag } from "./campaign-lag";
 import { benchCampaigns } from "./campaigns";
+import { benchNextFloor } from "./next-floor";
 import type { BenchContext } from "./context";
 import { startDashboard } from "./dashboard";
 import { acquireLock } from "./dir-lock";
@@ -48,6 +49,7 @@ const results: BenchResults = {
   pageTime: null,
   campaigns: null,
   lag: null,
+  nextFloor: null,
 };
 const wants = (step: BenchStep) => options.only === null || options.only.has(step);
 /** SERVICE_RATE_LIMIT_PER_MIN of the dashboard that page weight, follow-up, live latency and amplification share. */
@@ -67,6 +69,10 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 /** Runs one measurement; a failure is recorded (the run will fail) and the others still run. */
+function failedViewerCalls(what: string, calls: { total: number; failed: number }): void {
+  if (calls.failed > calls.total * 0.01) errors.push(`${what}: ${calls.failed} of ${calls.total} viewer calls failed (more than 1%)`);
+}
+
 async function step<T>(name: string, work: () => Promise<T>): Promise<T | null> {
   try {
     return await work();
@@ -106,6 +112,8 @@ async function measureOnOneDashboard(ctx: BenchContext): Promise<void> {
       const pages = await step("page weight", () => measureDashboardPages(ctx, admin));
       const blank = await step("page weight (blank app)", () => blankPage(ctx));
       for (const f of pages?.failed ?? []) errors.push(`page weight ${f.route}: ${f.reason}`);
+      // A page left out is a figure missing: the run fails rather than report a heaviest page it did not weigh.
+      for (const f of pages?.skipped ?? []) errors.push(`page weight ${f.route}: skipped (${f.reason})`);
       if (pages && blank) results.pageWeight = await step("page weight", async () => pageWeightResult(pages, blank));
     }
     // Before the others, while the dashboard has nothing else to do.
@@ -113,6 +121,7 @@ async function measureOnOneDashboard(ctx: BenchContext): Promise<void> {
     if (wants("live-latency")) results.liveLatency = await step("live latency", () => benchLiveLatency(ctx, admin));
     // Last: it leaves pending requests behind for the reconciler.
     if (wants("amplification")) results.amplification = await step("service call amplification", () => benchAmplification(ctx, admin, ONE_DASHBOARD_BUDGET));
+    if (results.amplification) failedViewerCalls("amplification", results.amplification.viewerCalls);
   } finally {
     await dashboard.stop();
   }
@@ -144,6 +153,8 @@ async function main(): Promise<void> {
   }
   // Its own sandbox and instances on a scratch Postgres database (skipped without DATABASE_URL).
   if (wants("scale-out")) results.scaleOut = await step("scale-out", () => benchScaleOut(ctx));
+  // Viewers' calls that fail make a call count mean less: more than 1% fails the run.
+  for (const r of results.scaleOut?.rounds ?? []) failedViewerCalls(`scale-out, ${r.instances} instance(s) at ${r.budgetPerMin}/min`, r.viewerCalls);
   // Its own dashboard (SERVICE_RATE_LIMIT_PER_MIN set) and its own sandbox, so the call counts are the campaign's alone.
   if (wants("campaigns")) results.campaigns = await step("campaigns", () => benchCampaigns(ctx));
   // Its own dashboard at the default budget and its own sandbox: the lag a deployment as shipped shows.
@@ -151,6 +162,16 @@ async function main(): Promise<void> {
 }
 
 async function intake(ctx: BenchContext): Promise<void> {
+  // The framework's own floor first: an empty route handler in the blank Next.js app against the bare /health.
+  results.nextFloor = await step("Next.js floor", async () => {
+    const release = await acquireLock(path.join(options.root, BLANK_APP_DIR, ".next-build.lock"), 15 * 60_000, log);
+    try {
+      await buildBlank(options.root, log);
+    } finally {
+      release();
+    }
+    return benchNextFloor(ctx);
+  });
   const pglite = await step("intake (PGlite)", () => benchIntake(ctx, { kind: "pglite" }));
   if (pglite) results.intake.push(pglite);
   if (options.postgresUrl) {
@@ -210,6 +231,7 @@ const others = {
   pageTime: "page-time",
   campaigns: "campaigns",
   lag: "lag",
+  nextFloor: "intake",
 } as const;
 const expected = (wants("intake") ? 1 + (options.postgresUrl ? 1 : 0) : 0) + Object.values(others).filter(wants).length;
 const taken = results.intake.length + Object.keys(others).filter((k) => results[k as keyof typeof others] !== null).length;

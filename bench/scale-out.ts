@@ -22,6 +22,8 @@ import { perMinute, runViewerLoad, signInViewers, type ViewerCalls } from "./vie
 
 export interface ScaleOutRound {
   instances: number;
+  /** SERVICE_RATE_LIMIT_PER_MIN of every instance in this round. */
+  budgetPerMin: number;
   viewers: number;
   pendingRequests: number;
   durationMs: number;
@@ -35,19 +37,27 @@ export interface ScaleOutResult {
   skipped: string | null;
   /** SERVICE_RATE_LIMIT_PER_MIN of every instance (the default). */
   budgetPerMin: number;
+  /** The same rounds (one instance and the most) with a budget far above the load: what sharing saves, not the cap. */
+  highBudgetPerMin: number;
   /** The most instances may cause at most this share more calls than one. */
   marginShare: number;
   pollIntervalMs: number;
   rounds: ScaleOutRound[];
 }
 
-async function measureRound(ctx: BenchContext, serverUrl: string, sandbox: { apiUrl: string; port: number }, count: number): Promise<ScaleOutRound> {
+async function measureRound(
+  ctx: BenchContext,
+  serverUrl: string,
+  sandbox: { apiUrl: string; port: number },
+  count: number,
+  budgetPerMin: number,
+): Promise<ScaleOutRound> {
   const o = ctx.options.scaleOut;
   const scratch = await scratchDatabase(serverUrl, ctx.log);
   const instances: Dashboard[] = [];
   try {
     // Every instance signs sessions alike, as behind one load balancer.
-    const env = { AUTH_SECRET: randomBytes(24).toString("hex"), SERVICE_RATE_LIMIT_PER_MIN: String(o.budgetPerMin) };
+    const env = { AUTH_SECRET: randomBytes(24).toString("hex"), SERVICE_RATE_LIMIT_PER_MIN: String(budgetPerMin) };
     // One at a time: the first migrates the database and makes the job queues.
     for (let i = 0; i < count; i++) {
       instances.push(
@@ -77,6 +87,7 @@ async function measureRound(ctx: BenchContext, serverUrl: string, sandbox: { api
     const total = Object.values(load.sandboxCalls).reduce((sum, n) => sum + n, 0);
     const result: ScaleOutRound = {
       instances: count,
+      budgetPerMin,
       viewers: viewers.length,
       pendingRequests: requestIds.length,
       durationMs: round(load.elapsedMs, 0),
@@ -85,7 +96,7 @@ async function measureRound(ctx: BenchContext, serverUrl: string, sandbox: { api
       sandboxCalls: { byRoute: load.sandboxCalls, total, perMinute: perMinute(total, load.elapsedMs) },
     };
     ctx.log(
-      `scale-out: ${count} instance(s): the sandbox got ${total} calls (${result.sandboxCalls.perMinute}/min); viewers made ${load.viewerCalls.total}, ${load.viewerCalls.failed} failed`,
+      `scale-out: ${count} instance(s) at ${budgetPerMin}/min: the sandbox got ${total} calls (${result.sandboxCalls.perMinute}/min); viewers made ${load.viewerCalls.total}, ${load.viewerCalls.failed} failed`,
     );
     return result;
   } finally {
@@ -96,7 +107,14 @@ async function measureRound(ctx: BenchContext, serverUrl: string, sandbox: { api
 
 export async function benchScaleOut(ctx: BenchContext): Promise<ScaleOutResult> {
   const o = ctx.options.scaleOut;
-  const result: ScaleOutResult = { skipped: null, budgetPerMin: o.budgetPerMin, marginShare: o.marginShare, pollIntervalMs: o.pollIntervalMs, rounds: [] };
+  const result: ScaleOutResult = {
+    skipped: null,
+    budgetPerMin: o.budgetPerMin,
+    highBudgetPerMin: o.highBudgetPerMin,
+    marginShare: o.marginShare,
+    pollIntervalMs: o.pollIntervalMs,
+    rounds: [],
+  };
   const serverUrl = ctx.options.postgresUrl;
   if (!serverUrl) {
     ctx.log("scale-out: skipped: needs DATABASE_URL (a Postgres server the instances can share)");
@@ -106,7 +124,10 @@ export async function benchScaleOut(ctx: BenchContext): Promise<ScaleOutResult> 
   const sandboxPort = await freePorts(...SANDBOX_PORTS, 2);
   const sandbox = await startSandbox({ port: sandboxPort, apiKey: ctx.apiKey });
   try {
-    for (const count of o.instanceCounts) result.rounds.push(await measureRound(ctx, serverUrl, { apiUrl: sandbox.apiUrl, port: sandboxPort }, count));
+    const target = { apiUrl: sandbox.apiUrl, port: sandboxPort };
+    for (const count of o.instanceCounts) result.rounds.push(await measureRound(ctx, serverUrl, target, count, o.budgetPerMin));
+    const most = Math.max(...o.instanceCounts);
+    for (const count of [1, most]) result.rounds.push(await measureRound(ctx, serverUrl, target, count, o.highBudgetPerMin));
   } finally {
     await sandbox.close();
   }
