@@ -9,11 +9,11 @@ import { CampaignStatusBadge } from "./status-badge";
 
 const COLUMNS: Column[] = [
   "Name",
-  "Status",
+  { label: "Status", lead: true },
   "Progress",
   { label: "Asked", align: "right" },
   { label: "Accepted", align: "right" },
-  { label: "Collected", align: "right" },
+  { label: "Collected", align: "right", lead: true },
   "Created",
 ];
 
