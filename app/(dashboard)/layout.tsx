@@ -30,7 +30,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         Skip to main content
       </a>
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-3 px-4 py-3">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-3 gap-y-3 px-4 py-3">
           <Link href="/" className="mr-auto flex items-center gap-2 font-semibold text-slate-900 md:mr-0">
             {/* eslint-disable-next-line @next/next/no-img-element -- a 24 px static SVG needs no optimisation */}
             <img src="/logo.svg" alt="" width={24} height={24} />
@@ -47,11 +47,12 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             mustEnrol={staff.mustEnrol}
             account={
               <>
-                <span className="whitespace-nowrap text-slate-700" data-testid="signed-in-as">
-                  {staff.name} <span className="text-slate-500">({staff.role})</span>
+                {/* Name over role on wide screens, so the row of links keeps its one line at 1280 px. */}
+                <span className="text-slate-700 md:flex md:flex-col md:text-right md:leading-tight" data-testid="signed-in-as">
+                  <span>{staff.name}</span> <span className="text-slate-500 md:text-xs">({staff.role})</span>
                 </span>
                 <form action={signOutAction}>
-                  <Button type="submit" variant="quiet">
+                  <Button type="submit" variant="quiet" className="whitespace-nowrap">
                     Sign out
                   </Button>
                 </form>

@@ -80,7 +80,7 @@ export function MainNav({ role, mustEnrol = false, account }: { role: Role; must
       <div
         id={MENU_ID}
         onKeyDown={closeOnEscape}
-        className={`${open ? "flex" : "hidden"} w-full flex-col gap-3 border-t border-slate-200 pt-3 md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:gap-4 md:border-0 md:pt-0`}
+        className={`${open ? "flex" : "hidden"} w-full flex-col gap-3 border-t border-slate-200 pt-3 md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:gap-3 md:border-0 md:pt-0`}
       >
         <nav aria-label="Main">
           <ul className="flex flex-col text-sm md:flex-row md:flex-wrap md:gap-x-3 md:gap-y-1">
