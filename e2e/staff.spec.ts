@@ -42,8 +42,15 @@ test("an admin adds a staff member, changes the role, and disables the account, 
   expect((await theirs.request.get(`${BASE_URL}/api/staff`)).status()).toBe(401);
   await theirs.close();
 
+  // The audit log says it in words and links the account (lib/audit/words.ts); the filter offers the same words.
   await page.goto("/audit?action=staff.disabled");
-  await expect(page.getByTestId("audit-row").filter({ hasText: email })).toHaveCount(1);
+  const disabled = page.getByTestId("audit-row").filter({ hasText: email });
+  await expect(disabled).toHaveCount(1);
+  await expect(disabled).toContainText("Disabled New Comer’s account");
+  await expect(disabled.getByTestId("audit-target")).toHaveAttribute("href", "/staff");
+  await expect(page.getByLabel("Action").locator("option:checked")).toHaveText("Disabled an account");
+  await page.goto("/audit?action=staff.role_changed");
+  await expect(page.getByTestId("audit-row").filter({ hasText: email })).toContainText("Changed New Comer’s role from viewer to operator");
 });
 
 test("the staff form shows field errors inline", async ({ page }) => {

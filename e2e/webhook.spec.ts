@@ -59,7 +59,44 @@ test("forged deliveries raise the admin banner, which names both causes and the 
   await expect(banner).toContainText("SERVICE_API_KEY");
   await expect(banner).toContainText("stray space or newline");
   await expect(banner).toContainText("forged deliveries");
+  // For the finance team first: what it means for payments, and who to tell.
+  await expect(banner).toContainText("Nothing was recorded from them");
+  await expect(banner).toContainText("tell whoever set up the webhook secret (your developer or admin)");
   const rows = page.getByTestId("delivery-row").filter({ hasText: source });
   await expect(rows.first()).toHaveAttribute("data-outcome", "bad_signature");
-  await expect(rows.first()).not.toContainText("Show body");
+  await expect(rows.first().getByTestId("delivery-outcome")).toHaveText("Refused: bad signature");
+  // Refused unread: no message is kept, only the technical facts.
+  await expect(rows.first()).not.toContainText("Show the full message");
+  await expect(rows.first()).toContainText("Technical details");
+
+  // The banner's link filters the log to bad signatures (in the URL), and the address reads as a person knows it.
+  await banner.getByRole("link", { name: "See them in the delivery log." }).click();
+  await expect(page).toHaveURL(/\/webhooks\?outcome=bad_signature$/);
+  await expect(page.getByLabel("Outcome")).toHaveValue("bad_signature");
+  const outcomes = await page.getByTestId("delivery-row").evaluateAll((list) => list.map((row) => row.getAttribute("data-outcome")));
+  expect(new Set(outcomes)).toEqual(new Set(["bad_signature"]));
+  await expect(page.getByTestId("delivery-row").filter({ hasText: "::ffff:" })).toHaveCount(0);
+});
+
+test("an accepted delivery reads as a payment in words, with the whole message folded away", async ({ page, request }) => {
+  const body = JSON.stringify(payload({ amount: 2750, description: "Invoice 921" }));
+  const res = await request.post(URL_PATH, {
+    data: Buffer.from(body),
+    headers: { "content-type": "application/json", "x-service-signature": sign(body), "x-forwarded-for": "::ffff:198.51.100.23" },
+  });
+  expect(res.status()).toBe(200);
+  await page.goto("/webhooks");
+  await page.getByLabel("Outcome").selectOption("accepted");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/outcome=accepted/);
+  const row = page.getByTestId("delivery-row").filter({ hasText: "Invoice 921" });
+  await expect(row).toHaveAttribute("data-outcome", "recorded");
+  await expect(row.getByTestId("delivery-outcome")).toHaveText("Payment recorded");
+  await expect(row.getByTestId("delivery-payment")).toContainText("from Ada Obi (@ada.obi)");
+  await expect(row.getByTestId("delivery-payment")).toContainText("NGN");
+  await expect(row).toContainText("198.51.100.23");
+  await expect(row).not.toContainText("::ffff:");
+  await row.getByText("Show the full message").click();
+  await expect(row.getByLabel("The message as received")).toContainText('"description": "Invoice 921"');
+  await expect(row.getByLabel("The message as received")).not.toContainText("22123456789");
 });

@@ -41,13 +41,9 @@ export default async function OverviewPage() {
       <HydrationBoundary state={dehydrate(client)}>
         <BalanceSection />
         <DeskPanel />
-        {/* min-w-0 lets the wide tables scroll inside their column instead of widening the page. */}
-        <div className="grid gap-8 lg:grid-cols-3 [&>*]:min-w-0">
-          <div className="lg:col-span-2">
-            <RecentRequests />
-          </div>
-          <RecentPayments />
-        </div>
+        {/* One above the other: the requests table needs the page's whole width (at 1280 px two thirds cut it off). */}
+        <RecentRequests />
+        <RecentPayments />
       </HydrationBoundary>
     </div>
   );

@@ -41,7 +41,7 @@ export default async function SignInPage({
         {/* Sandbox mode alone has the demo admin (lib/auth/bootstrap.ts), whose password is public anyway. */}
         {getConfig().sandbox ? (
           <p className="mt-4 rounded-md bg-sky-50 p-3 text-xs text-sky-900" data-testid="demo-account">
-            Sandbox mode: sign in as <span className="font-mono break-all">{DEMO_ADMIN.email}</span> with the password{" "}
+            Sandbox mode: sign in as <span className="font-mono whitespace-nowrap">{DEMO_ADMIN.email}</span> with the password{" "}
             <span className="font-mono">{DEMO_ADMIN.password}</span>. No real money moves here.
           </p>
         ) : null}

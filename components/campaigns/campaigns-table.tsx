@@ -9,11 +9,11 @@ import { CampaignStatusBadge } from "./status-badge";
 
 const COLUMNS: Column[] = [
   "Name",
-  "Status",
+  { label: "Status", lead: true },
   "Progress",
   { label: "Asked", align: "right" },
   { label: "Accepted", align: "right" },
-  { label: "Collected after fees", align: "right" },
+  { label: "Collected after fees", align: "right", lead: true },
   { label: "Outstanding", align: "right" },
   "Created",
 ];

@@ -1,3 +1,4 @@
+import { OneLine } from "@/components/ui/one-line";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import type { CampaignRowView } from "@/lib/client/campaigns/view";
@@ -10,7 +11,15 @@ function handle(tag: string): string {
   return tag === "" ? "—" : tag.startsWith("@") ? tag : `@${tag}`;
 }
 
-const COLUMNS: Column[] = ["Row", "Tag", { label: "Amount", align: "right" }, "Description", "Status", "Request", "Error or warning"];
+const COLUMNS: Column[] = [
+  "Row",
+  "Tag",
+  { label: "Amount", align: "right", lead: true },
+  "Description",
+  { label: "Status", lead: true },
+  "Request",
+  "Error or warning",
+];
 
 /** A campaign's rows in file order: what was asked of whom, and what became of it. */
 export function CampaignRowsTable({ items, empty }: { items: CampaignRowView[]; empty: string }) {
@@ -19,7 +28,9 @@ export function CampaignRowsTable({ items, empty }: { items: CampaignRowView[]; 
       {items.map((r) => (
         <tr key={r.row} data-testid="campaign-row-line" data-row={r.row} data-status={r.status} className="align-top">
           <Td className="tabular-nums">{r.row}</Td>
-          <Td className="font-medium break-all">{handle(r.tag)}</Td>
+          <Td className="font-medium">
+            <OneLine text={handle(r.tag)} />
+          </Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatRowAmount(r.amount)}</Td>
           <Td className="max-w-xs break-words">{r.description || "—"}</Td>
           <Td>
@@ -47,13 +58,15 @@ export function CampaignRowsTable({ items, empty }: { items: CampaignRowView[]; 
 
 /** The draft preview's short tables: the rows with a problem and what it is. */
 export function ProblemRowsTable({ label, caption, items, kind }: { label: string; caption: string; items: CampaignRowView[]; kind: "error" | "warning" }) {
-  const columns: Column[] = ["Row", "Tag", { label: "Amount", align: "right" }, kind === "error" ? "Why it will not be sent" : "Warning"];
+  const columns: Column[] = ["Row", "Tag", { label: "Amount", align: "right", lead: true }, kind === "error" ? "Why it will not be sent" : "Warning"];
   return (
     <DataTable label={label} caption={caption} columns={columns}>
       {items.map((r) => (
         <tr key={r.row} data-testid={kind === "error" ? "invalid-row" : "warning-row"} data-row={r.row} className="align-top">
           <Td className="tabular-nums">{r.row}</Td>
-          <Td className="break-all">{handle(r.tag)}</Td>
+          <Td>
+            <OneLine text={handle(r.tag)} />
+          </Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatRowAmount(r.amount)}</Td>
           <Td className="max-w-md break-words">{(kind === "error" ? r.error : r.warning) ?? "—"}</Td>
         </tr>

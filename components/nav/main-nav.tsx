@@ -1,4 +1,10 @@
+"use client";
+
+// The header's navigation: a row of links on wide screens, a menu button and a panel on phones (docs/architecture.md, "The shell").
+
 import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
 import type { Role } from "@/lib/client/auth/roles";
 
@@ -17,14 +23,85 @@ const LINKS: { href: string; label: string; roles: readonly Role[] }[] = [
 /** While the team requires two-step sign-in of someone who has none, their account page is all that opens. */
 const ENROLMENT_LINKS = new Set(["/account"]);
 
-export function MainNav({ role, mustEnrol = false }: { role: Role; mustEnrol?: boolean }) {
+export const MENU_ID = "main-menu";
+
+/**
+ * The link for the page shown: its own (`aria-current="page"`), or for a page under a section (a request, a
+ * payment) the section's, marked `aria-current="true"`. The longest matching link wins ("/requests/new" over "/requests").
+ */
+export function currentLink(pathname: string, hrefs: readonly string[]): { href: string; exact: boolean } | null {
+  let best: string | null = null;
+  for (const href of hrefs) {
+    const under = href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
+    if (under && (best === null || href.length > best.length)) best = href;
+  }
+  return best === null ? null : { href: best, exact: best === pathname };
+}
+
+/**
+ * `account` (who is signed in, sign out) sits at the row's end on wide screens and at the panel's foot on phones.
+ * The panel is open for the path it was opened on, so it closes by itself after a navigation; Escape closes it too.
+ */
+export function MainNav({ role, mustEnrol = false, account }: { role: Role; mustEnrol?: boolean; account: ReactNode }) {
+  const pathname = usePathname();
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const open = openOn === pathname;
+  const links = LINKS.filter((l) => l.roles.includes(role) && (!mustEnrol || ENROLMENT_LINKS.has(l.href)));
+  const current = currentLink(
+    pathname,
+    links.map((l) => l.href),
+  );
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== "Escape" || !open) return;
+    setOpenOn(null);
+    button.current?.focus();
+  };
   return (
-    <nav aria-label="Main" className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-      {LINKS.filter((l) => l.roles.includes(role) && (!mustEnrol || ENROLMENT_LINKS.has(l.href))).map((l) => (
-        <Link key={l.href} href={l.href} className="text-slate-700 hover:text-slate-950 hover:underline">
-          {l.label}
-        </Link>
-      ))}
-    </nav>
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="inline-flex items-center gap-2 rounded-md px-3 py-1.5 text-sm font-medium text-slate-800 ring-1 ring-slate-300 hover:bg-slate-50 md:hidden"
+        aria-expanded={open}
+        aria-controls={MENU_ID}
+        onKeyDown={closeOnEscape}
+        onClick={() => setOpenOn(open ? null : pathname)}
+      >
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="h-4 w-4" fill="currentColor">
+          {open ? (
+            <path d="M4.3 4.3a1 1 0 0 1 1.4 0L10 8.6l4.3-4.3a1 1 0 1 1 1.4 1.4L11.4 10l4.3 4.3a1 1 0 0 1-1.4 1.4L10 11.4l-4.3 4.3a1 1 0 0 1-1.4-1.4L8.6 10 4.3 5.7a1 1 0 0 1 0-1.4Z" />
+          ) : (
+            <path d="M3 5a1 1 0 0 1 1-1h12a1 1 0 1 1 0 2H4a1 1 0 0 1-1-1Zm0 5a1 1 0 0 1 1-1h12a1 1 0 1 1 0 2H4a1 1 0 0 1-1-1Zm1 4a1 1 0 1 0 0 2h12a1 1 0 1 0 0-2H4Z" />
+          )}
+        </svg>
+        Menu
+      </button>
+      <div
+        id={MENU_ID}
+        onKeyDown={closeOnEscape}
+        className={`${open ? "flex" : "hidden"} w-full flex-col gap-3 border-t border-slate-200 pt-3 md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:gap-3 md:border-0 md:pt-0`}
+      >
+        <nav aria-label="Main">
+          <ul className="flex flex-col text-sm md:flex-row md:flex-wrap md:gap-x-3 md:gap-y-1">
+            {links.map((l) => {
+              const here = current?.href === l.href;
+              return (
+                <li key={l.href}>
+                  <Link
+                    href={l.href}
+                    aria-current={here ? (current.exact ? "page" : "true") : undefined}
+                    className={`block py-2 whitespace-nowrap md:py-0 ${here ? "font-semibold text-slate-950 underline decoration-2 underline-offset-4" : "text-slate-700 hover:text-slate-950 hover:underline"}`}
+                  >
+                    {l.label}
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <div className="flex flex-wrap items-center gap-3 text-sm md:ml-auto lg:flex-nowrap">{account}</div>
+      </div>
+    </>
   );
 }

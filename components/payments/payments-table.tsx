@@ -1,4 +1,5 @@
 import { LocalTime } from "@/components/ui/local-time";
+import { OneLine } from "@/components/ui/one-line";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { formatMajor } from "@/lib/client/money";
@@ -37,10 +38,10 @@ const COLUMNS: Column[] = [
   "Received",
   "Customer",
   "E-mail and phone",
-  { label: "Amount", align: "right" },
+  { label: "Amount", align: "right", lead: true },
   { label: "Fees", align: "right" },
   { label: "Settled", align: "right" },
-  "Verification",
+  { label: "Verification", lead: true },
   "Request",
 ];
 
@@ -59,12 +60,14 @@ export function PaymentsTable({ items, empty }: { items: PaymentView[]; empty: s
                 <TextLink href={paymentHref(p.uuid)} hoverUnderline className="font-medium">
                   {p.customer.name}
                 </TextLink>
-                <div className="text-xs text-slate-600">@{p.customer.tag}</div>
+                <OneLine text={`@${p.customer.tag}`} className="text-xs text-slate-600" />
               </div>
             </div>
           </Td>
           <Td className="text-xs">
-            <div className="break-all">{p.customer.email ?? "—"}</div>
+            <div className="max-w-56">
+              <OneLine text={p.customer.email ?? "—"} />
+            </div>
             <div className="whitespace-nowrap">{p.customer.phone ?? "—"}</div>
           </Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{money(p.amount)}</Td>

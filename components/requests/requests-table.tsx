@@ -10,7 +10,7 @@ export function requestHref(r: Pick<FundRequestView, "requestId" | "reference">)
   return `/requests/${encodeURIComponent(r.requestId ?? r.reference ?? "")}`;
 }
 
-const COLUMNS: Column[] = ["To", { label: "Amount", align: "right" }, "Status", "Description", "Sent by", "Created"];
+const COLUMNS: Column[] = ["To", { label: "Amount", align: "right", lead: true }, { label: "Status", lead: true }, "Description", "Sent by", "Created"];
 
 export function RequestsTable({ items, empty, currency = "NGN" }: { items: FundRequestView[]; empty: string; currency?: string }) {
   return (
@@ -18,7 +18,7 @@ export function RequestsTable({ items, empty, currency = "NGN" }: { items: FundR
       {items.map((r) => (
         <tr key={r.reference ?? r.requestId} data-testid="request-row" data-request-id={r.requestId ?? ""}>
           <Td>
-            <TextLink href={requestHref(r)} hoverUnderline className="font-medium">
+            <TextLink href={requestHref(r)} hoverUnderline className="font-medium whitespace-nowrap">
               @{r.tag}
             </TextLink>
             {r.requestedSentTo?.name ? <div className="text-xs text-slate-600">{r.requestedSentTo.name}</div> : null}

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
-import { auditLog, staff } from "@/lib/db/schema";
+import { auditLog, campaigns, staff } from "@/lib/db/schema";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
-import { auditPeople, queryAudit } from "./query";
+import { auditNames, auditPeople, queryAudit } from "./query";
 import { pruneRefusedSignIns } from "./retention";
 import { REFUSAL_WINDOW_MS, writeAudit, writeRefusedSignIn } from "./write";
 
@@ -51,6 +51,23 @@ describe.each(dbTargets())("the audit log on $name", (target) => {
     const whole = await queryAudit(db, { action: "payment.reverify", page: 1 }, 100);
     expect(whole).toMatchObject({ total: 8, totalCapped: false });
     expect(whole.items).toHaveLength(8);
+  });
+
+  it("names a page's people and campaigns for its sentences, and skips targets that are not ids", async () => {
+    const { db } = database;
+    const [ada] = await db.insert(staff).values({ email: "ada@names.test", name: "Ada", role: "admin", passwordHash: "x" }).returning({ id: staff.id });
+    await db.insert(staff).values({ email: "tunde@names.test", name: "Tunde", role: "viewer", passwordHash: "x" });
+    const [dues] = await db
+      .insert(campaigns)
+      .values({ name: "December dues", createdBy: ada?.id ?? null })
+      .returning({ id: campaigns.id });
+    await writeAudit(db, { action: "staff.role_changed", actor: { id: ada?.id ?? null, email: "ada@names.test" }, target: "tunde@names.test" });
+    await writeAudit(db, { action: "campaign.started", actor: { id: ada?.id ?? null, email: "ada@names.test" }, target: dues?.id ?? null });
+    await writeAudit(db, { action: "campaign.cancelled", target: "not-a-uuid" });
+    const { items } = await queryAudit(db, { page: 1 });
+    const names = await auditNames(db, items);
+    expect(Object.fromEntries(names.people)).toEqual({ "ada@names.test": "Ada", "tunde@names.test": "Tunde" });
+    expect([...names.campaigns.values()]).toEqual(["December dues"]);
   });
 
   it("retention removes refused sign-ins after 90 days and keeps what staff did", async () => {

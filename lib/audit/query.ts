@@ -1,12 +1,15 @@
 import "server-only";
 
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 
 import { pageParamSchema } from "@/lib/client/http/page-param";
 
 import { queryRows, type Db } from "@/lib/db/client";
-import { auditLog, staff, type AuditRow } from "@/lib/db/schema";
+import { auditLog, campaigns, staff, type AuditRow } from "@/lib/db/schema";
+import { isUuid } from "@/lib/http/route-params";
+
+import { auditTargetKind } from "./words";
 
 export const AUDIT_PAGE_SIZE = 50;
 /** The count stops here ("10,000+"): a page's cost must not grow with the log. */
@@ -60,4 +63,38 @@ export async function queryAudit(db: Db, filter: AuditFilter, cap = AUDIT_COUNT_
 export async function auditPeople(db: Db): Promise<string[]> {
   const rows = await db.select({ email: staff.email }).from(staff).orderBy(staff.email).limit(1000);
   return rows.map((r) => r.email);
+}
+
+export interface AuditNames {
+  /** Staff names by e-mail, for the rows' people and staff targets. */
+  people: Map<string, string>;
+  /** Campaign names by id, for the rows' campaign targets. */
+  campaigns: Map<string, string>;
+}
+
+/** The names a page of rows shows for its people and targets (lib/audit/words.ts): two bounded reads, this page's rows only. */
+export async function auditNames(db: Db, items: readonly AuditRow[]): Promise<AuditNames> {
+  const emails = new Set<string>();
+  const campaignIds = new Set<string>();
+  for (const row of items) {
+    if (row.actorEmail) emails.add(row.actorEmail);
+    const kind = auditTargetKind(row.action);
+    if (row.target && kind === "staff") emails.add(row.target);
+    if (row.target && kind === "campaign" && isUuid(row.target)) campaignIds.add(row.target);
+  }
+  const [people, named] = await Promise.all([
+    emails.size
+      ? db
+          .select({ email: staff.email, name: staff.name })
+          .from(staff)
+          .where(inArray(staff.email, [...emails]))
+      : [],
+    campaignIds.size
+      ? db
+          .select({ id: campaigns.id, name: campaigns.name })
+          .from(campaigns)
+          .where(inArray(campaigns.id, [...campaignIds]))
+      : [],
+  ]);
+  return { people: new Map(people.map((p) => [p.email, p.name])), campaigns: new Map(named.map((c) => [c.id, c.name])) };
 }

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { webhookDeliveries } from "@/lib/db/schema";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
-import { DELIVERY_COUNT_CAP, DELIVERY_MAX_PAGE, DELIVERY_PAGE_SIZE, listDeliveries, recentBadSignatures } from "./log-queries";
+import { DELIVERY_COUNT_CAP, DELIVERY_MAX_PAGE, DELIVERY_PAGE_SIZE, deliveryFilterParam, listDeliveries, recentBadSignatures } from "./log-queries";
 import { createRejectionLog } from "./rejection-log";
 
 // docs/architecture.md: the banner's summary counts folded rows, and the log's page and count stay bounded.
@@ -109,6 +109,32 @@ describe.each(dbTargets())("delivery-log queries on $name", (target) => {
       // The capped page is the last of the newest 10,000 rows: offset 9,950.
       expect(page.items[0]?.receivedAt).toBe(new Date(NOW.getTime() - (DELIVERY_MAX_PAGE - 1) * DELIVERY_PAGE_SIZE * 1_000).toISOString());
       expect((await listDeliveries(database.db, 0)).page).toBe(1);
+    });
+
+    it("filters by outcome as people ask it: accepted, bad signature, rejected (every refusal of a signed message)", async () => {
+      await fill(3);
+      await fill(2, "bad_signature");
+      await database.db.insert(webhookDeliveries).values([
+        { outcome: "too_large", httpStatus: 413, receivedAt: minutesAgo(1) },
+        { outcome: "bad_payload", httpStatus: 400, receivedAt: minutesAgo(2) },
+        { outcome: "unknown_type", httpStatus: 200, receivedAt: minutesAgo(3) },
+        { outcome: "duplicate", httpStatus: 200, receivedAt: minutesAgo(4) },
+      ]);
+      const outcomes = async (filter: Parameters<typeof listDeliveries>[2]) => {
+        const page = await listDeliveries(database.db, 1, filter);
+        return { total: page.total, outcomes: [...new Set(page.items.map((d) => d.outcome))].sort() };
+      };
+      expect(await outcomes("accepted")).toEqual({ total: 3, outcomes: ["recorded"] });
+      expect(await outcomes("bad_signature")).toEqual({ total: 2, outcomes: ["bad_signature"] });
+      expect(await outcomes("rejected")).toEqual({ total: 3, outcomes: ["bad_payload", "too_large", "unknown_type"] });
+      expect(await outcomes("duplicate")).toEqual({ total: 1, outcomes: ["duplicate"] });
+      expect((await outcomes(null)).total).toBe(9);
+      expect([deliveryFilterParam("rejected"), deliveryFilterParam("recorded"), deliveryFilterParam(["accepted"]), deliveryFilterParam(undefined)]).toEqual([
+        "rejected",
+        null,
+        null,
+        null,
+      ]);
     });
 
     it("reports an exact total of exactly the cap as not capped", async () => {

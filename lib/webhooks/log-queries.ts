@@ -1,6 +1,6 @@
 import "server-only";
 
-import { desc, sql } from "drizzle-orm";
+import { desc, inArray, sql } from "drizzle-orm";
 
 import { queryRows, type Db } from "@/lib/db/client";
 import { webhookDeliveries } from "@/lib/db/schema";
@@ -14,10 +14,31 @@ export const DELIVERY_COUNT_CAP = 10_000;
 /** The oldest page shown: OFFSET stays below DELIVERY_COUNT_CAP rows. */
 export const DELIVERY_MAX_PAGE = DELIVERY_COUNT_CAP / DELIVERY_PAGE_SIZE;
 
+type Outcome = (typeof webhookDeliveries.$inferSelect)["outcome"];
+
+/**
+ * The delivery log's filter, as finance staff ask it (`?outcome=` in the URL): each choice is one or more stored
+ * outcomes. "rejected" is every refusal of a signed message (unreadable, too large, wrong format, not a payment).
+ */
+export const DELIVERY_FILTERS = {
+  accepted: { label: "Accepted (payment recorded)", outcomes: ["recorded"] },
+  duplicate: { label: "Repeats", outcomes: ["duplicate"] },
+  bad_signature: { label: "Bad signature", outcomes: ["bad_signature"] },
+  rejected: { label: "Rejected (unreadable, too large, not a payment)", outcomes: ["bad_payload", "too_large", "bad_content_type", "unknown_type"] },
+  error: { label: "Failed on our side", outcomes: ["error"] },
+} as const satisfies Record<string, { label: string; outcomes: readonly Outcome[] }>;
+
+export type DeliveryFilter = keyof typeof DELIVERY_FILTERS;
+
+/** A `?outcome=` value as a filter; anything else (absent, unknown) is no filter. */
+export function deliveryFilterParam(value: unknown): DeliveryFilter | null {
+  return typeof value === "string" && Object.hasOwn(DELIVERY_FILTERS, value) ? (value as DeliveryFilter) : null;
+}
+
 export interface DeliveryListItem {
   id: number;
   receivedAt: string;
-  outcome: (typeof webhookDeliveries.$inferSelect)["outcome"];
+  outcome: Outcome;
   httpStatus: number;
   eventType: string | null;
   uuid: string | null;
@@ -45,8 +66,10 @@ export function foldedDetail(count: number, remoteAddr: string | null): string {
     : `${count} more from this source this hour (folded)`;
 }
 
-export async function listDeliveries(db: Db, requestedPage: number): Promise<DeliveryPage> {
+export async function listDeliveries(db: Db, requestedPage: number, filter: DeliveryFilter | null = null): Promise<DeliveryPage> {
   const page = Math.min(Math.max(1, Math.trunc(requestedPage) || 1), DELIVERY_MAX_PAGE);
+  // On the (outcome, received_at) index; the count stays capped the same way.
+  const where = filter ? inArray(webhookDeliveries.outcome, [...DELIVERY_FILTERS[filter].outcomes]) : undefined;
   const [items, counted] = await Promise.all([
     db
       .select({
@@ -63,10 +86,14 @@ export async function listDeliveries(db: Db, requestedPage: number): Promise<Del
         foldKey: webhookDeliveries.foldKey,
       })
       .from(webhookDeliveries)
+      .where(where)
       .orderBy(desc(webhookDeliveries.receivedAt), desc(webhookDeliveries.id))
       .limit(DELIVERY_PAGE_SIZE)
       .offset((page - 1) * DELIVERY_PAGE_SIZE),
-    queryRows<{ n: number }>(db, sql`select count(*)::int as n from (select 1 from ${webhookDeliveries} limit ${DELIVERY_COUNT_CAP + 1}) as capped`),
+    queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from (select 1 from ${webhookDeliveries} ${where ? sql`where ${where}` : sql``} limit ${DELIVERY_COUNT_CAP + 1}) as capped`,
+    ),
   ]);
   const n = counted[0]?.n ?? 0;
   return {

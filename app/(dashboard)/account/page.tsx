@@ -53,7 +53,7 @@ export default async function AccountPage() {
       <div>
         <h1 className="text-2xl font-semibold">Your account</h1>
         <p className="mt-1 text-sm text-slate-600">
-          {me.name} · <span className="break-all">{me.email}</span> · {me.role}
+          {me.name} · <span className="whitespace-nowrap">{me.email}</span> · {me.role}
         </p>
       </div>
       {me.mustEnrol ? <EnrolBanner /> : null}

@@ -2,6 +2,7 @@ import { AddStaffForm } from "@/components/staff/add-staff-form";
 import { StaffRowActions } from "@/components/staff/staff-row-actions";
 import { TeamSettings } from "@/components/staff/team-settings";
 import { Badge } from "@/components/ui/badge";
+import { OneLine } from "@/components/ui/one-line";
 import { DataTable, Td } from "@/components/ui/table";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { ADMINS } from "@/lib/client/auth/roles";
@@ -22,7 +23,9 @@ export default async function StaffPage() {
         {rows.map((row) => (
           <tr key={row.id} data-testid="staff-row">
             <Td>{row.name}</Td>
-            <Td className="break-all">{row.email}</Td>
+            <Td>
+              <OneLine text={row.email} />
+            </Td>
             <Td>{row.disabled ? <span className="text-red-700">Disabled</span> : "Active"}</Td>
             <Td>{row.twoStep ? <Badge tone="success">On</Badge> : <Badge tone="neutral">Off</Badge>}</Td>
             <Td>

@@ -1,0 +1,223 @@
+// A finance newcomer's walk through every page at a laptop's and a phone's width (issue 21, "Phone and tables"):
+// axe finds nothing at WCAG 2 A/AA, no page scrolls sideways, the phone's menu button opens the navigation, the
+// current page is marked, the skip link comes first, and a long tag stays on one line. Screenshots for the docs.
+import { mkdirSync } from "node:fs";
+
+import AxeBuilder from "@axe-core/playwright";
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from "@playwright/test";
+
+import { DEV_API_KEY } from "@/lib/config/dev-key";
+import { payload } from "../tests/support/payloads";
+import { deliverySignature } from "../tests/support/sign-delivery";
+import { ADMIN_STATE, BASE_URL } from "./support";
+
+test.describe.configure({ mode: "serial" });
+
+const LONG_TAG = "a.very.long.tag.name";
+const SCREENSHOTS = "docs/screenshots";
+const VIEWPORTS = [
+  { name: "laptop", width: 1280, height: 800 },
+  { name: "phone", width: 375, height: 812 },
+] as const;
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+interface Made {
+  requestId: string;
+  paymentUuid: string;
+  campaignId: string;
+}
+
+/** A request, a payment from the long tag (a signed delivery, as the service sends it) and a draft campaign with that tag. */
+async function makeData(api: APIRequestContext): Promise<Made> {
+  const made = await api.post("/api/requests", {
+    headers: { Origin: BASE_URL },
+    data: { tag: "accept.walk", amount: "1250.00", description: "Desk walk", idempotencyKey: `walk${Date.now()}` },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const { requestId } = ((await made.json()) as { data: { requestId: string } }).data;
+
+  const body = payload({ description: "Desk walk dues" });
+  const customer = { ...body.customer, name: "Adaeze Okonkwo-Bello", tag: LONG_TAG, email: "adaeze.okonkwo-bello@members.example.com" };
+  const text = JSON.stringify({ ...body, customer, meta: { peer_tag: LONG_TAG, name: customer.name } });
+  const delivered = await api.post("/api/webhooks/peer-transfer", {
+    data: Buffer.from(text),
+    headers: { "content-type": "application/json", "x-service-signature": deliverySignature(text, DEV_API_KEY) },
+  });
+  expect(delivered.status(), await delivered.text()).toBe(200);
+
+  const csv = ["tag,amount,description", `${LONG_TAG},5000,December dues`, "accept.walk1,5000,December dues", "tunde.bakare,7500,December dues + levy"].join(
+    "\n",
+  );
+  const campaign = await api.post("/api/campaigns", {
+    headers: { Origin: BASE_URL },
+    multipart: { name: "December dues", file: { name: "dues.csv", mimeType: "text/csv", buffer: Buffer.from(`${csv}\n`) } },
+  });
+  expect(campaign.status(), await campaign.text()).toBe(201);
+  const campaignId = ((await campaign.json()) as { data: { id: string } }).data.id;
+  return { requestId, paymentUuid: body.uuid, campaignId };
+}
+
+/** Every dashboard page; `nav` is the link marked current: `exact` for its own page, else its section's. */
+function dashboardPages(made: Made): { name: string; path: string; nav: { label: string; exact: boolean } }[] {
+  return [
+    { name: "home", path: "/", nav: { label: "Overview", exact: true } },
+    { name: "payments", path: "/payments", nav: { label: "Payments", exact: true } },
+    { name: "payment", path: `/payments/${made.paymentUuid}`, nav: { label: "Payments", exact: false } },
+    { name: "requests", path: "/requests", nav: { label: "Requests", exact: true } },
+    { name: "new-request", path: "/requests/new", nav: { label: "New request", exact: true } },
+    { name: "request", path: `/requests/${made.requestId}`, nav: { label: "Requests", exact: false } },
+    { name: "campaigns", path: "/campaigns", nav: { label: "Campaigns", exact: true } },
+    { name: "new-campaign", path: "/campaigns/new", nav: { label: "Campaigns", exact: false } },
+    { name: "campaign", path: `/campaigns/${made.campaignId}`, nav: { label: "Campaigns", exact: false } },
+    { name: "staff", path: "/staff", nav: { label: "Staff", exact: true } },
+    { name: "audit", path: "/audit", nav: { label: "Audit log", exact: true } },
+    { name: "webhooks", path: "/webhooks", nav: { label: "Deliveries", exact: true } },
+    { name: "account", path: "/account", nav: { label: "Account", exact: true } },
+  ];
+}
+
+async function expectNoAxeViolations(page: Page, where: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  expect(
+    results.violations.map((v) => `${v.id} (${v.impact ?? "?"}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    `axe at ${where}`,
+  ).toEqual([]);
+}
+
+async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `${where} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
+}
+
+/** The long tag's element is one line high and shows the whole tag (not cut, not broken). */
+async function expectTagOnOneLine(page: Page, where: string): Promise<void> {
+  const tag = page.locator(`[data-one-line][title="@${LONG_TAG}"]`).first();
+  await expect(tag).toBeVisible();
+  const box = await tag.evaluate((el) => ({
+    height: el.getBoundingClientRect().height,
+    lineHeight: Number.parseFloat(getComputedStyle(el).lineHeight),
+    cut: el.scrollWidth > el.clientWidth,
+  }));
+  expect(Math.abs(box.height - box.lineHeight), `@${LONG_TAG} is broken across lines at ${where}`).toBeLessThan(1);
+  expect(box.cut, `@${LONG_TAG} is cut short at ${where}`).toBe(false);
+}
+
+let made: Made;
+
+test.beforeAll(async () => {
+  const api = await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: ADMIN_STATE });
+  made = await makeData(api);
+  await api.dispose();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+
+for (const viewport of VIEWPORTS) {
+  test(`every page at ${viewport.width} px: axe, no sideways scroll, marked navigation, skip link`, async ({ page }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    const phone = viewport.width < 768;
+    for (const { name, path, nav } of dashboardPages(made)) {
+      const where = `${path} at ${viewport.width} px`;
+      await page.goto(path);
+      await expect(page.locator("h1").first(), where).toBeVisible();
+      // Hydrated: the live stream is open (its component mounted).
+      await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
+
+      await expectNoAxeViolations(page, where);
+      await expectNoSidewaysScroll(page, where);
+      // Before any focus ring: a phone's whole page (its cards), a laptop's first screen.
+      if (name === "home" || name === "payments" || name === "campaign") {
+        await page.screenshot({ path: `${SCREENSHOTS}/${name}-${viewport.width}.png`, fullPage: phone });
+      }
+
+      // The current page's link, and only it, is marked.
+      const links = page.getByRole("navigation", { name: "Main", includeHidden: true }).getByRole("link", { includeHidden: true });
+      const current = links.filter({ hasText: new RegExp(`^${nav.label}$`) });
+      await expect(current, where).toHaveAttribute("aria-current", nav.exact ? "page" : "true");
+      await expect(page.locator('nav[aria-label="Main"] [aria-current]'), where).toHaveCount(1);
+
+      // The first Tab after the page loads reaches the skip link, which moves focus into the page.
+      await page.keyboard.press("Tab");
+      const skip = page.getByRole("link", { name: "Skip to main content" });
+      await expect(skip, where).toBeFocused();
+      await page.keyboard.press("Enter");
+      await expect(page.locator("main#main"), where).toBeFocused();
+
+      // The menu: a button on a phone, which opens the navigation; a row of links on a laptop.
+      const menu = page.getByRole("button", { name: "Menu" });
+      const mainNav = page.getByRole("navigation", { name: "Main" });
+      if (phone) {
+        await expect(mainNav).toBeHidden();
+        await expect(menu).toHaveAttribute("aria-expanded", "false");
+        await expect(menu).toHaveAttribute("aria-controls", "main-menu");
+        await menu.click();
+        await expect(menu).toHaveAttribute("aria-expanded", "true");
+        await expect(mainNav).toBeVisible();
+        await expectNoAxeViolations(page, `${where}, menu open`);
+        await expectNoSidewaysScroll(page, `${where}, menu open`);
+        await page.keyboard.press("Escape");
+        await expect(menu).toHaveAttribute("aria-expanded", "false");
+        await expect(mainNav).toBeHidden();
+      } else {
+        await expect(menu).toBeHidden();
+        await expect(mainNav).toBeVisible();
+      }
+
+      if (name === "payments" || name === "campaign") await expectTagOnOneLine(page, where);
+    }
+  });
+}
+
+test("on a phone the menu closes after a navigation, and a list shows amount and status first", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto("/");
+  await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
+  const menu = page.getByRole("button", { name: "Menu" });
+  await menu.click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Payments" }).click();
+  await expect(page).toHaveURL(`${BASE_URL}/payments`);
+  await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+
+  // Each row is a card: its amount and verification come before when and from whom.
+  const row = page.locator(`[data-testid="payment-row"][data-uuid="${made.paymentUuid}"]`);
+  const top = (label: string) => row.locator(`td[data-label="${label}"]`).evaluate((el) => el.getBoundingClientRect().top);
+  const [amount, verification, received, customer] = [await top("Amount"), await top("Verification"), await top("Received"), await top("Customer")];
+  expect(amount).toBeLessThan(verification);
+  expect(verification).toBeLessThan(received);
+  expect(received).toBeLessThan(customer);
+  await expect(row.locator('td[data-label="Amount"]')).toBeVisible();
+
+  // A campaign's rows: amount and status first, every tag whole.
+  await page.goto(`/campaigns/${made.campaignId}`);
+  const line = page.getByTestId("campaign-row-line").first();
+  const rowTop = (label: string) => line.locator(`td[data-label="${label}"]`).evaluate((el) => el.getBoundingClientRect().top);
+  expect(await rowTop("Amount")).toBeLessThan(await rowTop("Tag"));
+  expect(await rowTop("Status")).toBeLessThan(await rowTop("Tag"));
+});
+
+test("at 1280 px the overview's recent requests are not cut off", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  const table = page.getByRole("region", { name: "Fund requests" });
+  await expect(table.getByTestId("request-row").first()).toBeVisible();
+  const { scrollWidth, clientWidth } = await table.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+  expect(scrollWidth, "the recent requests table scrolls sideways at 1280 px").toBeLessThanOrEqual(clientWidth);
+});
+
+test.describe("signed out", () => {
+  test.use({ storageState: { cookies: [], origins: [] } });
+  test("the sign-in page passes axe and does not scroll sideways at both widths", async ({ page }) => {
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      await page.goto("/sign-in");
+      await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+      await expectNoAxeViolations(page, `/sign-in at ${viewport.width} px`);
+      await expectNoSidewaysScroll(page, `/sign-in at ${viewport.width} px`);
+    }
+  });
+});

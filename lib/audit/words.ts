@@ -1,0 +1,205 @@
+// The audit log in words (docs/decisions.md, "The daily desk"): one sentence and one target link per action code,
+// so the log reads "Changed Ada's role to admin", not "staff.role_changed". Every code in AUDIT_ACTIONS must
+// have its words here (the Record's type and lib/audit/words.test.ts both fail otherwise). Browser-safe.
+import type { AuditAction } from "@/lib/audit/write";
+import { formatMajor } from "@/lib/client/money";
+
+/** What an entry is about, which decides where its target links. */
+export type AuditTargetKind = "request" | "payment" | "campaign" | "staff" | "none";
+
+/** The parts of a row a sentence may use; `targetName` is the staff member's or campaign's name when known. */
+export interface AuditFacts {
+  detail: Record<string, unknown> | null;
+  target: string | null;
+  targetName: string | null;
+}
+
+export interface AuditWords {
+  /** The action filter's choice: what kind of thing happened. */
+  label: string;
+  target: AuditTargetKind;
+  /** The row's sentence, from its detail. */
+  sentence: (facts: AuditFacts) => string;
+}
+
+const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value : typeof value === "number" ? String(value) : null);
+const whose = (f: AuditFacts): string => `${f.targetName ?? f.target ?? "someone"}’s`;
+const who = (f: AuditFacts): string => f.targetName ?? f.target ?? "someone";
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+const sessionsEnded = (f: AuditFacts): string => {
+  const n = Number(f.detail?.sessionsEnded ?? 0);
+  return n > 0 ? ` (${plural(n, "session", "sessions")} signed out)` : "";
+};
+
+const SENDER_LOSS: Record<string, string> = {
+  sender_disabled: "the person sending it was disabled",
+  sender_demoted: "the person sending it can no longer send",
+  sender_missing: "the person sending it no longer has an account",
+};
+
+export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
+  "auth.sign_in": {
+    label: "Signed in",
+    target: "none",
+    sentence: (f) => (f.detail?.secondStep ? "Signed in with two-step sign-in" : "Signed in"),
+  },
+  "auth.sign_in_failed": {
+    label: "Sign-in refused",
+    target: "none",
+    sentence: (f) => (text(f.detail?.reason) ? `Sign-in refused: ${text(f.detail?.reason)}` : "Sign-in refused"),
+  },
+  "auth.sign_in_throttled": {
+    label: "Sign-in refused: too many tries",
+    target: "none",
+    sentence: () => "Sign-in refused: too many tries from this address",
+  },
+  "auth.sign_out": { label: "Signed out", target: "none", sentence: () => "Signed out" },
+  "account.password_changed": {
+    label: "Changed own password",
+    target: "staff",
+    sentence: (f) => {
+      const n = Number(f.detail?.otherSessionsEnded ?? 0);
+      return n > 0 ? `Changed their password (${plural(n, "other session", "other sessions")} signed out)` : "Changed their password";
+    },
+  },
+  "account.two_step_enabled": { label: "Turned on two-step sign-in", target: "staff", sentence: () => "Turned on two-step sign-in" },
+  "account.two_step_disabled": { label: "Turned off two-step sign-in", target: "staff", sentence: () => "Turned off two-step sign-in" },
+  "account.recovery_codes_renewed": { label: "Made new recovery codes", target: "staff", sentence: () => "Made new recovery codes" },
+  "account.session_ended": {
+    label: "Signed out a session",
+    target: "staff",
+    sentence: (f) => (f.detail?.current ? "Signed out this device" : "Signed out one of their other devices"),
+  },
+  "account.other_sessions_ended": {
+    label: "Signed out other devices",
+    target: "staff",
+    sentence: (f) => {
+      const n = Number(f.detail?.ended ?? 0);
+      return `Signed out their other devices (${plural(n, "session", "sessions")})`;
+    },
+  },
+  "staff.created": {
+    label: "Added a staff member",
+    target: "staff",
+    sentence: (f) =>
+      f.detail?.via === "ADMIN_EMAIL"
+        ? `Set up the first admin, ${who(f)}, from the server's settings`
+        : `Added ${who(f)}${text(f.detail?.role) ? ` as ${text(f.detail?.role)}` : ""}`,
+  },
+  "staff.role_changed": {
+    label: "Changed someone's role",
+    target: "staff",
+    sentence: (f) =>
+      `Changed ${whose(f)} role${text(f.detail?.from) ? ` from ${text(f.detail?.from)}` : ""} to ${text(f.detail?.to) ?? "another role"}${sessionsEnded(f)}`,
+  },
+  "staff.disabled": { label: "Disabled an account", target: "staff", sentence: (f) => `Disabled ${whose(f)} account${sessionsEnded(f)}` },
+  "staff.enabled": { label: "Re-enabled an account", target: "staff", sentence: (f) => `Re-enabled ${whose(f)} account` },
+  "staff.password_reset": {
+    label: "Reset a password",
+    target: "staff",
+    sentence: (f) => (f.detail?.via === "ADMIN_RESET" ? `Reset ${whose(f)} password from the server's settings` : `Reset ${whose(f)} password`),
+  },
+  "staff.two_step_reset": {
+    label: "Reset someone's two-step sign-in",
+    target: "staff",
+    sentence: (f) => `Reset ${whose(f)} two-step sign-in${sessionsEnded(f)}`,
+  },
+  "settings.require_2fa_changed": {
+    label: "Changed the two-step rule",
+    target: "staff",
+    sentence: (f) => (f.detail?.to ? "Required two-step sign-in for everyone" : "Stopped requiring two-step sign-in"),
+  },
+  "request.created": {
+    label: "Sent a fund request",
+    target: "request",
+    sentence: (f) => {
+      if (text(f.detail?.failed)) return `Tried to send a fund request; the payment service refused it (${text(f.detail?.failed)})`;
+      const amount = text(f.detail?.amount);
+      const tag = text(f.detail?.tag);
+      return `Sent a fund request${amount ? ` for ${formatMajor("NGN", amount)}` : ""}${tag ? ` to @${tag}` : ""}`;
+    },
+  },
+  "payment.reverify": {
+    label: "Checked a payment again",
+    target: "payment",
+    sentence: (f) => {
+      const result = text(f.detail?.result);
+      return result === "verified" ? "Checked a payment again: verified" : result ? `Checked a payment again: ${result}` : "Checked a payment again";
+    },
+  },
+  "campaign.uploaded": {
+    label: "Uploaded a campaign",
+    target: "campaign",
+    sentence: (f) => {
+      const rows = Number(f.detail?.rows ?? 0);
+      const invalid = Number(f.detail?.invalid ?? 0);
+      return `Uploaded a campaign of ${plural(rows, "row", "rows")}${invalid > 0 ? `, ${invalid.toLocaleString("en")} of them with a problem` : ""}`;
+    },
+  },
+  "campaign.started": { label: "Started a campaign", target: "campaign", sentence: () => "Started the campaign" },
+  "campaign.paused": {
+    label: "Paused a campaign",
+    target: "campaign",
+    sentence: (f) =>
+      f.detail?.automatic
+        ? `The campaign paused by itself: ${SENDER_LOSS[text(f.detail?.reason) ?? ""] ?? "its sender can no longer send"}`
+        : "Paused the campaign",
+  },
+  "campaign.resumed": { label: "Resumed a campaign", target: "campaign", sentence: () => "Resumed the campaign" },
+  "campaign.cancelled": { label: "Cancelled a campaign", target: "campaign", sentence: () => "Cancelled the campaign" },
+};
+
+function isKnown(action: string): action is AuditAction {
+  return Object.hasOwn(AUDIT_WORDS, action);
+}
+
+/** What a row's target is (a code this version does not know has none). */
+export function auditTargetKind(action: string): AuditTargetKind {
+  return isKnown(action) ? AUDIT_WORDS[action].target : "none";
+}
+
+/** A row's sentence; a code this version does not know (a newer version's row) is shown as it is. */
+export function auditSentence(action: string, facts: AuditFacts): string {
+  return isKnown(action) ? AUDIT_WORDS[action].sentence(facts) : action;
+}
+
+/** The action filter's words for a code. */
+export function auditLabel(action: AuditAction): string {
+  return AUDIT_WORDS[action].label;
+}
+
+/** Where a row's target opens: its request, payment or campaign, or the staff page for an account; null for none. */
+export function auditTargetHref(action: string, target: string | null): string | null {
+  if (!isKnown(action)) return null;
+  const kind = AUDIT_WORDS[action].target;
+  // Accounts and the team's settings are all on the staff page.
+  if (kind === "staff") return "/staff";
+  if (!target) return null;
+  switch (kind) {
+    case "request":
+      return `/requests/${encodeURIComponent(target)}`;
+    case "payment":
+      return `/payments/${encodeURIComponent(target)}`;
+    case "campaign":
+      return `/campaigns/${encodeURIComponent(target)}`;
+    case "none":
+      return null;
+  }
+}
+
+/** The target's name as a link shows it: the person's or campaign's name, "Request #12", "Payment 3f2a…". */
+export function auditTargetText(action: string, target: string | null, targetName: string | null): string | null {
+  if (!target) return isKnown(action) && action === "settings.require_2fa_changed" ? "Team settings" : null;
+  if (!isKnown(action)) return target;
+  switch (AUDIT_WORDS[action].target) {
+    case "request":
+      return /^\d+$/.test(target) ? `Request #${target}` : `Request ${target}`;
+    case "payment":
+      return `Payment ${target.slice(0, 8)}…`;
+    case "campaign":
+      return targetName ?? "A campaign";
+    case "staff":
+    case "none":
+      return targetName ?? target;
+  }
+}
