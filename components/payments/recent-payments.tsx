@@ -8,6 +8,8 @@ import { ErrorPanel } from "@/components/ui/error-panel";
 import { formatMajor } from "@/lib/client/money";
 import { RECENT_PAYMENTS_FILTER, paymentListQuery } from "@/lib/client/query/options";
 
+import { verificationLabel } from "./verification-badge";
+
 const SHOWN = 5;
 
 /** The newest payments: the first page of the payments list (its query), live through `payment.*` events. */
@@ -34,7 +36,7 @@ export function RecentPayments() {
               </span>
               <span className="tabular-nums">{formatMajor("NGN", p.settledAmount)}</span>
               <span className="text-xs text-slate-600">
-                {p.verification} · <LocalTime iso={p.receivedAt} />
+                {verificationLabel(p.verification)} · <LocalTime iso={p.receivedAt} />
               </span>
             </li>
           ))}
