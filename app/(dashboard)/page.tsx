@@ -12,7 +12,7 @@ import { getBalanceView } from "@/lib/balance/cache";
 import { getDb } from "@/lib/db";
 import { readPaymentPage } from "@/lib/payments/query";
 import { getServerQueryClient } from "@/lib/query/server-client";
-import { readRequestPage } from "@/lib/requests/repo";
+import { readRequestPage } from "@/lib/requests/list";
 
 export const metadata = { title: "Overview" };
 
@@ -26,7 +26,7 @@ export default async function OverviewPage() {
   await Promise.all([
     // A failed balance fetch is left to the browser's query, which shows the error panel and retry.
     client.prefetchQuery({ queryKey: keys.balance, queryFn: () => getBalanceView() }),
-    client.prefetchQuery({ queryKey: keys.requestList({ page: 1 }), queryFn: () => readRequestPage(db, { page: 1 }) }),
+    client.prefetchQuery({ queryKey: keys.requestList({ page: 1 }), queryFn: () => readRequestPage(db, { page: 1 }, getConfig().timeZone) }),
     client.prefetchQuery({
       queryKey: keys.paymentList(RECENT_PAYMENTS_FILTER),
       queryFn: () => readPaymentPage(db, RECENT_PAYMENTS_FILTER, staff.role, getConfig().timeZone),

@@ -1,3 +1,4 @@
+import { ClippedText } from "@/components/ui/clipped-text";
 import { LocalTime } from "@/components/ui/local-time";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
@@ -37,6 +38,7 @@ const COLUMNS: Column[] = [
   "Received",
   "Customer",
   "E-mail and phone",
+  "Description",
   { label: "Amount", align: "right" },
   { label: "Fees", align: "right" },
   { label: "Settled", align: "right" },
@@ -64,8 +66,11 @@ export function PaymentsTable({ items, empty }: { items: PaymentView[]; empty: s
             </div>
           </Td>
           <Td className="text-xs">
-            <div className="break-all">{p.customer.email ?? "—"}</div>
+            <ClippedText text={p.customer.email} className="max-w-48" />
             <div className="whitespace-nowrap">{p.customer.phone ?? "—"}</div>
+          </Td>
+          <Td>
+            <ClippedText text={p.description} className="max-w-64" />
           </Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{money(p.amount)}</Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{money(p.fees)}</Td>
