@@ -1,6 +1,10 @@
+import { readFile } from "node:fs/promises";
+
 import { expect, test } from "@playwright/test";
 
 import { DEV_API_KEY } from "@/lib/config/dev-key";
+import { quickRanges } from "@/lib/client/time/day-range";
+import { dayOf } from "@/lib/client/time/zone";
 import { fakeAddress as fakeClientIp } from "../tests/support/sign-in";
 import { BASE_URL, DEMO_ADMIN, SANDBOX_URL, createStaff, newSession, sandbox, uniqueTag } from "./support";
 
@@ -77,6 +81,96 @@ test("a person accepts in the consumer app; the list turns accepted live, then f
   await page.reload();
   await expect(page.getByLabel("Status")).toHaveValue("declined");
   await expect(page.getByLabel("Tag")).toHaveValue(tag);
+});
+
+test("quick ranges, the campaign filter, the totals and the CSV follow the URL", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  // The e2e server runs with the default TIMEZONE, Africa/Lagos.
+  const ranges = Object.fromEntries(quickRanges(dayOf(new Date(), "Africa/Lagos")).map((r) => [r.key, r]));
+  const single = uniqueTag("lists");
+  const made = await request.post("/api/requests", {
+    headers: { Origin: BASE_URL },
+    data: { tag: single, amount: "7.00", description: "Sent on its own", idempotencyKey: `lists${Date.now()}` },
+  });
+  expect(made.status()).toBe(201);
+  const singleId = ((await made.json()) as { data: { requestId: string } }).data.requestId;
+  // A campaign of two people who leave their requests pending: 1.25 + 2.25 asked.
+  const name = `E2E lists ${Date.now().toString(36)}`;
+  const [one, two] = [uniqueTag("lc"), uniqueTag("lc")];
+  const csv = `tag,amount,description\n${one},1.25,Lists one\n${two},2.25,Lists two\n`;
+  const upload = await request.post("/api/campaigns", {
+    headers: { Origin: BASE_URL },
+    multipart: { name, file: { name: "lists.csv", mimeType: "text/csv", buffer: Buffer.from(csv) } },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+  const campaignId = ((await upload.json()) as { data: { id: string } }).data.id;
+  expect((await request.post(`/api/campaigns/${campaignId}/start`, { headers: { Origin: BASE_URL } })).status()).toBe(200);
+  await expect
+    .poll(async () => ((await (await request.get(`/api/campaigns/${campaignId}`)).json()) as { data: { status: string } }).data.status, { timeout: 60_000 })
+    .toBe("done");
+
+  await page.goto("/requests");
+  const quick = page.getByRole("navigation", { name: "Quick date ranges" });
+  const singleRow = page.locator(`[data-request-id="${singleId}"]`);
+  await expect(singleRow).toHaveCount(1);
+
+  // Last month: nothing made today; the link is marked and the date inputs show its days.
+  await quick.getByRole("link", { name: "Last month" }).click();
+  await expect(page).toHaveURL(new RegExp(`/requests\\?from=${ranges["last-month"]?.from}&to=${ranges["last-month"]?.to}$`));
+  await expect(quick.getByRole("link", { name: "Last month" })).toHaveAttribute("aria-current", "true");
+  await expect(page.getByLabel("Created from")).toHaveValue(ranges["last-month"]?.from ?? "");
+  await expect(page.getByLabel("Created to (inclusive)")).toHaveValue(ranges["last-month"]?.to ?? "");
+  await expect(singleRow).toHaveCount(0);
+
+  // This month: today's requests are back.
+  await quick.getByRole("link", { name: "This month" }).click();
+  await expect(page).toHaveURL(new RegExp(`/requests\\?from=${ranges.month?.from}&to=${ranges.month?.to}$`));
+  await expect(quick.getByRole("link", { name: "This month" })).toHaveAttribute("aria-current", "true");
+  await expect(quick.getByRole("link", { name: "Last month" })).not.toHaveAttribute("aria-current", "true");
+  await expect(singleRow).toHaveCount(1);
+
+  // The campaign: only its two requests, the range kept, and their totals.
+  await page.getByLabel("Campaign").selectOption({ label: name });
+  await expect(page).toHaveURL(new RegExp(`campaign=${campaignId}`));
+  await expect(page).toHaveURL(new RegExp(`from=${ranges.month?.from}`));
+  await expect(page.getByTestId("request-row")).toHaveCount(2);
+  await expect(singleRow).toHaveCount(0);
+  await expect(page.getByTestId("total-all")).toContainText("NGN 3.50");
+  await expect(page.getByTestId("total-all")).toContainText("2 requests");
+  await expect(page.getByTestId("total-pending")).toContainText("NGN 3.50");
+  await expect(page.getByTestId("total-accepted")).toContainText("0 requests");
+
+  // Single requests only: the campaign's are gone, the one sent on its own is there.
+  await page.getByLabel("Campaign").selectOption({ label: "Single requests only" });
+  await expect(page).toHaveURL(/campaign=none/);
+  await expect(singleRow).toHaveCount(1);
+  await expect(page.getByTestId("request-row").filter({ hasText: one })).toHaveCount(0);
+
+  // The download follows the filter in view: the campaign's two rows, times in Lagos.
+  await page.getByLabel("Campaign").selectOption({ label: name });
+  await expect(page).toHaveURL(new RegExp(`campaign=${campaignId}`));
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^requests-\d{4}-\d{2}-\d{2}\.csv$/);
+  const lines = (await readFile(await download.path(), "utf8")).trimEnd().split("\r\n");
+  expect(lines[0]).toBe("created_at,request_id,reference,tag,name,amount,status,description,campaign,sent_by,decided_at,payment_uuid,error");
+  expect(lines).toHaveLength(3);
+  expect(
+    lines
+      .slice(1)
+      .map((l) => l.split(",")[3])
+      .sort(),
+  ).toEqual([one, two].sort());
+  for (const line of lines.slice(1)) {
+    expect(line).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+01:00,/);
+    expect(line).toContain(`,${name},`);
+  }
+
+  // The payments list has the same quick ranges.
+  await page.goto("/payments");
+  await page.getByRole("navigation", { name: "Quick date ranges" }).getByRole("link", { name: "Today" }).click();
+  await expect(page).toHaveURL(new RegExp(`/payments\\?from=${ranges.today?.from}&to=${ranges.today?.to}$`));
+  await expect(page.getByRole("navigation", { name: "Quick date ranges" }).getByRole("link", { name: "Today" })).toHaveAttribute("aria-current", "true");
+  await expect(page.getByLabel("Received from")).toHaveValue(ranges.today?.from ?? "");
 });
 
 test("a double submit creates one request (idempotency key)", async ({ request }) => {
@@ -212,7 +306,7 @@ test("a viewer has no form or send button, and the API refuses a viewer's POST",
   await page.getByLabel("E-mail").fill(viewer.email);
   await page.getByLabel("Password").fill(viewer.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Requests" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Requests", exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "New request" })).toHaveCount(0);
   await page.goto("/requests/new");
   await expect(page.getByRole("heading", { name: "You do not have access to this page" })).toBeVisible();

@@ -14,7 +14,7 @@ import { getDb } from "@/lib/db";
 import { deskTotals } from "@/lib/payments/desk";
 import { readPaymentPage } from "@/lib/payments/query";
 import { getServerQueryClient } from "@/lib/query/server-client";
-import { readRequestPage } from "@/lib/requests/repo";
+import { readRequestPage } from "@/lib/requests/list";
 
 export const metadata = { title: "Overview" };
 
@@ -29,7 +29,7 @@ export default async function OverviewPage() {
     // A failed balance fetch is left to the browser's query, which shows the error panel and retry.
     client.prefetchQuery({ queryKey: keys.balance, queryFn: () => getBalanceView() }),
     client.prefetchQuery({ queryKey: keys.desk, queryFn: () => deskTotals(db, getConfig().timeZone) }),
-    client.prefetchQuery({ queryKey: keys.requestList({ page: 1 }), queryFn: () => readRequestPage(db, { page: 1 }) }),
+    client.prefetchQuery({ queryKey: keys.requestList({ page: 1 }), queryFn: () => readRequestPage(db, { page: 1 }, getConfig().timeZone) }),
     client.prefetchQuery({
       queryKey: keys.paymentList(RECENT_PAYMENTS_FILTER),
       queryFn: () => readPaymentPage(db, RECENT_PAYMENTS_FILTER, staff.role, getConfig().timeZone),

@@ -4,9 +4,9 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 
-import { Button } from "@/components/ui/button";
+import { DayRangeInputs } from "@/components/ui/day-range";
 import { LabelledControl, inputClass } from "@/components/ui/field";
-import { TextLink } from "@/components/ui/text-link";
+import { FilterActions } from "@/components/ui/filter-actions";
 import { paymentFilterSchema, type PaymentFilter } from "@/lib/client/payments/filters";
 
 const STATES: [NonNullable<PaymentFilter["verified"]>, string][] = [
@@ -44,12 +44,7 @@ export function PaymentFilters({ filter, clearHref, onApply }: { filter: Payment
           ))}
         </select>
       </LabelledControl>
-      <LabelledControl id="filter-from" label="Received from">
-        <input id="filter-from" type="date" className={inputClass} {...form.register("from")} />
-      </LabelledControl>
-      <LabelledControl id="filter-to" label="Received to (inclusive)">
-        <input id="filter-to" type="date" className={inputClass} {...form.register("to")} />
-      </LabelledControl>
+      <DayRangeInputs what="Received" from={form.register("from")} to={form.register("to")} />
       <LabelledControl id="filter-tag" label="Tag">
         <input id="filter-tag" placeholder="e.g. ada.obi" maxLength={33} autoComplete="off" className={inputClass} {...form.register("tag")} />
       </LabelledControl>
@@ -64,14 +59,7 @@ export function PaymentFilters({ filter, clearHref, onApply }: { filter: Payment
           {...form.register("q")}
         />
       </LabelledControl>
-      <div className="flex items-center gap-3">
-        <Button type="submit">Apply</Button>
-        {active ? (
-          <TextLink href={clearHref} className="text-sm">
-            Clear filters
-          </TextLink>
-        ) : null}
-      </div>
+      <FilterActions submitLabel="Apply" clearHref={active ? clearHref : null} />
     </form>
   );
 }

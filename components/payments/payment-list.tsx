@@ -3,9 +3,10 @@
 import { usePathname, useRouter } from "next/navigation";
 import { useQuery } from "@tanstack/react-query";
 
-import { buttonClasses } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
+import { ListHeading } from "@/components/ui/list-heading";
 import { Pager } from "@/components/ui/pager";
+import { QuickRanges } from "@/components/ui/day-range";
 import { paymentFilterSearch, type PaymentFilter } from "@/lib/client/payments/filters";
 import { paymentListQuery } from "@/lib/client/query/options";
 
@@ -14,7 +15,7 @@ import { PaymentTotalsView } from "./payment-totals";
 import { PaymentsTable } from "./payments-table";
 
 /** Filters and page live in the URL; live `payment.*` events refetch this query. */
-export function PaymentList({ filter }: { filter: PaymentFilter }) {
+export function PaymentList({ filter, today }: { filter: PaymentFilter; today: string }) {
   const router = useRouter();
   const pathname = usePathname();
   const query = useQuery(paymentListQuery(filter));
@@ -25,18 +26,14 @@ export function PaymentList({ filter }: { filter: PaymentFilter }) {
 
   return (
     <div className="space-y-4">
+      <QuickRanges today={today} range={filter} href={(days) => href({ ...filter, ...days, page: 1 })} />
       <PaymentFilters key={paymentFilterSearch(filter)} filter={filter} clearHref={pathname} onApply={(next) => router.push(href(next))} />
       {query.isError ? (
         <ErrorPanel title="Payments could not be loaded" message={`${query.error.message} Reload the page to try again.`} />
       ) : (
         <>
           {query.data ? <PaymentTotalsView totals={query.data.totals} /> : null}
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <h2 className="text-lg font-semibold">Payments received</h2>
-            <a href={csvHref} download className={buttonClasses("secondary")}>
-              Download CSV
-            </a>
-          </div>
+          <ListHeading title="Payments received" csvHref={csvHref} />
           <PaymentsTable items={query.data?.items ?? []} empty={query.isPending ? "Loading…" : "No payments match."} />
         </>
       )}

@@ -38,6 +38,7 @@ const COLUMNS: Column[] = [
   "Received",
   "Customer",
   "E-mail and phone",
+  "Description",
   { label: "Amount", align: "right", lead: true },
   { label: "Fees", align: "right" },
   { label: "Settled", align: "right" },
@@ -69,6 +70,9 @@ export function PaymentsTable({ items, empty }: { items: PaymentView[]; empty: s
               <OneLine text={p.customer.email ?? "—"} />
             </div>
             <div className="whitespace-nowrap">{p.customer.phone ?? "—"}</div>
+          </Td>
+          <Td>
+            <OneLine text={p.description ?? "—"} className="max-w-64" />
           </Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{money(p.amount)}</Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{money(p.fees)}</Td>

@@ -1,3 +1,4 @@
+import { OneLine } from "@/components/ui/one-line";
 import { LocalTime } from "@/components/ui/local-time";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
@@ -27,8 +28,8 @@ export function RequestsTable({ items, empty, currency = "NGN" }: { items: FundR
           <Td>
             <StatusBadge status={r.status} />
           </Td>
-          <Td className="max-w-xs truncate" title={r.description}>
-            {r.description}
+          <Td>
+            <OneLine text={r.description ?? "—"} className="max-w-xs" />
           </Td>
           <Td>{r.createdBy?.name ?? "—"}</Td>
           <Td className="whitespace-nowrap text-slate-700">

@@ -209,3 +209,8 @@ export async function listCampaignRows(
     total: total?.n ?? 0,
   };
 }
+
+/** The campaign filter's choices: campaigns that have sent something (drafts have no requests), newest first. */
+export async function campaignChoices(db: Db): Promise<{ id: string; name: string }[]> {
+  return queryRows<{ id: string; name: string }>(db, sql`select id, name from campaigns where status <> 'draft' order by created_at desc limit 200`);
+}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 
-import { csvFilename, paymentsCsv } from "./csv";
+import { csvFilename } from "@/lib/csv/table";
+
+import { paymentsCsv } from "./csv";
 import type { PaymentView } from "./view";
 
 const payment: PaymentView = {
@@ -23,9 +25,11 @@ const payment: PaymentView = {
 
 describe("csv", () => {
   it("writes a header and one CRLF row per payment", () => {
-    const text = paymentsCsv([payment]);
-    const [header] = text.split("\r\n");
+    const text = paymentsCsv([payment], "Africa/Lagos");
+    const [header, row] = text.split("\r\n");
     expect(header?.startsWith("received_at,uuid,type,customer_name")).toBe(true);
+    // Times in TIMEZONE with its offset: the same instant as the stored 10:00 UTC.
+    expect(row?.startsWith("2025-03-01T11:00:00+01:00,0b4f3c1e-1111-4222-8333-444455556666,")).toBe(true);
     expect(text).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(text).toContain('"Rent, ""March""\nsecond line"');
     expect(text).toContain(",'-1 mismatch,");
@@ -33,7 +37,9 @@ describe("csv", () => {
     expect(text.split("\r\n")).toHaveLength(3);
   });
 
-  it("names the file by the UTC day", () => {
-    expect(csvFilename(new Date("2025-03-01T23:59:59Z"))).toBe("payments-2025-03-01.csv");
+  it("names the file by the day in TIMEZONE", () => {
+    expect(csvFilename("payments", "Africa/Lagos", new Date("2025-03-01T22:59:59Z"))).toBe("payments-2025-03-01.csv");
+    expect(csvFilename("payments", "Africa/Lagos", new Date("2025-03-01T23:00:00Z"))).toBe("payments-2025-03-02.csv");
+    expect(csvFilename("payments", "UTC", new Date("2025-03-01T23:59:59Z"))).toBe("payments-2025-03-01.csv");
   });
 });

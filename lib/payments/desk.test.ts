@@ -4,7 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { fundRequests, payments } from "@/lib/db/schema";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
-import { deskTotals, mondayOf } from "./desk";
+import { mondayOf } from "@/lib/client/time/zone";
+
+import { deskTotals } from "./desk";
 
 // Wednesday 2026-03-11, 00:30 in Lagos (23:30 UTC on the 10th): "today" began half an hour ago.
 const NOW = new Date("2026-03-10T23:30:00Z");

@@ -4,7 +4,7 @@ import { and, eq, sql } from "drizzle-orm";
 
 import type { Db } from "@/lib/db/client";
 import { fundRequests } from "@/lib/db/schema";
-import { addDays, dayOf, startOfDay } from "@/lib/client/time/zone";
+import { dayOf, mondayOf, startOfDay } from "@/lib/client/time/zone";
 
 import { totalsInRange, type Totals } from "./hour-totals";
 
@@ -29,12 +29,6 @@ export interface DeskTotals {
   month: PeriodTotals;
   /** Requests the service still waits on a person for: how many and how much. */
   outstanding: { count: number; amount: string };
-}
-
-/** Monday of the week `day` is in (a Lagos business week starts on Monday). */
-export function mondayOf(day: string): string {
-  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-  return addDays(day, -((weekday + 6) % 7));
 }
 
 async function since(db: Db, day: string, timeZone: string, now: Date): Promise<PeriodTotals> {

@@ -10,17 +10,13 @@ import { fundRequests, payments } from "@/lib/db/schema";
 import { settledByDay, totalsInRange, type TimeRange } from "./hour-totals";
 import type { PaymentFilter } from "@/lib/client/payments/filters";
 import { toPaymentView, type PaymentPage, type PaymentTotals, type PaymentView, type SettledDay } from "./view";
-import { addDays, dayOf, endOfDay, startOfDay } from "@/lib/client/time/zone";
+import { addDays, dayOf } from "@/lib/client/time/zone";
+import { instantsOfDays } from "@/lib/client/time/day-range";
 
 export const PAYMENT_PAGE_SIZE = 25;
 /** The payments page's chart: this many days, today included. */
 export const SETTLED_CHART_DAYS = 30;
 export const CSV_MAX_ROWS = 50_000;
-
-/** The filter's days ("from" and "to" inclusive) as instants: each day is a day in the business's time zone. */
-function dayRange(f: PaymentFilter, timeZone: string): TimeRange {
-  return { from: f.from ? startOfDay(f.from, timeZone) : undefined, to: f.to ? endOfDay(f.to, timeZone) : undefined };
-}
 
 function where(f: PaymentFilter, timeZone: string): SQL | undefined {
   const parts: SQL[] = [];
@@ -31,7 +27,7 @@ function where(f: PaymentFilter, timeZone: string): SQL | undefined {
     const match = or(ilike(payments.customerName, like), ilike(payments.customerTag, like), ilike(payments.description, like), ilike(payments.uuid, like));
     if (match) parts.push(match);
   }
-  const { from, to } = dayRange(f, timeZone);
+  const { from, to } = instantsOfDays(f, timeZone);
   if (from) parts.push(gte(payments.receivedAt, from));
   if (to) parts.push(lt(payments.receivedAt, to));
   return parts.length ? and(...parts) : undefined;
@@ -40,7 +36,7 @@ function where(f: PaymentFilter, timeZone: string): SQL | undefined {
 /** The filter's date range as instants, when it filters by nothing else (its totals then come from kept days). */
 function dateOnly(f: PaymentFilter, timeZone: string): TimeRange | null {
   if (f.verified || f.tag || f.q) return null;
-  return dayRange(f, timeZone);
+  return instantsOfDays(f, timeZone);
 }
 
 async function scannedTotals(db: Db, condition: SQL | undefined): Promise<PaymentTotals> {

@@ -11,9 +11,12 @@ export function clientKey(key: string): StoredKey {
   return `${CLIENT_PREFIX}${key}` as StoredKey;
 }
 
+/** What every campaign row's key starts with (a request sent on its own has a `client:` key, or none). */
+export const CAMPAIGN_KEY_PREFIX = "cmp_";
+
 /** A campaign row's key: never starts with `client:`, so no client key can take it. */
 export function campaignRowKey(campaignId: string, row: number): StoredKey {
-  return `cmp_${campaignId}_${row}` as StoredKey;
+  return `${CAMPAIGN_KEY_PREFIX}${campaignId}_${row}` as StoredKey;
 }
 
 const CAMPAIGN_ROW_KEY = /^cmp_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_\d+$/i;

@@ -1,17 +1,11 @@
 import "server-only";
 
-import { and, asc, count, desc, eq, ilike, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, or, sql } from "drizzle-orm";
 
 import type { Db } from "@/lib/db/client";
-import { likeContains } from "@/lib/db/like";
 import { campaignRows, campaigns, fundRequests, staff, type FundRequestRow } from "@/lib/db/schema";
 
 import type { StoredKey } from "./keys";
-import type { Page } from "@/lib/client/http/page-param";
-import type { RequestListQuery } from "@/lib/client/requests/schemas";
-import { toRequestView, type FundRequestView } from "./view";
-
-export const REQUEST_PAGE_SIZE = 25;
 
 export async function findRequestByServiceId(db: Db, requestId: string): Promise<FundRequestRow | null> {
   const [row] = await db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId)).limit(1);
@@ -60,31 +54,6 @@ export async function duePending(db: Db, limit: number, now: Date): Promise<Fund
     .where(and(eq(fundRequests.status, "pending"), sql`${fundRequests.requestId} is not null`, due))
     .orderBy(sql`${fundRequests.lastCheckedAt} asc nulls first`, asc(fundRequests.createdAt))
     .limit(limit);
-}
-
-/** The requests list's one read (GET /api/requests, and the prefetch of the requests page and the overview). */
-export async function readRequestPage(db: Db, query: RequestListQuery): Promise<Page<FundRequestView>> {
-  const { items, total } = await listRequests(db, query);
-  return { items, page: query.page, pageSize: REQUEST_PAGE_SIZE, total };
-}
-
-export async function listRequests(db: Db, query: RequestListQuery, pageSize = REQUEST_PAGE_SIZE): Promise<{ items: FundRequestView[]; total: number }> {
-  const where: SQL[] = [];
-  if (query.status) where.push(eq(fundRequests.status, query.status));
-  if (query.tag) where.push(ilike(fundRequests.tag, likeContains(query.tag)));
-  const condition = where.length ? and(...where) : undefined;
-  const [rows, [totalRow]] = await Promise.all([
-    db
-      .select({ request: fundRequests, createdByName: staff.name })
-      .from(fundRequests)
-      .leftJoin(staff, eq(staff.id, fundRequests.createdBy))
-      .where(condition)
-      .orderBy(desc(fundRequests.createdAt), desc(fundRequests.id))
-      .limit(pageSize)
-      .offset((query.page - 1) * pageSize),
-    db.select({ n: count() }).from(fundRequests).where(condition),
-  ]);
-  return { items: rows.map((r) => toRequestView(r.request, r.createdByName)), total: totalRow?.n ?? 0 };
 }
 
 export async function findRequestByReference(db: Db, reference: string): Promise<FundRequestRow | null> {

@@ -1,3 +1,4 @@
+import type { Page } from "@/lib/client/http/page-param";
 import type { FundRequestRow } from "@/lib/db/schema";
 
 /** The FundRequest of docs/architecture.md: camelCase, money as naira strings, times ISO 8601 UTC. */
@@ -20,7 +21,24 @@ export interface FundRequestView {
   /** Times the status was first seen final, for the timeline. */
   decidedAt: string | null;
   /** The campaign whose row made this request (on a request's own page; absent in lists). */
-  campaign?: { id: string; name: string; startedBy: string | null } | null;
+  /** The campaign that made it; `startedBy` on the detail only (the lists leave it out). */
+  campaign?: { id: string; name: string; startedBy?: string | null } | null;
+}
+
+/** How many requests and how much they ask for (naira, an exact decimal string). */
+export interface RequestSum {
+  count: number;
+  amount: string;
+}
+
+/** The totals of a requests filter: the whole set, and each status of it. */
+export interface RequestTotals extends RequestSum {
+  byStatus: Record<FundRequestView["status"], RequestSum>;
+}
+
+/** One page of the requests list with the totals of the whole filter (GET /api/requests). */
+export interface RequestPage extends Page<FundRequestView> {
+  totals: RequestTotals;
 }
 
 export function toRequestView(row: FundRequestRow, createdByName?: string | null): FundRequestView {

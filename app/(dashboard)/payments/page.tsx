@@ -10,6 +10,7 @@ import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
 import { readPaymentPage, settledPerDay } from "@/lib/payments/query";
 import { getServerQueryClient } from "@/lib/query/server-client";
+import { dayOf } from "@/lib/client/time/zone";
 
 export const metadata = { title: "Payments" };
 
@@ -35,7 +36,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
       <h1 className="text-2xl font-semibold">Payments</h1>
       <HydrationBoundary state={dehydrate(client)}>
         <SettledChart />
-        <PaymentList filter={filter} />
+        <PaymentList filter={filter} today={dayOf(new Date(), timeZone)} />
       </HydrationBoundary>
     </div>
   );

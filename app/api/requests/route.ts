@@ -6,20 +6,25 @@ import { conflict, serviceFailure } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { requestDeps } from "@/lib/requests/deps";
 import { createFundRequest } from "@/lib/requests/create";
-import { readRequestPage } from "@/lib/requests/repo";
-import { newRequestSchema, requestListQuerySchema } from "@/lib/client/requests/schemas";
+import { readRequestPage, requestsForCsv } from "@/lib/requests/list";
+import { requestsCsv } from "@/lib/requests/csv";
+import { newRequestSchema, requestListFromSearch } from "@/lib/client/requests/schemas";
+import { getConfig } from "@/lib/config";
+import { csvFilename } from "@/lib/csv/table";
+import { csvResponse } from "@/lib/http/csv-response";
 import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
+// The list (one page and the totals of the whole filter) or, with ?format=csv, the whole filter as a file.
 export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
   const params = request.nextUrl.searchParams;
-  const query = requestListQuerySchema.parse({
-    status: params.get("status") || undefined,
-    tag: params.get("tag") || undefined,
-    page: params.get("page") ?? undefined,
-  });
-  return ok(await readRequestPage(db, query));
+  const query = requestListFromSearch((name) => params.get(name));
+  const { timeZone } = getConfig();
+  if (params.get("format") === "csv") {
+    return csvResponse(requestsCsv(await requestsForCsv(db, query, timeZone), timeZone), csvFilename("requests", timeZone));
+  }
+  return ok(await readRequestPage(db, query, timeZone), "OK", 200, { "Cache-Control": "no-store" });
 });
 
 export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {

@@ -2,25 +2,15 @@ import { z } from "zod";
 
 import { pageParamSchema } from "@/lib/client/http/page-param";
 import { tagFilterSchema } from "@/lib/client/requests/schemas";
+import { dayParamSchema } from "@/lib/client/time/day-range";
 
-// Shared by the payments page (URL search params) and GET /api/payments.
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  // A real calendar day: Date.parse would quietly turn 2024-02-30 into 1 March.
-  .refine((d) => {
-    const t = Date.parse(`${d}T00:00:00Z`);
-    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
-  })
-  .optional()
-  .catch(undefined);
-
+// Shared by the payments page (URL search params) and GET /api/payments; the days are days in TIMEZONE.
 export const paymentFilterSchema = z.object({
   verified: z.enum(["unverified", "verified", "failed"]).optional().catch(undefined),
   q: z.string().trim().max(100).optional().catch(undefined),
   tag: tagFilterSchema,
-  from: day,
-  to: day,
+  from: dayParamSchema,
+  to: dayParamSchema,
   page: pageParamSchema.default(1),
 });
 

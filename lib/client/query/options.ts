@@ -9,17 +9,12 @@ import { paymentFilterSearch } from "@/lib/client/payments/filter-search";
 import type { PaymentFilter } from "@/lib/client/payments/filters";
 import type { DeskTotals } from "@/lib/payments/desk";
 import type { PaymentPage, PaymentView, SettledDay } from "@/lib/payments/view";
-import type { FundRequestView } from "@/lib/requests/view";
+import { requestListSearch, type RequestListQuery } from "@/lib/client/requests/schemas";
+import type { FundRequestView, RequestPage } from "@/lib/requests/view";
 
 // The one definition of every query: its key and how the browser reads it (our route handlers). A page's server
 // component prefetches the same key with the same read function its route handler calls (docs/architecture.md,
 // "One data path per screen"); live events invalidate keys by these builders (lib/client/live/effects.ts).
-
-export interface RequestListParams {
-  status?: string;
-  tag?: string;
-  page: number;
-}
 
 export interface CampaignRowsParams {
   status?: RowFilter;
@@ -31,7 +26,8 @@ export interface CampaignRowsParams {
 export const keys = {
   balance: ["balance"] as const,
   requestLists: ["requests", "list"] as const,
-  requestList: (p: RequestListParams) => ["requests", "list", { status: p.status ?? "", tag: p.tag ?? "", page: p.page }] as const,
+  requestList: (p: RequestListQuery) =>
+    ["requests", "list", { status: p.status ?? "", tag: p.tag ?? "", campaign: p.campaign ?? "", from: p.from ?? "", to: p.to ?? "", page: p.page }] as const,
   request: (id: string) => ["requests", "detail", id] as const,
   /** The payments lists: the payments page's table and the overview's recent payments (its first page). */
   paymentLists: ["payments", "list"] as const,
@@ -53,15 +49,6 @@ export const keys = {
 /** The overview's recent payments: the first page of the unfiltered payments list (the same query as /payments opens with). */
 export const RECENT_PAYMENTS_FILTER: PaymentFilter = { page: 1 };
 
-export function requestListSearch(p: RequestListParams): string {
-  const q = new URLSearchParams();
-  if (p.status) q.set("status", p.status);
-  if (p.tag) q.set("tag", p.tag);
-  if (p.page > 1) q.set("page", String(p.page));
-  const text = q.toString();
-  return text ? `?${text}` : "";
-}
-
 /** The query string of a campaign's rows (the page's URL and GET /api/campaigns/:id/rows): each part left out at its default. */
 export function campaignRowsSearch(p: CampaignRowsParams): string {
   const q = new URLSearchParams();
@@ -78,10 +65,10 @@ export const balanceQuery = () =>
     staleTime: 5_000,
   });
 
-export const requestListQuery = (p: RequestListParams) =>
+export const requestListQuery = (p: RequestListQuery) =>
   queryOptions({
     queryKey: keys.requestList(p),
-    queryFn: () => apiFetch<Page<FundRequestView>>(`/api/requests${requestListSearch(p)}`),
+    queryFn: () => apiFetch<RequestPage>(`/api/requests${requestListSearch(p)}`),
   });
 
 export const requestQuery = (id: string) =>

@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { pageParamSchema } from "@/lib/client/http/page-param";
+import { dayParamSchema } from "@/lib/client/time/day-range";
 
 import { koboToNaira, nairaToKobo } from "@/lib/client/money";
 
@@ -85,9 +86,44 @@ export const tagFilterSchema = z
   .optional()
   .catch(undefined);
 
+/** The campaign filter: one campaign's requests (its id), or `none`, the requests sent one at a time. */
+export const campaignFilterSchema = z
+  .union([
+    z.literal("none"),
+    z
+      .string()
+      .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)
+      .transform((id) => id.toLowerCase()),
+  ])
+  .optional()
+  .catch(undefined);
+
+// Shared by the requests page (URL search params), GET /api/requests (the list and ?format=csv) and the filter form.
 export const requestListQuerySchema = z.object({
   status: z.enum(REQUEST_STATUSES).optional().catch(undefined),
   tag: tagFilterSchema,
+  campaign: campaignFilterSchema,
+  from: dayParamSchema,
+  to: dayParamSchema,
   page: pageParamSchema.default(1),
 });
 export type RequestListQuery = z.infer<typeof requestListQuerySchema>;
+
+export function requestListFromSearch(get: (name: string) => string | null | undefined): RequestListQuery {
+  const v = (name: string) => get(name) || undefined;
+  return requestListQuerySchema.parse({ status: v("status"), tag: v("tag"), campaign: v("campaign"), from: v("from"), to: v("to"), page: v("page") });
+}
+
+/** The query string of a requests filter (the page's URL, GET /api/requests): each part left out at its default. */
+export function requestListSearch(p: RequestListQuery, extra: Record<string, string> = {}): string {
+  const q = new URLSearchParams();
+  if (p.status) q.set("status", p.status);
+  if (p.tag) q.set("tag", p.tag);
+  if (p.campaign) q.set("campaign", p.campaign);
+  if (p.from) q.set("from", p.from);
+  if (p.to) q.set("to", p.to);
+  if (p.page > 1) q.set("page", String(p.page));
+  for (const [k, val] of Object.entries(extra)) q.set(k, val);
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}

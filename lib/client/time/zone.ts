@@ -48,6 +48,18 @@ export function addDays(day: string, n: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** Monday of the week `day` is in (a Lagos business week starts on Monday). */
+export function mondayOf(day: string): string {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return addDays(day, -((weekday + 6) % 7));
+}
+
+/** The first day of the calendar month `day` is in, moved by `n` months ("2026-03-11", -1 → "2026-02-01"). */
+export function monthStart(day: string, n = 0): string {
+  const d = new Date(`${day.slice(0, 8)}01T00:00:00Z`);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + n, 1)).toISOString().slice(0, 10);
+}
+
 /** The UTC instant at which `day` ("YYYY-MM-DD") begins in `timeZone` (DST-safe: the offset is taken at that instant). */
 export function startOfDay(day: string, timeZone: string): Date {
   const midnight = Date.parse(`${day}T00:00:00Z`);

@@ -5,6 +5,7 @@ import { findCampaign } from "@/lib/campaigns/repo";
 import { campaignRowsQuerySchema } from "@/lib/client/campaigns/schemas";
 import { getConfig } from "@/lib/config";
 import { notFound } from "@/lib/http/api-error";
+import { csvResponse } from "@/lib/http/csv-response";
 import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
@@ -14,13 +15,10 @@ export const GET = withStaff<{ id: string }>(ANY_STAFF, async (request, { db, pa
   const campaign = await findCampaign(db, params.id);
   if (!campaign) throw notFound("No such campaign.");
   const { status } = campaignRowsQuerySchema.parse(Object.fromEntries(request.nextUrl.searchParams));
-  return new Response(await campaignResultsCsv(db, campaign.id, getConfig().timeZone, status), {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="campaign-${campaign.id.slice(0, 8)}-${status ?? "all"}-results.csv"`,
-      "Cache-Control": "no-store",
-    },
-  });
+  return csvResponse(
+    await campaignResultsCsv(db, campaign.id, getConfig().timeZone, status),
+    `campaign-${campaign.id.slice(0, 8)}-${status ?? "all"}-results.csv`,
+  );
 });
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
