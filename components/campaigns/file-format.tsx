@@ -1,6 +1,6 @@
 import { Card } from "@/components/ui/card";
 import { MAX_CAMPAIGN_ROWS } from "@/lib/campaigns/parse";
-import { DESCRIPTION_MAX } from "@/lib/client/requests/schemas";
+import { DESCRIPTION_MAX } from "@/lib/client/requests/constants";
 
 const COMMA_EXAMPLE = `tag,amount,description
 ada.obi,1500,November dues

@@ -1,13 +1,13 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 
 import { DayRangeInputs } from "@/components/ui/day-range";
 import { LabelledControl, inputClass } from "@/components/ui/field";
 import { FilterActions } from "@/components/ui/filter-actions";
-import { paymentFilterSchema, type PaymentFilter } from "@/lib/client/payments/filters";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
+import type { PaymentFilter, paymentFilterFormSchema } from "@/lib/client/payments/filters";
 
 const STATES: [NonNullable<PaymentFilter["verified"]>, string][] = [
   ["unverified", "Unverified"],
@@ -16,15 +16,14 @@ const STATES: [NonNullable<PaymentFilter["verified"]>, string][] = [
 ];
 
 // The fields read with the rule the page and GET /api/payments use (anything unusable is ignored); the page is 1 again.
-const filterFormSchema = paymentFilterSchema.omit({ page: true });
-type FilterInput = z.input<typeof filterFormSchema>;
-type FilterOutput = z.output<typeof filterFormSchema>;
+type FilterInput = z.input<typeof paymentFilterFormSchema>;
+type FilterOutput = z.output<typeof paymentFilterFormSchema>;
 
 /** The URL is the state, and `key` resets the fields (their defaults) when it changes. */
 export function PaymentFilters({ filter, clearHref, onApply }: { filter: PaymentFilter; clearHref: string; onApply: (next: PaymentFilter) => void }) {
   const active = Boolean(filter.verified || filter.q || filter.tag || filter.from || filter.to);
   const form = useForm<FilterInput, unknown, FilterOutput>({
-    resolver: zodResolver(filterFormSchema),
+    resolver: lazyZodResolver(() => import("@/lib/client/payments/filters").then((m) => m.paymentFilterFormSchema)),
     defaultValues: { verified: filter.verified, from: filter.from ?? "", to: filter.to ?? "", tag: filter.tag ?? "", q: filter.q ?? "" },
   });
   return (

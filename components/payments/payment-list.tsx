@@ -7,7 +7,8 @@ import { ErrorPanel } from "@/components/ui/error-panel";
 import { ListHeading } from "@/components/ui/list-heading";
 import { Pager } from "@/components/ui/pager";
 import { QuickRanges } from "@/components/ui/day-range";
-import { paymentFilterSearch, type PaymentFilter } from "@/lib/client/payments/filters";
+import { paymentFilterSearch } from "@/lib/client/payments/filter-search";
+import type { PaymentFilter } from "@/lib/client/payments/filters";
 import { paymentListQuery } from "@/lib/client/query/options";
 
 import { PaymentFilters } from "./payment-filters";

@@ -1,6 +1,5 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -10,7 +9,9 @@ import { cardClasses } from "@/components/ui/card";
 import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
-import { DESCRIPTION_MAX, newRequestSchema, type NewRequest, type NewRequestInput } from "@/lib/client/requests/schemas";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
+import { DESCRIPTION_MAX } from "@/lib/client/requests/constants";
+import type { NewRequest, NewRequestInput } from "@/lib/client/requests/schemas";
 import type { FundRequestView } from "@/lib/requests/view";
 
 import { requestHref } from "./requests-table";
@@ -28,7 +29,7 @@ export function NewRequestForm({ prefill = {} }: { prefill?: RequestPrefill }) {
   const [serverError, setServerError] = useState<{ message: string; href: string | null } | null>(null);
   const [sent, setSent] = useState(false);
   const form = useForm<NewRequestInput, unknown, NewRequest>({
-    resolver: zodResolver(newRequestSchema),
+    resolver: lazyZodResolver(() => import("@/lib/client/requests/schemas").then((m) => m.newRequestSchema)),
     defaultValues: { tag: prefill.tag ?? "", amount: prefill.amount ?? "", description: prefill.description ?? "", idempotencyKey: newKey() },
   });
   const { errors, isSubmitting } = form.formState;

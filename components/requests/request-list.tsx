@@ -1,7 +1,6 @@
 "use client";
 
 import { usePathname, useRouter } from "next/navigation";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
@@ -13,15 +12,17 @@ import { DayRangeInputs, QuickRanges } from "@/components/ui/day-range";
 import { LabelledControl, inputClass } from "@/components/ui/field";
 import { Pager } from "@/components/ui/pager";
 import { requestListQuery } from "@/lib/client/query/options";
-import { REQUEST_STATUSES, requestListQuerySchema, requestListSearch, type RequestListQuery } from "@/lib/client/requests/schemas";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
+import { REQUEST_STATUSES } from "@/lib/client/requests/constants";
+import { requestListSearch } from "@/lib/client/requests/list-search";
+import type { RequestListQuery, requestListFormSchema } from "@/lib/client/requests/schemas";
 
 import { RequestTotalsView } from "./request-totals";
 import { RequestsTable } from "./requests-table";
 
 // The fields read with the rule the page and GET /api/requests use (anything unusable is ignored); the page is 1 again.
-const filterFormSchema = requestListQuerySchema.omit({ page: true });
-type FilterInput = z.input<typeof filterFormSchema>;
-type FilterOutput = z.output<typeof filterFormSchema>;
+type FilterInput = z.input<typeof requestListFormSchema>;
+type FilterOutput = z.output<typeof requestListFormSchema>;
 
 export interface CampaignChoice {
   id: string;
@@ -82,7 +83,7 @@ function RequestFilters({
   onApply: (next: RequestListQuery) => void;
 }) {
   const form = useForm<FilterInput, unknown, FilterOutput>({
-    resolver: zodResolver(filterFormSchema),
+    resolver: lazyZodResolver(() => import("@/lib/client/requests/schemas").then((m) => m.requestListFormSchema)),
     defaultValues: { status: query.status, campaign: query.campaign ?? "", from: query.from ?? "", to: query.to ?? "", tag: query.tag ?? "" },
   });
   const submit = ({ status, campaign, from, to, tag }: FilterOutput) => onApply({ status, campaign, from, to, tag: tag || undefined, page: 1 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { paymentFilterFromSearch, paymentFilterSearch } from "./filters";
+import { paymentFilterSearch } from "./filter-search";
+import { paymentFilterFromSearch } from "./filters";
 
 describe("payment filters", () => {
   const from = (q: Record<string, string>) => paymentFilterFromSearch((k) => q[k]);

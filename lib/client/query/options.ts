@@ -9,7 +9,8 @@ import { paymentFilterSearch } from "@/lib/client/payments/filter-search";
 import type { PaymentFilter } from "@/lib/client/payments/filters";
 import type { DeskTotals } from "@/lib/payments/desk";
 import type { PaymentPage, PaymentView, SettledDay } from "@/lib/payments/view";
-import { requestListSearch, type RequestListQuery } from "@/lib/client/requests/schemas";
+import { requestListSearch } from "@/lib/client/requests/list-search";
+import type { RequestListQuery } from "@/lib/client/requests/schemas";
 import type { FundRequestView, RequestPage } from "@/lib/requests/view";
 
 // The one definition of every query: its key and how the browser reads it (our route handlers). A page's server

@@ -1,7 +1,8 @@
 import { z } from "zod";
 
 import { pageParamSchema } from "@/lib/client/http/page-param";
-import { dayParamSchema } from "@/lib/client/time/day-range";
+import { DESCRIPTION_MAX, REQUEST_STATUSES } from "./constants";
+import { dayParamSchema } from "@/lib/client/time/day-param";
 
 import { koboToNaira, nairaToKobo } from "@/lib/client/money";
 
@@ -9,7 +10,6 @@ import { koboToNaira, nairaToKobo } from "@/lib/client/money";
 
 export const TAG_RE = /^[A-Za-z0-9._-]{2,32}$/;
 export const MAX_AMOUNT_KOBO = 10_000_000_00n; // ₦10,000,000: a sensible ceiling for one peer request.
-export const DESCRIPTION_MAX = 140;
 
 export const tagSchema = z
   .string({ error: "Enter the person's tag" })
@@ -74,9 +74,6 @@ export const newRequestSchema = z
 export type NewRequestInput = z.input<typeof newRequestSchema>;
 export type NewRequest = z.output<typeof newRequestSchema>;
 
-export const REQUEST_STATUSES = ["sending", "pending", "accepted", "declined", "failed"] as const;
-export type LocalRequestStatus = (typeof REQUEST_STATUSES)[number];
-
 /** A list's tag filter: trimmed, a leading @ dropped, at most 32 characters; anything else is no filter. */
 export const tagFilterSchema = z
   .string()
@@ -108,22 +105,10 @@ export const requestListQuerySchema = z.object({
   page: pageParamSchema.default(1),
 });
 export type RequestListQuery = z.infer<typeof requestListQuerySchema>;
+/** The filter form's fields: the list's rule without the page (a new filter starts at page 1). */
+export const requestListFormSchema = requestListQuerySchema.omit({ page: true });
 
 export function requestListFromSearch(get: (name: string) => string | null | undefined): RequestListQuery {
   const v = (name: string) => get(name) || undefined;
   return requestListQuerySchema.parse({ status: v("status"), tag: v("tag"), campaign: v("campaign"), from: v("from"), to: v("to"), page: v("page") });
-}
-
-/** The query string of a requests filter (the page's URL, GET /api/requests): each part left out at its default. */
-export function requestListSearch(p: RequestListQuery, extra: Record<string, string> = {}): string {
-  const q = new URLSearchParams();
-  if (p.status) q.set("status", p.status);
-  if (p.tag) q.set("tag", p.tag);
-  if (p.campaign) q.set("campaign", p.campaign);
-  if (p.from) q.set("from", p.from);
-  if (p.to) q.set("to", p.to);
-  if (p.page > 1) q.set("page", String(p.page));
-  for (const [k, val] of Object.entries(extra)) q.set(k, val);
-  const text = q.toString();
-  return text ? `?${text}` : "";
 }

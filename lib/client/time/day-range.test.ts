@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { currentQuickRange, dayParamSchema, instantsOfDays, quickRanges } from "./day-range";
+import { dayParamSchema } from "./day-param";
+import { currentQuickRange, instantsOfDays, quickRanges } from "./day-range";
 import { dayOf } from "./zone";
 
 const byKey = (today: string) => Object.fromEntries(quickRanges(today).map((r) => [r.key, [r.from, r.to]]));

@@ -1,20 +1,6 @@
 // A list's from/to days and its quick ranges (payments, requests): one rule for reading them from the URL, and days
 // in TIMEZONE, so "this week" is the team's week wherever the server runs.
-import { z } from "zod";
-
 import { addDays, endOfDay, mondayOf, monthStart, startOfDay } from "./zone";
-
-/** A "YYYY-MM-DD" day from a URL or a date input; anything else (2024-02-30, "yesterday", "") is no filter. */
-export const dayParamSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  // A real calendar day: Date.parse would quietly turn 2024-02-30 into 1 March.
-  .refine((d) => {
-    const t = Date.parse(`${d}T00:00:00Z`);
-    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
-  })
-  .optional()
-  .catch(undefined);
 
 /** Both ends inclusive, each a day in the time zone; either may be open. */
 export interface DayRange {

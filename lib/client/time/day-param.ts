@@ -1,0 +1,15 @@
+// The from/to days of a list's URL, read with zod: apart from the quick ranges (day-range.ts), which every list page
+// loads, so those carry no zod into the page's first load.
+import { z } from "zod";
+
+/** A "YYYY-MM-DD" day from a URL or a date input; anything else (2024-02-30, "yesterday", "") is no filter. */
+export const dayParamSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  // A real calendar day: Date.parse would quietly turn 2024-02-30 into 1 March.
+  .refine((d) => {
+    const t = Date.parse(`${d}T00:00:00Z`);
+    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
+  })
+  .optional()
+  .catch(undefined);
