@@ -1,9 +1,15 @@
 import { expect, test } from "@playwright/test";
 
-import { addDecimals, currencyOf, formatMajor, formatMinor, sumMinor, toDecimal } from "../lib/client/money";
 import type { DeskTotals } from "@/lib/payments/desk";
 import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { BASE_URL, E2E_SANDBOX_PORT, sandbox, uniqueTag } from "./support";
+
+// Expected money texts are written here, not with the app's own formatter, so a formatting bug cannot agree with itself.
+const kobo = (twoDecimals: string) => BigInt(twoDecimals.replace(".", ""));
+function naira(k: bigint): string {
+  const digits = k.toString().padStart(3, "0");
+  return `NGN ${digits.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${digits.slice(-2)}`;
+}
 
 interface Wallet {
   name: string;
@@ -27,8 +33,8 @@ test("the overview shows every wallet's formatted_balance exactly as the sandbox
     const card = cards.filter({ has: page.getByTestId("wallet-name").getByText(wallet.name, { exact: true }) });
     await expect(card.getByTestId("wallet-balance")).toHaveText(wallet.formatted_balance);
   }
-  const currency = currencyOf(wallets[0]?.formatted_balance ?? "") ?? "NGN";
-  await expect(page.getByTestId("total-balance")).toHaveText(formatMinor(currency, sumMinor(wallets.map((w) => w.balance))));
+  expect(wallets[0]?.formatted_balance).toMatch(/^NGN /);
+  await expect(page.getByTestId("total-balance")).toHaveText(naira(wallets.reduce((sum, w) => sum + BigInt(w.balance), 0n)));
 });
 
 test("the overview's recent payments and money panel update live when a consumer pays", async ({ page, request }) => {
@@ -50,9 +56,7 @@ test("the overview's recent payments and money panel update live when a consumer
   await expect(page.getByTestId("recent-payment").filter({ hasText: `@${tag}` })).toBeVisible({ timeout: 15_000 });
   // The money panel moved by the payment's gross, today, this week and this month, with no reload.
   for (const period of ["today", "week", "month"] as const) {
-    await expect(page.getByTestId(`desk-${period}`).getByTestId("desk-gross")).toHaveText(
-      formatMajor("NGN", addDecimals([toDecimal(before[period].amount), toDecimal("321.00")])),
-    );
+    await expect(page.getByTestId(`desk-${period}`).getByTestId("desk-gross")).toHaveText(naira(kobo(before[period].amount) + 32_100n));
   }
-  await expect(page.getByTestId("desk-outstanding-amount")).toHaveText(formatMajor("NGN", before.outstanding.amount));
+  await expect(page.getByTestId("desk-outstanding-amount")).toHaveText(naira(kobo(before.outstanding.amount)));
 });

@@ -6,11 +6,13 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { getDb } from "@/lib/db";
+import { balanceCache } from "@/lib/db/schema";
 
 import { ServiceError } from "@/lib/service/errors";
 import type { Sandbox } from "@/sandbox/server";
 import { startTestSandbox } from "@/tests/support/sandbox";
 import { BALANCE_CALL, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
+import { waitFor } from "@/tests/support/wait-for";
 
 import { BALANCE_TTL_MS, getBalanceView, invalidateBalance, MIN_REFRESH_AGE_MS } from "./cache";
 
@@ -30,7 +32,8 @@ function clearHolders(): void {
 }
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ apiKey: "balance-test-key" });
+  // A "slow" call takes 1 s: long enough to land an invalidation while it is under way.
+  sb = await startTestSandbox({ apiKey: "balance-test-key", slowDelayMs: 1_000 });
   control = sandboxControl(sb);
   // A "real" service configuration pointing at the sandbox: no DATA_DIR file is written.
   process.env.SERVICE_BASE_URL = sb.apiUrl;
@@ -127,16 +130,22 @@ describe("balance cache", () => {
     expect(await control.count(BALANCE_CALL)).toBe(2);
   });
 
-  it("a refresh right after an invalidation calls the service, and a call begun before it is not cached", async () => {
-    await getBalanceView({ fresh: true });
-    const calls = await control.count(BALANCE_CALL);
-    const inFlight = getBalanceView({ fresh: true });
+  it("a call under way when a payment invalidates the balance is answered but not cached; the next read asks again", async () => {
+    await control.fault("/api/v1/business/balance", "slow", 1);
+    const inFlight = getBalanceView();
+    // The service has the call (counted on arrival) and holds its answer for a second: invalidate now.
+    await waitFor("the balance call to reach the service", async () => ((await control.count(BALANCE_CALL)) === 1 ? true : undefined), 5_000, 20);
     await invalidateBalance();
-    await inFlight;
-    const refreshed = await getBalanceView({ fresh: true });
-    expect(await control.count(BALANCE_CALL)).toBeGreaterThan(calls);
-    // The value cached now is the one fetched after the invalidation.
-    expect(await getBalanceView()).toEqual(refreshed);
+    const answered = await inFlight;
+    expect(answered.wallets.length).toBeGreaterThan(0);
+    // Not stored as fresh: the lease the invalidation cleared no longer matches, so nothing was written.
+    const [row] = await (await getDb()).select({ fetchedAt: balanceCache.fetchedAt }).from(balanceCache);
+    expect(row?.fetchedAt ?? null).toBeNull();
+    await getBalanceView();
+    expect(await control.count(BALANCE_CALL)).toBe(2);
+    // That one is kept: a third read is served from the cache.
+    await getBalanceView();
+    expect(await control.count(BALANCE_CALL)).toBe(2);
   });
 
   it("answers the last known balance, with its own time, while the deployment's service budget is spent", async () => {

@@ -50,11 +50,18 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
     const { tickMs, ...rest } = options;
     const reconciler = createReconciler(deps, rest);
     let last: Promise<number> = Promise.resolve(0);
+    // A pass that throws is a failure of the test, not something to hide: the first error is kept and thrown.
+    let failure: unknown = null;
     const timer = setInterval(() => {
-      last = reconciler.runOnce().catch(() => 0);
+      last = reconciler.runOnce().catch((error: unknown) => {
+        failure ??= error;
+        return 0;
+      });
     }, tickMs);
     try {
-      return await body(reconciler);
+      const result = await body(reconciler);
+      if (failure) throw failure;
+      return result;
     } finally {
       clearInterval(timer);
       await last;

@@ -224,6 +224,12 @@ async function crashAndRestart(target: Target, ports: { app: number; sandbox: nu
       500,
     );
     console.log(`[hardening] crash ${target.name}: every payment followed up ${Date.now() - followStarted} ms after the redeliveries`);
+    // The zero above means something only if the filter finds rows when there are some: every payment is there,
+    // and every one of them under the "failed" filter (unknown to the verify host).
+    const everyPayment = await followedUp.json<Envelope<ListData<unknown>>>("/api/payments");
+    const failedOnes = await followedUp.json<Envelope<ListData<unknown>>>("/api/payments?verified=failed");
+    expect(everyPayment.body.data.total).toBeGreaterThan(0);
+    expect(failedOnes.body.data.total).toBe(everyPayment.body.data.total);
 
     const health = await fetch(`${second.url}/api/health`);
     expect(health.status).toBe(200);
