@@ -1,6 +1,12 @@
 import { defineConfig, devices } from "@playwright/test";
 
-import { ADMIN_STATE, E2E_PORT, E2E_SANDBOX_PORT } from "./e2e/support";
+import { freePortRun } from "./tests/support/ports";
+
+// Free ports, chosen once by the runner (E2E_PORT / E2E_SANDBOX_PORT win when set) and inherited by its workers,
+// which load this file again and find them set. e2e/support.ts reads them, so it is imported after.
+process.env.E2E_PORT ??= String(await freePortRun());
+process.env.E2E_SANDBOX_PORT ??= String(await freePortRun(2));
+const { ADMIN_STATE, E2E_PORT, E2E_SANDBOX_PORT } = await import("./e2e/support");
 
 export default defineConfig({
   testDir: "./e2e",

@@ -9,8 +9,14 @@ import { sandboxControl } from "../tests/support/sandbox-control";
 import { fakeAddress, signInWith } from "../tests/support/sign-in";
 import { waitFor } from "../tests/support/wait-for";
 
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
-export const E2E_SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4110);
+/** The ports playwright.config.ts chose (free ones, unless E2E_PORT / E2E_SANDBOX_PORT were given). */
+function portFromEnv(name: "E2E_PORT" | "E2E_SANDBOX_PORT"): number {
+  const port = Number(process.env[name]);
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`${name} is not set: run the e2e suite through playwright.config.ts (npm run test:e2e)`);
+  return port;
+}
+export const E2E_PORT = portFromEnv("E2E_PORT");
+export const E2E_SANDBOX_PORT = portFromEnv("E2E_SANDBOX_PORT");
 export const BASE_URL = `http://localhost:${E2E_PORT}`;
 export const SANDBOX_URL = `http://127.0.0.1:${E2E_SANDBOX_PORT}`;
 export const ADMIN_STATE = "e2e/.auth/admin.json";

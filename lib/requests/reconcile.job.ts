@@ -15,9 +15,12 @@ const QUEUE = "reconcile";
 /** Pause between passes: each pass queues the next this far ahead. */
 const EVERY_MS = 1_000;
 
+// The pace the previous pass left (lib/requests/reconciler.ts ReconcilerPace); none for a chain the clock starts.
+const paceSchema = z.object({ tokens: z.number(), lastRefill: z.number(), backoffMs: z.number(), pausedUntil: z.number() });
+
 export const reconcileJob = defineJob({
   queue: QUEUE,
-  payload: z.object({}),
+  payload: z.object({ pace: paceSchema.optional() }),
   policy: {
     // "stately": at most one waiting and one running pass, across all instances, so a second sender changes nothing.
     policy: "stately",
@@ -33,13 +36,15 @@ export const reconcileJob = defineJob({
   schedule: "* * * * *",
   kickOff: true,
   handler: ({ db, boss, log, signal }) => {
-    // One reconciler per instance keeps its pace and back-off between passes; its calls spend the background budget.
+    // Its calls spend the background budget; its own pace travels with the chain, so passes on any instance share it.
     const reconciler = createReconciler({ ...requestDeps(db), service: getBackgroundService() }, { log: (line) => log(`[reconciler] ${line}`) });
-    return async () => {
+    return async (jobs) => {
+      const pace = jobs[jobs.length - 1]?.pace;
+      if (pace) reconciler.resume(pace);
       try {
         await reconciler.runOnce();
       } finally {
-        if (!signal.aborted) await boss.send(QUEUE, {}, { startAfter: new Date(Date.now() + EVERY_MS) });
+        if (!signal.aborted) await boss.send(QUEUE, { pace: reconciler.pace() }, { startAfter: new Date(Date.now() + EVERY_MS) });
       }
     };
   },

@@ -93,6 +93,23 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
     return inserted;
   }
 
+  it("keeps one pace across instances: a pass that takes up another's pace spends only what is left of it", async () => {
+    for (let i = 0; i < 6; i++) await sendPending(`pace.shared${i}`);
+    await control.resetStats();
+    // Three calls at once at most, refilled at 6 a minute: the first pass spends the three.
+    const options = { budgetPerMinute: 6, concurrency: 3 };
+    const a = createReconciler(deps, options);
+    expect(await a.runOnce()).toBe(3);
+    // Another instance's pass, given the pace A left: nothing is left to spend (one token comes back every 10 s).
+    const b = createReconciler(deps, options);
+    b.resume(a.pace());
+    expect(await b.runOnce()).toBe(0);
+    // Without the pace it would have spent three more: what the job's chain carries is what keeps them apart.
+    const c = createReconciler(deps, options);
+    expect(await c.runOnce()).toBe(3);
+    expect(await control.count(FETCH_CALL)).toBe(6);
+  });
+
   it("brings accept.auto and decline.auto requests to their final state and tells the browsers", async () => {
     const accepted = await sendPending("accept.auto");
     const declined = await sendPending("decline.auto");

@@ -17,9 +17,24 @@ export interface ReconcilerOptions {
 
 export const DEFAULT_RECONCILER: ReconcilerOptions = { budgetPerMinute: 30, concurrency: 3, maxBackoffMs: 60_000 };
 
+/**
+ * The reconciler's pace and back-off between passes. The `reconcile` job carries it from each pass to the next (the
+ * next pass may run on another instance), so the deployment keeps one pace, not one per instance.
+ */
+export interface ReconcilerPace {
+  tokens: number;
+  lastRefill: number;
+  backoffMs: number;
+  pausedUntil: number;
+}
+
 export interface Reconciler {
   /** One pass; resolves when its calls are done, with how many it made. Passes never overlap. */
   runOnce(): Promise<number>;
+  /** The pace after the passes so far, to hand to the next pass. */
+  pace(): ReconcilerPace;
+  /** Takes up the pace the previous pass (on any instance) left. */
+  resume(pace: ReconcilerPace): void;
   readonly stats: { calls: number; applied: number; backoffs: number; pausedUntil: number };
 }
 
@@ -90,5 +105,15 @@ export function createReconciler(deps: RequestDeps, options: Partial<ReconcilerO
     return running;
   }
 
-  return { stats, runOnce };
+  return {
+    stats,
+    runOnce,
+    pace: () => ({ tokens, lastRefill, backoffMs, pausedUntil: stats.pausedUntil }),
+    resume(p) {
+      tokens = Math.min(capacity, Math.max(0, p.tokens));
+      lastRefill = p.lastRefill;
+      backoffMs = p.backoffMs;
+      stats.pausedUntil = p.pausedUntil;
+    },
+  };
 }

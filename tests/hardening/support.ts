@@ -17,6 +17,8 @@ declare module "vitest" {
 import { requireBuild, startNextServer, type NextServer } from "@/tests/support/next-server";
 import type { Session } from "@/tests/support/sign-in";
 
+import { freePortRun } from "@/tests/support/ports";
+
 import { DIST_DIR, HARDENING_KEY } from "./constants";
 
 export { DIST_DIR, HARDENING_KEY };
@@ -24,21 +26,23 @@ export const AUTH_SECRET = "hardening-auth-secret-9f3b7c1d5e8a2b4c6d0e1f2a3b4c5d
 export const DEMO = { email: "admin@fundboard.test", password: "fundboard-demo" } as const;
 export const REAL_ADMIN = { email: "owner@hardening.test", password: "hardening-owner-pass-2718" } as const;
 
-/** Ports of this suite only (others run at the same time): dashboards 3200–3339, sandboxes 4200–4339. */
+/** Each server's port, free when the suite starts (tests/support/ports.ts): a sandbox takes two (API and verify). */
+const app = () => freePortRun();
+const sandbox = () => freePortRun(2);
 export const PORTS = {
-  leak: { app: 3201, sandbox: 4201 },
-  crashPglite: { app: 3211, sandbox: 4211 },
-  crashPostgres: { app: 3213, sandbox: 4213 },
-  restart: { app: 3221, sandbox: 4221 },
-  badInput: { app: 3231, sandbox: 4231 },
-  faults: { app: 3241, sandbox: 4241, upstream: 4243 },
-  production: { app: 3251, appStart: 3253, sandbox: 4251, service: 4253 },
-  review: { app: 3261, sandbox: 4261 },
-  campaignCrash: { app: 3271, sandbox: 4271 },
-  campaignStop: { app: 3275, sandbox: 4275 },
-  accounts: { app: 3281, sandbox: 4281 },
-  campaignsReview: { app: 3311, sandbox: 4311 },
-  limits: { app: 3331, sandbox: 4331 },
+  leak: { app: await app(), sandbox: await sandbox() },
+  crashPglite: { app: await app(), sandbox: await sandbox() },
+  crashPostgres: { app: await app(), sandbox: await sandbox() },
+  restart: { app: await app(), sandbox: await sandbox() },
+  badInput: { app: await app(), sandbox: await sandbox() },
+  faults: { app: await app(), sandbox: await sandbox(), upstream: await app() },
+  production: { app: await app(), appStart: await app(), sandbox: await sandbox(), service: await sandbox() },
+  review: { app: await app(), sandbox: await sandbox() },
+  campaignCrash: { app: await app(), sandbox: await sandbox() },
+  campaignStop: { app: await app(), sandbox: await sandbox() },
+  accounts: { app: await app(), sandbox: await sandbox() },
+  campaignsReview: { app: await app(), sandbox: await sandbox() },
+  limits: { app: await app(), sandbox: await sandbox() },
 } as const;
 
 export function tempDir(label: string): { dir: string; remove(): void } {

@@ -6,12 +6,12 @@ import { describe, expect, it } from "vitest";
 
 import { DEMO_ADMIN } from "@/lib/auth/demo";
 import { DEV_API_KEY } from "@/lib/config/dev-key";
-import { isListening } from "@/tests/support/ports";
+import { freePortRun, isListening } from "@/tests/support/ports";
 
 import { npmStart } from "./npm-start";
 
-const PORT = 3296;
-const SANDBOX_PORT = 4296;
+const PORT = await freePortRun();
+const SANDBOX_PORT = await freePortRun(2);
 
 /** This machine's first address other than loopback: where a LAN neighbour would knock. */
 function lanAddress(): string {

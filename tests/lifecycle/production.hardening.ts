@@ -8,15 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { DEMO_ADMIN } from "@/lib/auth/demo";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { isListening } from "@/tests/support/ports";
+import { freePortRun, isListening } from "@/tests/support/ports";
 import { signIn } from "@/tests/support/sign-in";
 
 import { npmStart } from "./npm-start";
 
-const PORT = 3295;
-const SERVICE_PORT = 4293;
+const PORT = await freePortRun();
+const SERVICE_PORT = await freePortRun(2);
 /** Where a sandbox would listen if one were (wrongly) started. */
-const SANDBOX_PORT = 4297;
+const SANDBOX_PORT = await freePortRun(2);
 const KEY = "sk_live_production_refusals_0123456789";
 
 describe("production with a real service configured", () => {

@@ -1,5 +1,6 @@
 // Issue 19 (item 5): viewers and a running campaign on two instances can never keep an operator from
 // sending: the shared budget keeps a reserve for sends (DESIGN §9, docs/architecture.md "The service budget").
+import { freePortRun } from "@/tests/support/ports";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -13,7 +14,7 @@ import { requireBuild, startInstance, type Instance } from "./instances";
 
 const KEY = "sk_send_reserve_test_key_0123456789";
 const SECRET = "send-reserve-shared-auth-secret-0123456789abcdef";
-const PORTS = { a: 3301, b: 3302, sandbox: 4301 } as const;
+const PORTS = { a: await freePortRun(), b: await freePortRun(), sandbox: await freePortRun(2) } as const;
 // The default limit: the review's storm was against it.
 const LIMIT = 90;
 const RESERVE = 9; // max(5, 10 %) of LIMIT: the sends' own room

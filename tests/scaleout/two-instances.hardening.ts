@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 
+import { freePortRun } from "@/tests/support/ports";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -16,7 +17,7 @@ import { requireBuild, startInstance, type Instance } from "./instances";
 
 const KEY = "sk_scaleout_test_key_0123456789";
 const SECRET = "scale-out-shared-auth-secret-0123456789abcdef";
-const SANDBOX_PORT = 4290;
+const SANDBOX_PORT = await freePortRun(2);
 const base = process.env.TEST_DATABASE_URL;
 
 if (process.env.CI && !base) throw new Error("CI must set TEST_DATABASE_URL: the scale-out tests run on Postgres.");
@@ -42,10 +43,10 @@ describe.runIf(base)("two instances on one Postgres", () => {
     sandbox = await startSandbox({ port: SANDBOX_PORT, apiKey: KEY, autoDelayMs: 200, log: () => {} });
     client = new pg.Client({ connectionString: db.url });
     await client.connect();
-    a = await startInstance(3290, env());
+    a = await startInstance(await freePortRun(), env());
     // A starts first and makes the job engine's queues before B exists.
     await waitFor("A to make the job queues", async () => ((await queueReady()) ? true : undefined), 20_000, 100);
-    b = await startInstance(3291, env());
+    b = await startInstance(await freePortRun(), env());
   }, 180_000);
 
   afterAll(async () => {
