@@ -48,6 +48,47 @@ test("a person changes their password on /account; their other sessions are sign
   }
 });
 
+test("an account an admin made must choose its own password at first sign-in before anything else opens", async ({ browser }) => {
+  const admin = await newSession(DEMO_ADMIN.email, DEMO_ADMIN.password);
+  const email = `first.${Date.now().toString(36)}@e2e.test`;
+  const given = "the-admins-choice-1";
+  const made = await admin.post("/api/staff", { data: { email, name: "First Sign-in", role: "operator", password: given }, headers: { Origin: BASE_URL } });
+  expect(made.status(), await made.text()).toBe(201);
+  await admin.dispose();
+  const context = await freshContext(browser);
+  try {
+    const page = await context.newPage();
+    await page.goto("/sign-in?callbackUrl=%2Fpayments");
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Password").fill(given);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // Sent to the account page, not where they were going; every other page and route is closed.
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByTestId("choose-password-banner")).toBeVisible();
+    await page.goto("/requests");
+    await expect(page).toHaveURL(/\/account$/);
+    const refused = await page.request.get("/api/payments");
+    expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/Choose your own password first/);
+
+    // The admin's password again is refused; one of their own opens the dashboard at once.
+    await page.getByLabel("Current password").fill(given);
+    await page.getByLabel("New password", { exact: true }).fill(given);
+    await page.getByLabel("New password again").fill(given);
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByTestId("choose-password-banner")).toBeVisible();
+    await page.getByLabel("New password", { exact: true }).fill("only-i-know-this-1");
+    await page.getByLabel("New password again").fill("only-i-know-this-1");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByTestId("choose-password-banner")).toHaveCount(0);
+    await page.goto("/requests");
+    await expect(page.getByRole("heading", { level: 1, name: "Requests" })).toBeVisible();
+    expect((await page.request.get("/api/payments")).status()).toBe(200);
+  } finally {
+    await context.close();
+  }
+});
+
 test("an admin resets a person's two-step sign-in from the staff page", async ({ page }) => {
   const admin = await newSession(DEMO_ADMIN.email, DEMO_ADMIN.password);
   const person = await createStaff(admin, "operator");

@@ -62,7 +62,13 @@ export async function createStaff(admin: APIRequestContext, role: Role, password
   });
   expect(res.status(), await res.text()).toBe(201);
   const body = (await res.json()) as { data: { id: string } };
-  return { id: body.data.id, email, password };
+  // The first sign-in: the person replaces the admin's password with their own (only then does the dashboard open).
+  const person = await newSession(email, password);
+  const own = `${password}-own`;
+  const changed = await person.post("/api/me/password", { data: { currentPassword: password, newPassword: own }, headers: { Origin: BASE_URL } });
+  expect(changed.status(), await changed.text()).toBe(200);
+  await person.dispose();
+  return { id: body.data.id, email, password: own };
 }
 
 const control = sandboxControl(SANDBOX_URL);

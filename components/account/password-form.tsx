@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 
@@ -17,7 +18,8 @@ type Name = keyof FormInput;
 const EMPTY: FormInput = { currentPassword: "", newPassword: "", confirmNewPassword: "" };
 
 /** The server's rule (one zod schema, lib/staff/schemas.ts) plus the browser-only check that the new password was typed the same twice. */
-export function PasswordForm() {
+export function PasswordForm({ firstPassword = false }: { firstPassword?: boolean }) {
+  const router = useRouter();
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: lazyZodResolver(() => import("@/lib/client/staff/schemas").then((m) => m.passwordChangeFormSchema)),
@@ -35,6 +37,8 @@ export function PasswordForm() {
       form.reset(EMPTY);
       const others = n === 0 ? "Other sessions would have been signed out, but none were open" : `${n} other session${n === 1 ? " was" : "s were"} signed out`;
       setMessage({ kind: "ok", text: `Password changed. ${others}; this one stays signed in.` });
+      // The whole dashboard opens now: the server renders the page again without the banner.
+      if (firstPassword) router.refresh();
     } catch (error) {
       if (error instanceof ApiError) {
         // A field's own error already says it beside the field.

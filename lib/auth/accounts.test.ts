@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { staff } from "@/lib/db/schema";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
-import { updateStaffKeepingAnAdmin } from "./accounts";
+import { createStaff, findStaffById, setPassword, updateStaffKeepingAnAdmin } from "./accounts";
+import { verifyPassword } from "./password";
 
 describe.each(dbTargets())("staff changes on $name", (target) => {
   const database = useTestDatabase(target);
@@ -30,5 +31,22 @@ describe.each(dbTargets())("staff changes on $name", (target) => {
     const c = await admin("c@race.test");
     expect(await updateStaffKeepingAnAdmin(database.db, c, { role: "operator" })).toMatchObject({ role: "operator" });
     expect(await updateStaffKeepingAnAdmin(database.db, "00000000-0000-4000-8000-000000000000", { role: "viewer" })).toBeNull();
+  });
+
+  it("an account an admin made must change its password; the person's own change clears that", async () => {
+    const made = await createStaff(database.db, {
+      email: "New.Person@first.test",
+      name: "New",
+      role: "viewer",
+      password: "admins-choice-1",
+      mustChangePassword: true,
+    });
+    expect(made).toMatchObject({ email: "new.person@first.test", mustChangePassword: true });
+    const plain = await createStaff(database.db, { email: "console@first.test", name: "Console", role: "viewer", password: "typed-at-console" });
+    expect(plain?.mustChangePassword).toBe(false);
+    await setPassword(database.db, made?.id ?? "", "only-mine-1234");
+    const after = await findStaffById(database.db, made?.id ?? "");
+    expect(after?.mustChangePassword).toBe(false);
+    expect(await verifyPassword(after?.passwordHash ?? "", "only-mine-1234")).toBe(true);
   });
 });

@@ -49,11 +49,14 @@ export async function listStaff(db: Db): Promise<StaffRow[]> {
 }
 
 /** Inserts; returns null when the e-mail is taken (the unique constraint decides, not a lookup). */
-export async function createStaff(db: Db, input: { email: string; name: string; role: Role; password: string }): Promise<StaffRow | null> {
+export async function createStaff(
+  db: Db,
+  input: { email: string; name: string; role: Role; password: string; mustChangePassword?: boolean },
+): Promise<StaffRow | null> {
   const passwordHash = await hashPassword(input.password);
   const [row] = await db
     .insert(staff)
-    .values({ email: input.email.toLowerCase(), name: input.name, role: input.role, passwordHash })
+    .values({ email: input.email.toLowerCase(), name: input.name, role: input.role, passwordHash, mustChangePassword: input.mustChangePassword ?? false })
     .onConflictDoNothing({ target: staff.email })
     .returning();
   return row ?? null;
@@ -128,8 +131,8 @@ export async function updateStaffKeepingAnAdmin(db: Db, id: string, patch: { rol
   });
 }
 
-/** A new password for the account (the person's own change; lib/auth/sessions ends their other sessions). */
+/** A new password for the account (the person's own change; lib/auth/sessions ends their other sessions): theirs now. */
 export async function setPassword(db: Db, id: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  await db.update(staff).set({ passwordHash, updatedAt: new Date() }).where(eq(staff.id, id));
+  await db.update(staff).set({ passwordHash, mustChangePassword: false, updatedAt: new Date() }).where(eq(staff.id, id));
 }

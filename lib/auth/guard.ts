@@ -25,7 +25,10 @@ export interface StaffContext<P> {
 type Params = Record<string, string | string[] | undefined>;
 
 export interface GuardOptions {
-  /** Open to a person who must still set up two-step sign-in (their own account and its set-up only). */
+  /**
+   * Open to a person still setting up their account (their own account routes only): two-step sign-in the team
+   * requires, or their own password in place of the one an admin chose.
+   */
   duringEnrolment?: boolean;
 }
 
@@ -45,6 +48,9 @@ export function withStaff<P extends Params = Record<string, never>>(
     try {
       const staff = await currentStaff();
       if (!staff) throw unauthorized("You are not signed in. Sign in and try again.");
+      if (staff.mustChangePassword && !options.duringEnrolment) {
+        throw forbidden("Choose your own password first: an admin set the one you signed in with. Change it on your account page (/account).");
+      }
       if (staff.mustEnrol && !options.duringEnrolment) {
         throw forbidden("Your team requires two-step sign-in. Set it up on your account page (/account) first.");
       }

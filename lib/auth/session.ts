@@ -14,6 +14,8 @@ export type CurrentStaff = Pick<StaffRow, "id" | "email" | "name" | "role"> & {
   twoStepEnabled: boolean;
   /** The team requires two-step sign-in and this person has not set it up: only the set-up is open to them. */
   mustEnrol: boolean;
+  /** An admin chose this account's password: only the account page is open until the person picks their own. */
+  mustChangePassword: boolean;
 };
 
 /**
@@ -36,5 +38,6 @@ export const currentStaff = cache(async function currentStaff(): Promise<Current
     sessionId: session.sessionId,
     twoStepEnabled,
     mustEnrol: open.require2fa && !twoStepEnabled,
+    mustChangePassword: row.mustChangePassword,
   };
 });

@@ -15,6 +15,9 @@ export const staff = pgTable(
     role: text("role", { enum: ["admin", "operator", "viewer"] }).notNull(),
     passwordHash: text("password_hash").notNull(),
     disabled: boolean("disabled").notNull().default(false),
+    // Set when an admin chose the password (POST /api/staff): until the person picks their own, only their
+    // account page is open to them (lib/auth/guard.ts, page-guard.ts). Cleared by their password change.
+    mustChangePassword: boolean("must_change_password").notNull().default(false),
     // Two-step sign-in (docs/architecture.md, "Staff accounts"): secrets sealed with a key from AUTH_SECRET.
     totpSecret: text("totp_secret"),
     totpPendingSecret: text("totp_pending_secret"),

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { signIn, signOut, trySignIn, type Session, type SignInResult } from "@/tests/support/sign-in";
+import { chooseOwnPassword, signIn, signOut, trySignIn, type Session, type SignInResult } from "@/tests/support/sign-in";
 import { SseClient } from "@/tests/support/sse-client";
 import { TotpDevice } from "@/tests/support/totp-device";
 
@@ -74,7 +74,7 @@ async function createPerson(role: "admin" | "operator" | "viewer" = "operator"):
     body: JSON.stringify({ email, name: `Accounts ${people}`, role, password }),
   });
   if (res.status !== 201) throw new Error(`POST /api/staff answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-  return { id: res.body.data.id, email, password };
+  return { id: res.body.data.id, email, password: await chooseOwnPassword(app.url, email, password) };
 }
 
 /** The status of a request, its body read and dropped. */

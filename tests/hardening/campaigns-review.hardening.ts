@@ -7,7 +7,7 @@ import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { floodChunked } from "@/tests/support/chunked-flood";
 import { treeRssBytes } from "@/tests/support/process-memory";
 import { CREATE_CALL, CREATE_PATH, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
-import { signIn, type Session } from "@/tests/support/sign-in";
+import { chooseOwnPassword, signIn, type Session } from "@/tests/support/sign-in";
 import { waitFor } from "@/tests/support/wait-for";
 
 import {
@@ -75,7 +75,7 @@ describe("campaigns: the security review's findings over HTTP", () => {
       body: JSON.stringify({ email, name, role, password }),
     });
     if (res.status !== 201) throw new Error(`POST /api/staff answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
-    return { id: res.body.data.id, name, session: await signIn(app.url, email, password) };
+    return { id: res.body.data.id, name, session: await signIn(app.url, email, await chooseOwnPassword(app.url, email, password)) };
   }
 
   async function upload(session: Session, name: string, lines: string[]) {

@@ -14,7 +14,7 @@ import { payload } from "@/tests/support/payloads";
 import { treeRssBytes } from "@/tests/support/process-memory";
 import { ROOT } from "@/tests/support/paths";
 import { signedHeaders } from "@/tests/support/sign-delivery";
-import { signIn, trySignIn, type Session } from "@/tests/support/sign-in";
+import { chooseOwnPassword, signIn, trySignIn, type Session } from "@/tests/support/sign-in";
 
 import { DEMO, DIST_DIR, HARDENING_KEY, PORTS, createRequest, freshDataDir, sandboxModeEnv, startDashboard, type Dashboard, type Envelope } from "./support";
 
@@ -173,7 +173,12 @@ describe("item 11: /api/health", () => {
     const asAdmin = await admin.json<Envelope<{ db: string; service: { operation: string } | null }>>("/api/health");
     expect(asAdmin.body.data.db).toBe("ok");
     expect(asAdmin.body.data.service?.operation).toBe("balance");
-    const viewer = await signIn(app.url, "limits.viewer@hardening.test", "limits-viewer-password");
+    // An account an admin made: its first sign-in picks its own password (the admin's opens only /account).
+    const viewer = await signIn(
+      app.url,
+      "limits.viewer@hardening.test",
+      await chooseOwnPassword(app.url, "limits.viewer@hardening.test", "limits-viewer-password"),
+    );
     expect((await viewer.json<Envelope<Record<string, unknown>>>("/api/health")).body.data).toEqual({ db: "ok" });
   });
 });

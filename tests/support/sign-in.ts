@@ -157,3 +157,20 @@ export async function signOut(session: Session): Promise<Response> {
   await res.arrayBuffer();
   return res;
 }
+
+/**
+ * The first sign-in of an account an admin created: the person replaces the admin's password with their own
+ * (until then only their account routes open). Answers the new password, which later sign-ins use.
+ */
+export async function chooseOwnPassword(url: string, email: string, given: string): Promise<string> {
+  const own = `${given}-own`;
+  const session = await signIn(url, email, given);
+  const res = await session.fetch("/api/me/password", {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify({ currentPassword: given, newPassword: own }),
+  });
+  if (res.status !== 200) throw new Error(`${email} could not choose a password: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
+  await res.arrayBuffer().catch(() => undefined);
+  return own;
+}

@@ -1,6 +1,7 @@
 import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 
+import { ChoosePasswordBanner } from "@/components/account/choose-password-banner";
 import { EnrolBanner } from "@/components/account/enrol-banner";
 import { PasswordForm } from "@/components/account/password-form";
 import { SessionsSection } from "@/components/account/sessions-section";
@@ -44,7 +45,7 @@ export default async function AccountPage() {
     recoveryCodesLeft: enabled ? await recoveryCodesLeft(db, me.id) : 0,
   };
   const client = getServerQueryClient();
-  if (!me.mustEnrol) {
+  if (!me.mustEnrol && !me.mustChangePassword) {
     const items = await listSessions(db, me.id, me.sessionId);
     client.setQueryData(keys.sessions, { items, page: 1, pageSize: items.length, total: items.length });
   }
@@ -56,14 +57,22 @@ export default async function AccountPage() {
           {me.name} · <span className="whitespace-nowrap">{me.email}</span> · {me.role}
         </p>
       </div>
+      {me.mustChangePassword ? <ChoosePasswordBanner /> : null}
       {me.mustEnrol ? <EnrolBanner /> : null}
+      {me.mustChangePassword ? (
+        <Section id="password" title="Password" intro="Pick one only you know; the dashboard opens as soon as it is changed.">
+          <PasswordForm firstPassword />
+        </Section>
+      ) : null}
       <Section id="two-step" title="Two-step sign-in" intro="A code from an app on your phone after your password, so a stolen password alone does not get in.">
         <TwoStepSection status={status} mustEnrol={me.mustEnrol} required={settings.require2fa} />
       </Section>
-      <Section id="password" title="Password" intro="Changing it signs out every other session of yours; this one stays signed in.">
-        <PasswordForm />
-      </Section>
-      {me.mustEnrol ? null : (
+      {me.mustChangePassword ? null : (
+        <Section id="password" title="Password" intro="Changing it signs out every other session of yours; this one stays signed in.">
+          <PasswordForm />
+        </Section>
+      )}
+      {me.mustEnrol || me.mustChangePassword ? null : (
         <Section id="sessions" title="Where you are signed in" intro="Sign out a session you do not recognise, or every session but this one.">
           <HydrationBoundary state={dehydrate(client)}>
             <SessionsSection />

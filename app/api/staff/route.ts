@@ -17,7 +17,8 @@ export const GET = withStaff(ADMINS, async (_request, { db }) => {
 
 export const POST = withStaff(ADMINS, async (request, { db, staff, ip }) => {
   const body = await parseJsonBody(request, staffCreateSchema);
-  const row = await createStaff(db, body);
+  // The admin chose this password: the person picks their own at first sign-in.
+  const row = await createStaff(db, { ...body, mustChangePassword: true });
   if (!row) throw conflict(`An account for ${body.email} already exists.`, { fieldErrors: { email: ["This e-mail already has an account"] } });
   await writeAudit(db, { action: "staff.created", actor: staff, target: row.email, detail: { role: row.role }, ip });
   return ok(toStaffView(row), "Account created", 201);
