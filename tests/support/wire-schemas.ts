@@ -69,7 +69,7 @@ export const verifiedTransaction = z.strictObject({
   created_at: timestamp,
 });
 
-const attempt = z.strictObject({ status: z.number().optional(), error: z.string().optional(), at: timestamp });
+const attempt = z.strictObject({ status: z.number().optional(), error: z.string().optional(), at: timestamp, answeredAt: timestamp });
 
 export const deliveries = envelope(
   z.strictObject({
