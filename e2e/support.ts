@@ -67,6 +67,10 @@ export async function createStaff(admin: APIRequestContext, role: Role, password
   const own = `${password}-own`;
   const changed = await person.post("/api/me/password", { data: { currentPassword: password, newPassword: own }, headers: { Origin: BASE_URL } });
   expect(changed.status(), await changed.text()).toBe(200);
+  // Signed out again, so the tests see only the sessions they open themselves.
+  const { csrfToken } = (await (await person.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  const out = await person.post("/api/auth/signout", { form: { csrfToken, callbackUrl: "/sign-in" }, maxRedirects: 0 });
+  expect(out.status(), "the helper's session signs out").toBe(302);
   await person.dispose();
   return { id: body.data.id, email, password: own };
 }
