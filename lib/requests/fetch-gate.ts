@@ -71,3 +71,26 @@ export function createFetchGate(options: Partial<FetchGateOptions> = {}): FetchG
 export function getFetchGate(): FetchGate {
   return processSingleton("fetch-gate", createFetchGate);
 }
+
+/** Status reads of our requests that failed lately, by service id, on this instance: a failed check is no check. */
+function failedReads(): Map<string, number> {
+  return processSingleton("status-read-failures", () => new Map<string, number>());
+}
+
+/** A read of `requestId` failed (a viewer's or the reconciler's): viewers ask the service again, not the row. */
+export function noteStatusReadFailed(requestId: string): void {
+  const failed = failedReads();
+  failed.delete(requestId);
+  failed.set(requestId, Date.now());
+  if (failed.size > MAX_CACHED) failed.delete(failed.keys().next().value as string);
+}
+
+export function noteStatusReadOk(requestId: string): void {
+  failedReads().delete(requestId);
+}
+
+/** True when the last read of `requestId` on this instance, within STATUS_FRESH_MS, failed. */
+export function statusReadFailedLately(requestId: string): boolean {
+  const at = failedReads().get(requestId);
+  return at !== undefined && Date.now() - at < STATUS_FRESH_MS;
+}

@@ -3,6 +3,7 @@ import "server-only";
 import { ServiceError } from "@/lib/service/errors";
 
 import type { RequestDeps } from "./deps";
+import { noteStatusReadFailed, noteStatusReadOk } from "./fetch-gate";
 import { applyFetched } from "./refresh";
 import { duePending, touchChecked } from "./repo";
 import { safeErrorSummary } from "@/lib/log/safe-error";
@@ -85,10 +86,13 @@ export function createReconciler(deps: RequestDeps, options: Partial<ReconcilerO
         stats.calls += 1;
         try {
           const fetched = await deps.service.getFundRequest(row.requestId);
+          noteStatusReadOk(row.requestId);
           await applyFetched(deps, fetched);
           stats.applied += 1;
           backoffMs = 0;
         } catch (error) {
+          // A failed check is no check: viewers ask again and learn why (lib/requests/fetch-gate.ts).
+          if (error instanceof ServiceError) noteStatusReadFailed(row.requestId);
           await touchChecked(deps.db, row.id);
           if (error instanceof ServiceError && ["rate_limited", "server_error", "unreachable", "timeout"].includes(error.kind)) backOff(error);
           else opts.log?.(`could not refresh request ${row.requestId}: ${safeErrorSummary(error)}`);

@@ -5,7 +5,7 @@ import { ServiceError } from "@/lib/service/errors";
 import type { FundRequest } from "@/lib/service/schemas";
 
 import type { RequestDeps } from "./deps";
-import { STATUS_FRESH_MS } from "./fetch-gate";
+import { noteStatusReadFailed, noteStatusReadOk, STATUS_FRESH_MS, statusReadFailedLately } from "./fetch-gate";
 import { campaignOfRequest, claimStatusCheck, createdByName, findRequestByReference, findRequestByServiceId } from "./repo";
 import { applyServiceState } from "./status";
 import { toRequestView, type FundRequestView } from "./view";
@@ -81,8 +81,9 @@ async function detailOf(deps: RequestDeps, id: string): Promise<DetailOutcome> {
     return { kind: "found", request: toRequestView(local, await createdByName(deps.db, local.createdBy)), stale: null };
   }
   if (!serviceId) return { kind: "not_found" };
-  if (local && !(await claimStatusCheck(deps.db, local.id, STATUS_FRESH_MS))) {
+  if (local && !statusReadFailedLately(serviceId) && !(await claimStatusCheck(deps.db, local.id, STATUS_FRESH_MS))) {
     // Checked within STATUS_FRESH_MS by someone (the reconciler checks young requests every 2 s): the row says it.
+    // After a failed read the service is asked again, so the person learns it could not be asked and why.
     return { kind: "found", request: toRequestView(local, await createdByName(deps.db, local.createdBy)), stale: null };
   }
   const gate = deps.fetchGate;
@@ -90,6 +91,7 @@ async function detailOf(deps: RequestDeps, id: string): Promise<DetailOutcome> {
     const { record: fetched, reused } = gate
       ? await gate.fetch(serviceId, () => deps.service.getFundRequest(serviceId))
       : { record: await deps.service.getFundRequest(serviceId), reused: false };
+    noteStatusReadOk(serviceId);
     if (local && reused && fetched.request_status === local.status) {
       // Fetched moments ago for another viewer and nothing new in it: the row already says it.
       return { kind: "found", request: toRequestView(local, await createdByName(deps.db, local.createdBy)), stale: null };
@@ -100,6 +102,7 @@ async function detailOf(deps: RequestDeps, id: string): Promise<DetailOutcome> {
     }
     return { kind: "found", request: viewFromService(fetched, deps), stale: null };
   } catch (error) {
+    if (error instanceof ServiceError) noteStatusReadFailed(serviceId);
     // No room in the shared budget: our record stands as stored (the reconciler refreshes it); others wait.
     if (error instanceof ServiceError && error.budgetRefused && local) {
       return { kind: "found", request: toRequestView(local, await createdByName(deps.db, local.createdBy)), stale: null };

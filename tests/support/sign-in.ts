@@ -172,5 +172,7 @@ export async function chooseOwnPassword(url: string, email: string, given: strin
   });
   if (res.status !== 200) throw new Error(`${email} could not choose a password: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
   await res.arrayBuffer().catch(() => undefined);
+  // Signed out again, so the tests see only the sessions they open themselves.
+  await signOut(session);
   return own;
 }
