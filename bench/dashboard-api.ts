@@ -3,12 +3,15 @@ import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 
 import type { CampaignView } from "@/lib/client/campaigns/view";
+import { chooseOwnPassword } from "@/tests/support/sign-in";
 
 import type { Session } from "./session";
 
-export async function createStaff(admin: Session, role: "admin" | "operator" | "viewer", email: string, password: string): Promise<void> {
+/** Makes an account as an admin does and takes its first sign-in's step (its own password); answers that password. */
+export async function createStaff(admin: Session, role: "admin" | "operator" | "viewer", email: string, password: string): Promise<string> {
   const res = await admin.json<{ id: string }>("/api/staff", { method: "POST", body: JSON.stringify({ email, name: `Bench ${role}`, role, password }) });
   if (res.status !== 201) throw new Error(`creating ${email}: HTTP ${res.status} ${res.message}`);
+  return chooseOwnPassword(admin.baseUrl, email, password);
 }
 
 /** Sends a fund request to `tag`; answers the service's request id. */

@@ -53,14 +53,15 @@ export async function pool<T>(items: readonly T[], width: number, work: (item: T
 export async function signInViewers(ctx: BenchContext, admin: Session, count: number, baseUrls: readonly string[] = [admin.baseUrl]): Promise<Session[]> {
   const stamp = Date.now().toString(36);
   const emails = Array.from({ length: count }, (_, i) => `viewer${i}.${stamp}@bench.test`);
-  await pool(emails, 4, (email) => createStaff(admin, "viewer", email, VIEWER_PASSWORD));
+  const passwords = new Map<string, string>();
+  await pool(emails, 4, async (email) => void passwords.set(email, await createStaff(admin, "viewer", email, VIEWER_PASSWORD)));
   const sessions: Session[] = [];
   // Password hashing is deliberately slow: a few sign-ins at a time.
   await pool(
     emails.map((email, i) => ({ email, baseUrl: baseUrls[i % baseUrls.length] ?? admin.baseUrl })),
     4,
     async ({ email, baseUrl }) => {
-      sessions.push(await signIn(baseUrl, email, VIEWER_PASSWORD, nextClientIp()));
+      sessions.push(await signIn(baseUrl, email, passwords.get(email) ?? VIEWER_PASSWORD, nextClientIp()));
     },
   );
   ctx.log(`${sessions.length} viewers signed in${baseUrls.length > 1 ? ` across ${baseUrls.length} instances` : ""}`);
