@@ -5,7 +5,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Page } from "@/lib/client/http/page-param";
 import { getConfig } from "@/lib/config";
 import { queryRows, type Db } from "@/lib/db/client";
-import { backgroundShare } from "@/lib/service/budget";
+import { sendsShareWhileChecking } from "@/lib/service/budget";
 
 import {
   CAMPAIGN_PAGE_SIZE,
@@ -83,9 +83,9 @@ interface CampaignBase {
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
-/** Rows a minute a campaign can send: the background share of the shared budget. */
+/** Rows a minute a campaign sends while its requests wait for answers (the background share less the status checks' room). */
 export function campaignPace(): number {
-  return backgroundShare(getConfig().serviceRateLimitPerMin);
+  return sendsShareWhileChecking(getConfig().serviceRateLimitPerMin);
 }
 
 function toView(c: CampaignBase, n: CountsRow | undefined, pace: number): CampaignView {

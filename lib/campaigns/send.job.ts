@@ -2,14 +2,17 @@ import "server-only";
 
 import { z } from "zod";
 
+import { getConfig } from "@/lib/config";
 import { defineJob } from "@/lib/jobs/define";
 import { requestDeps } from "@/lib/requests/deps";
-import { getBackgroundService } from "@/lib/service/app-client";
+import { statusChecksHold } from "@/lib/requests/reconciler";
+import { getSendingService } from "@/lib/service/app-client";
 
 import { sendCampaignRows } from "./send";
 
 // Campaign rows go out through the form's code path on the background client (docs/architecture.md,
-// "Campaigns"), so they spend the background share of the budget and wait when it is spent.
+// "Campaigns"), so they spend the background share of the budget and wait when it is spent; each send leaves
+// free the slots the reconciler's owed status checks need (confirmations already hold sends in send.ts).
 
 const QUEUE = "campaign-send";
 /** Rows one pass sends at most before it hands over to the next pass. */
@@ -32,7 +35,7 @@ export const campaignSendJob = defineJob({
   // Picks up sending campaigns should the chain break (a pass lost with its process).
   schedule: "* * * * *",
   handler: ({ db, boss, signal }) => {
-    const deps = { ...requestDeps(db), service: getBackgroundService(), fetchGate: undefined };
+    const deps = { ...requestDeps(db), service: getSendingService(() => statusChecksHold(db, getConfig().serviceRateLimitPerMin)), fetchGate: undefined };
     return async () => {
       const pass = await sendCampaignRows(deps, ROWS_PER_PASS, signal);
       // Shutting down: the per-minute clock carries the chain on wherever the engine runs next.

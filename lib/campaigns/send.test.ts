@@ -1,9 +1,12 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { isDiscarded } from "@/lib/client/campaigns/view";
 import { campaignRows, fundRequests } from "@/lib/db/schema";
 import type { RequestDeps } from "@/lib/requests/deps";
+import { statusChecksHold } from "@/lib/requests/reconciler";
+import { NO_HOLD, spendServiceCall } from "@/lib/service/budget";
+import { budgetGate } from "@/lib/service/budget-gate";
 import { ServiceError } from "@/lib/service/errors";
 import type { Sandbox } from "@/sandbox/server";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
@@ -134,5 +137,37 @@ describe.each(dbTargets())("campaign sending on $name", (target) => {
     await transitionCampaign(database.db, id, "cancel", operator.id);
     expect((await getCampaignView(database.db, id, 60))?.counts).toMatchObject({ sent: 2, queued: 0, skipped: 2 });
     expect(await transitionCampaign(database.db, id, "resume", operator.id)).toEqual({ ok: false, current: "cancelled" });
+  });
+
+  it("leaves the status checks its own requests are owed their room: sends stop short of the slice, the checks fill it", async () => {
+    const { db } = database;
+    // Only this campaign's requests are pending, and the budget is empty: limit 30, so background may take 7
+    // calls in any 10 s and the status checks' pace is 10 a minute (2 in a 10 s slice).
+    await db.execute(sql`update fund_requests set status = 'declined' where status = 'pending'`);
+    await db.execute(sql`delete from service_calls`);
+    const id = await createCampaign(db, "Ordered", file([1, 2, 3, 4, 5, 6, 7, 8].map((i) => `${newTag("order")},${i},Row ${i}`)), operator.id);
+    await transitionCampaign(db, id, "start", operator.id);
+    const sending: RequestDeps = {
+      ...deps,
+      service: requestDeps(db, sb, {
+        service: {
+          getRetries: 0,
+          beforeApiCall: budgetGate(
+            async () => db,
+            () => "background",
+            30,
+            (operation) => (operation === "create" ? statusChecksHold(db, 30) : Promise.resolve(NO_HOLD)),
+          ),
+        },
+      }).service,
+    };
+    // Each request sent is pending and never checked: from the second on, two slots are held for checks.
+    const pass = await sendCampaignRows(sending, 10);
+    expect(pass).toMatchObject({ sent: 5, more: true });
+    expect(pass.waitMs).toBeLessThanOrEqual(10_000);
+    // The reconciler's checks (background, no hold) find the two slots the sends left.
+    expect(await spendServiceCall(db, "background", 30)).toEqual({ ok: true });
+    expect(await spendServiceCall(db, "background", 30)).toEqual({ ok: true });
+    expect((await spendServiceCall(db, "background", 30)).ok).toBe(false);
   });
 });

@@ -3,7 +3,9 @@ import "server-only";
 import { z } from "zod";
 
 import { defineJob } from "@/lib/jobs/define";
+import { getConfig } from "@/lib/config";
 import { getBackgroundService } from "@/lib/service/app-client";
+import { checksShare } from "@/lib/service/budget";
 
 import { requestDeps } from "./deps";
 import { createReconciler } from "./reconciler";
@@ -37,7 +39,10 @@ export const reconcileJob = defineJob({
   kickOff: true,
   handler: ({ db, boss, log, signal }) => {
     // Its calls spend the background budget; its own pace travels with the chain, so passes on any instance share it.
-    const reconciler = createReconciler({ ...requestDeps(db), service: getBackgroundService() }, { log: (line) => log(`[reconciler] ${line}`) });
+    const reconciler = createReconciler(
+      { ...requestDeps(db), service: getBackgroundService() },
+      { budgetPerMinute: checksShare(getConfig().serviceRateLimitPerMin), log: (line) => log(`[reconciler] ${line}`) },
+    );
     return async (jobs) => {
       const pace = jobs[jobs.length - 1]?.pace;
       if (pace) reconciler.resume(pace);

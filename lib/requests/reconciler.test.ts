@@ -16,6 +16,7 @@ import { createReconciler, type Reconciler, type ReconcilerOptions } from "./rec
 import { applyFetched } from "./refresh";
 import { duePending, findRequestByServiceId } from "./repo";
 import { newRequestSchema } from "@/lib/client/requests/schemas";
+import { ServiceError } from "@/lib/service/errors";
 
 // The reconciler against the sandbox and a real database: what it refreshes, how fast, and how it
 // behaves when the service fails. Each test starts from an empty fund_requests table, because the
@@ -341,5 +342,35 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
     expect((await row(first)).lastCheckedAt).not.toBeNull();
     expect((await row(second)).lastCheckedAt).not.toBeNull();
     expect((await row(first)).status).toBe("pending");
+  });
+
+  it("leaves a check the shared budget refused as still owed: the row stays unchecked and the pause is the budget's, not a back-off", async () => {
+    const requestId = await sendPending(newTag("rec.budget"));
+    await control.resetStats();
+    let refusals = 0;
+    const refused = createReconciler(
+      {
+        ...deps,
+        service: requestDeps(database.db, sb, {
+          service: {
+            getRetries: 0,
+            beforeApiCall: async (operation) => {
+              refusals += 1;
+              throw new ServiceError({ kind: "rate_limited", operation, retryAfterMs: 3_000, budgetRefused: true });
+            },
+          },
+        }).service,
+      },
+      { budgetPerMinute: 600_000, concurrency: 1 },
+    );
+    const before = Date.now();
+    expect(await refused.runOnce()).toBe(1);
+    expect(refusals).toBe(1);
+    expect(await control.count(FETCH_CALL)).toBe(0);
+    expect((await row(requestId)).lastCheckedAt).toBeNull();
+    expect(refused.stats.backoffs).toBe(0);
+    expect(refused.stats.pausedUntil).toBeGreaterThanOrEqual(before + 3_000);
+    // It is still the first due: the next check (once the budget has room) takes it.
+    expect((await duePending(database.db, 1, new Date())).map((r) => r.requestId)).toEqual([requestId]);
   });
 });

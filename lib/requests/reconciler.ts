@@ -5,7 +5,9 @@ import { ServiceError } from "@/lib/service/errors";
 import type { RequestDeps } from "./deps";
 import { noteStatusReadFailed, noteStatusReadOk } from "./fetch-gate";
 import { applyFetched } from "./refresh";
-import { duePending, touchChecked } from "./repo";
+import { duePending, statusChecksOwed, touchChecked } from "./repo";
+import type { Db } from "@/lib/db/client";
+import { checksShare, type BudgetHold } from "@/lib/service/budget";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 
 export interface ReconcilerOptions {
@@ -16,7 +18,16 @@ export interface ReconcilerOptions {
   log?: (line: string) => void;
 }
 
+// The app's reconcile job sets budgetPerMinute from the budget's checksShare (lib/service/budget.ts).
 export const DEFAULT_RECONCILER: ReconcilerOptions = { budgetPerMinute: 30, concurrency: 3, maxBackoffMs: 60_000 };
+
+/**
+ * The background slots new sends must leave for the reconciler (DESIGN §9: status checks of the oldest pending
+ * come before new sends): the checks due now, up to what its pace still allows in this minute and this 10 s.
+ */
+export function statusChecksHold(db: Db, limitPerMinute: number): Promise<BudgetHold> {
+  return statusChecksOwed(db, checksShare(limitPerMinute), new Date());
+}
 
 /**
  * The reconciler's pace and back-off between passes. The `reconcile` job carries it from each pass to the next (the
@@ -93,6 +104,12 @@ export function createReconciler(deps: RequestDeps, options: Partial<ReconcilerO
         } catch (error) {
           // A failed check is no check: viewers ask again and learn why (lib/requests/fetch-gate.ts).
           if (error instanceof ServiceError) noteStatusReadFailed(row.requestId);
+          // A call the shared budget refused never reached the service: the row stays the oldest due, and the
+          // reconciler waits for the slot the budget named (no growing back-off: the service is fine).
+          if (error instanceof ServiceError && error.budgetRefused) {
+            stats.pausedUntil = Math.max(stats.pausedUntil, Date.now() + (error.retryAfterMs ?? 1_000));
+            return;
+          }
           await touchChecked(deps.db, row.id);
           if (error instanceof ServiceError && ["rate_limited", "server_error", "unreachable", "timeout"].includes(error.kind)) backOff(error);
           else opts.log?.(`could not refresh request ${row.requestId}: ${safeErrorSummary(error)}`);

@@ -36,8 +36,8 @@ export async function touchChecked(db: Db, id: string): Promise<void> {
   await db.update(fundRequests).set({ lastCheckedAt: new Date() }).where(eq(fundRequests.id, id));
 }
 
-/** Pending requests due a check, least recently checked first. */
-export async function duePending(db: Db, limit: number, now: Date): Promise<FundRequestRow[]> {
+/** Pending requests due a check at `now`. */
+function dueForCheck(now: Date) {
   // Young requests are checked often, old ones rarely: most answers come in the first minutes, and
   // a backlog of old unanswered requests must not eat the 30 calls a minute the young ones need.
   const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -48,12 +48,46 @@ export async function duePending(db: Db, limit: number, now: Date): Promise<Fund
     and(sql`${fundRequests.createdAt} > ${ago(6 * 60 * 60_000)}`, lt(fundRequests.lastCheckedAt, ago(2 * 60_000))),
     lt(fundRequests.lastCheckedAt, ago(15 * 60_000)),
   );
+  return and(eq(fundRequests.status, "pending"), sql`${fundRequests.requestId} is not null`, due);
+}
+
+/** Pending requests due a check, least recently checked first. */
+export async function duePending(db: Db, limit: number, now: Date): Promise<FundRequestRow[]> {
   return db
     .select()
     .from(fundRequests)
-    .where(and(eq(fundRequests.status, "pending"), sql`${fundRequests.requestId} is not null`, due))
+    .where(dueForCheck(now))
     .orderBy(sql`${fundRequests.lastCheckedAt} asc nulls first`, asc(fundRequests.createdAt))
     .limit(limit);
+}
+
+/**
+ * Status checks owed at `now` under a pace of `perMinute`: the due pending requests, up to what the pace still
+ * allows in the last 60 s and the last 10 s given the pending requests already checked in them (by anyone).
+ */
+export async function statusChecksOwed(db: Db, perMinute: number, now: Date): Promise<{ window: number; slice: number }> {
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+  const [due] = await db.select({ n: sql<number>`count(*)::int` }).from(
+    db
+      .select({ one: sql`1` })
+      .from(fundRequests)
+      .where(dueForCheck(now))
+      .limit(perMinute)
+      .as("due"),
+  );
+  if (!due || due.n === 0) return { window: 0, slice: 0 };
+  const [checked] = await db
+    .select({
+      window: sql<number>`count(*)::int`,
+      slice: sql<number>`(count(*) filter (where ${fundRequests.lastCheckedAt} > ${ago(10_000)}))::int`,
+    })
+    .from(fundRequests)
+    .where(and(eq(fundRequests.status, "pending"), sql`${fundRequests.lastCheckedAt} > ${ago(60_000)}`));
+  const perSlice = Math.ceil(perMinute / 6);
+  return {
+    window: Math.min(due.n, Math.max(0, perMinute - (checked?.window ?? 0))),
+    slice: Math.min(due.n, Math.max(0, perSlice - (checked?.slice ?? 0))),
+  };
 }
 
 export async function findRequestByReference(db: Db, reference: string): Promise<FundRequestRow | null> {

@@ -78,6 +78,25 @@ describe.each(dbTargets())("the shared service budget on $name", (target) => {
     for (let i = backgroundPerSlice(90); i < othersPerSlice(90); i++) expect(await spendServiceCall(db, "read", 90)).toEqual({ ok: true });
   });
 
+  it("admits a background call with a hold only while that many background slots stay free, in the minute and in the slice", async () => {
+    const { db } = database;
+    // Limit 30: background may hold 20 a minute and 7 in any 10 s.
+    await spentEarlier("background", 14, 30);
+    expect((await spendServiceCall(db, "background", 30, { window: 6, slice: 0 })).ok).toBe(false);
+    expect(await spendServiceCall(db, "background", 30, { window: 5, slice: 0 })).toEqual({ ok: true });
+    await db.execute(sql`delete from service_calls`);
+    for (let i = 0; i < 4; i++) expect(await spendServiceCall(db, "background", 30)).toEqual({ ok: true });
+    const held = await spendServiceCall(db, "background", 30, { window: 0, slice: 3 });
+    expect(held.ok).toBe(false);
+    if (!held.ok) expect(held.retryAfterMs).toBeLessThanOrEqual(10_000);
+    // What the hold kept free is there for the work it was kept for.
+    for (let i = 0; i < 3; i++) expect(await spendServiceCall(db, "background", 30)).toEqual({ ok: true });
+    // A hold as large as the share still leaves the caller one slot of its own in a quiet minute.
+    await db.execute(sql`delete from service_calls`);
+    expect(await spendServiceCall(db, "background", 30, { window: 99, slice: 99 })).toEqual({ ok: true });
+    expect((await spendServiceCall(db, "background", 30, { window: 99, slice: 99 })).ok).toBe(false);
+  });
+
   it("frees a slot when the oldest call leaves the 60 s window", async () => {
     const { db } = database;
     await db.execute(sql`insert into service_calls (kind, at) values ('send', now() - interval '59.5 seconds'), ('send', now() - interval '10 seconds')`);

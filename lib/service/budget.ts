@@ -15,10 +15,20 @@ import type { Db } from "@/lib/db/client";
  * Reads and background together also take at most a third of their room in any 10 s, so a storm cannot
  * spend the whole minute at once: what they take frees up steadily and a person sending every 5 s keeps
  * finding room (a sixth was tried and starved ordinary page loads; see docs/decisions.md).
+ * Within background, a call may be asked to leave a `hold` of slots free for more important background work
+ * (new campaign sends leave room for the status checks that are owed: DESIGN §9's order).
  */
 export type BudgetClass = "send" | "read" | "background";
 
 export type BudgetVerdict = { ok: true } | { ok: false; retryAfterMs: number };
+
+/** Background slots a call must leave free for more important background work: in the 60 s window and in the 10 s slice. */
+export interface BudgetHold {
+  window: number;
+  slice: number;
+}
+
+export const NO_HOLD: BudgetHold = { window: 0, slice: 0 };
 
 const WINDOW_SECONDS = 60;
 const SLICE_SECONDS = 10;
@@ -35,6 +45,19 @@ export function sendReserve(limitPerMinute: number): number {
 /** The most background calls a window may hold: two thirds of the limit (and never into the send reserve). */
 export function backgroundShare(limitPerMinute: number): number {
   return Math.min(Math.floor((limitPerMinute * 2) / 3), limitPerMinute - sendReserve(limitPerMinute));
+}
+
+/**
+ * The status checks of pending requests a minute (the reconciler's pace): half the background share, at most 30
+ * (30 at a limit of 90, 10 at 30). While checks are owed, new sends leave them this room (DESIGN §9's order).
+ */
+export function checksShare(limitPerMinute: number): number {
+  return Math.max(1, Math.min(30, Math.floor(backgroundShare(limitPerMinute) / 2)));
+}
+
+/** Campaign rows a minute while every request sent is still to answer: the background share less the checks' room. */
+export function sendsShareWhileChecking(limitPerMinute: number): number {
+  return Math.max(1, backgroundShare(limitPerMinute) - checksShare(limitPerMinute));
 }
 
 /** The most reads and background calls together in any 10 s: a third of their room (27 at a limit of 90). */
@@ -54,8 +77,11 @@ interface Spent {
   recent_background: number;
 }
 
-/** Spends one call of `budgetClass` if the last 60 s leave it room; otherwise says when they will. */
-export async function spendServiceCall(db: Db, budgetClass: BudgetClass, limitPerMinute: number): Promise<BudgetVerdict> {
+/**
+ * Spends one call of `budgetClass` if the last 60 s leave it room; otherwise says when they will. A background
+ * call with a `hold` is admitted only while that many background slots stay free after it.
+ */
+export async function spendServiceCall(db: Db, budgetClass: BudgetClass, limitPerMinute: number, hold: BudgetHold = NO_HOLD): Promise<BudgetVerdict> {
   return db.transaction(async (tx) => {
     const q = tx as unknown as Db;
     await q.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
@@ -75,10 +101,13 @@ export async function spendServiceCall(db: Db, budgetClass: BudgetClass, limitPe
     if (spent.total >= totalRoom) waits.push([sql`true`, WINDOW_SECONDS, spent.total - totalRoom + 1]);
     if (budgetClass !== "send" && spent.recent_others >= othersPerSlice(limitPerMinute))
       waits.push([sql`kind <> 'send'`, SLICE_SECONDS, spent.recent_others - othersPerSlice(limitPerMinute) + 1]);
-    if (budgetClass === "background" && spent.background >= backgroundShare(limitPerMinute))
-      waits.push([sql`kind = 'background'`, WINDOW_SECONDS, spent.background - backgroundShare(limitPerMinute) + 1]);
-    if (budgetClass === "background" && spent.recent_background >= backgroundPerSlice(limitPerMinute))
-      waits.push([sql`kind = 'background'`, SLICE_SECONDS, spent.recent_background - backgroundPerSlice(limitPerMinute) + 1]);
+    if (budgetClass === "background") {
+      // A hold never closes background to the caller altogether: one slot of each stays its own.
+      const share = backgroundShare(limitPerMinute) - clamp(hold.window, backgroundShare(limitPerMinute) - 1);
+      const perSlice = backgroundPerSlice(limitPerMinute) - clamp(hold.slice, backgroundPerSlice(limitPerMinute) - 1);
+      if (spent.background >= share) waits.push([sql`kind = 'background'`, WINDOW_SECONDS, Math.max(1, spent.background - share + 1)]);
+      if (spent.recent_background >= perSlice) waits.push([sql`kind = 'background'`, SLICE_SECONDS, Math.max(1, spent.recent_background - perSlice + 1)]);
+    }
 
     if (waits.length > 0) {
       let wait = 0;
@@ -90,6 +119,10 @@ export async function spendServiceCall(db: Db, budgetClass: BudgetClass, limitPe
     await q.execute(sql`delete from service_calls where at < now() - make_interval(secs => ${WINDOW_SECONDS * 2})`);
     return { ok: true };
   });
+}
+
+function clamp(n: number, max: number): number {
+  return Math.max(0, Math.min(Math.floor(n), max));
 }
 
 /** Milliseconds until the `leaving`-th oldest call matching `filter` is out of its `seconds` window. */
