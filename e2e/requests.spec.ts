@@ -318,3 +318,30 @@ test("a viewer has no form or send button, and the API refuses a viewer's POST",
   expect(res.status()).toBe(403);
   await context.close();
 });
+
+test("the page is in the URL: ?page=2 shows the second page, and the pager's links keep the filters", async ({ page, request }) => {
+  const tag = uniqueTag("pages");
+  const made: string[] = [];
+  for (let i = 0; i < 26; i++) {
+    const res = await request.post("/api/requests", {
+      headers: { Origin: BASE_URL },
+      data: { tag, amount: String(100 + i), description: `Paging ${i}`, idempotencyKey: `${tag.replace(/\./g, "-")}-${i}` },
+    });
+    expect(res.status()).toBe(201);
+    made.push(((await res.json()) as { data: { requestId: string } }).data.requestId);
+  }
+  const filters = `status=pending&tag=${tag}`;
+  await page.goto(`/requests?${filters}&page=2`);
+  const pager = page.getByRole("navigation", { name: "Pages" });
+  await expect(pager).toContainText("Page 2 of 2 · 26 requests");
+  // Newest first: the second page holds the first request made.
+  await expect(page.getByTestId("request-row")).toHaveCount(1);
+  await expect(page.getByTestId("request-row")).toHaveAttribute("data-request-id", made[0] ?? "");
+  await expect(pager.getByRole("link", { name: "Newer" })).toHaveAttribute("href", `/requests?${filters}`);
+
+  await pager.getByRole("link", { name: "Newer" }).click();
+  await expect(page).toHaveURL(`${BASE_URL}/requests?${filters}`);
+  await expect(pager).toContainText("Page 1 of 2 · 26 requests");
+  await expect(page.getByTestId("request-row")).toHaveCount(25);
+  await expect(pager.getByRole("link", { name: "Older" })).toHaveAttribute("href", `/requests?${filters}&page=2`);
+});

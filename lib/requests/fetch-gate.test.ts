@@ -63,4 +63,15 @@ describe("fetch gate", () => {
     expect(await outcome(gate.fetch("10", failing))).toBe("error Error: boom");
     expect(calls).toBe(3);
   });
+
+  it("by default keeps a copy for 5 s (FETCH_FRESH_MS)", async () => {
+    const t = clock();
+    const gate = createFetchGate({ now: t.now });
+    const call = () => Promise.resolve(record("11"));
+    expect(await outcome(gate.fetch("11", call))).toBe("ok 11");
+    t.advance(4_999);
+    expect(await outcome(gate.fetch("11", call))).toBe("cached 11");
+    t.advance(1);
+    expect(await outcome(gate.fetch("11", call))).toBe("ok 11");
+  });
 });

@@ -246,6 +246,23 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
     expect(due.map((r) => r.id)).toEqual([rows.dayOldDue.id, rows.hourOldDue.id, rows.young.id]);
   });
 
+  it("checks requests between 2 and 30 minutes old every 15 s, younger ones every 2 s, on the clock it is given", async () => {
+    const now = Date.parse("2026-03-02T10:00:00Z");
+    const ago = (ms: number) => new Date(now - ms);
+    const rows = {
+      youngDue: await insertRow({ status: "pending", requestId: "911", createdAt: ago(90_000), lastCheckedAt: ago(2_500) }),
+      youngFresh: await insertRow({ status: "pending", requestId: "912", createdAt: ago(90_000), lastCheckedAt: ago(1_500) }),
+      midDue: await insertRow({ status: "pending", requestId: "913", createdAt: ago(10 * 60_000), lastCheckedAt: ago(16_000) }),
+      midFresh: await insertRow({ status: "pending", requestId: "914", createdAt: ago(10 * 60_000), lastCheckedAt: ago(14_000) }),
+      midLate: await insertRow({ status: "pending", requestId: "915", createdAt: ago(29 * 60_000), lastCheckedAt: ago(17_000) }),
+      pastTier: await insertRow({ status: "pending", requestId: "916", createdAt: ago(31 * 60_000), lastCheckedAt: ago(16_000) }),
+    };
+    const ids = async (at: number) => (await duePending(database.db, 10, new Date(at))).map((r) => r.id);
+    expect(await ids(now)).toEqual([rows.midLate.id, rows.midDue.id, rows.youngDue.id]);
+    // Two seconds on, the 14 s one is due too (and the young fresh one), but not the one past 30 min.
+    expect(await ids(now + 2_000)).toEqual([rows.midLate.id, rows.midDue.id, rows.midFresh.id, rows.youngDue.id, rows.youngFresh.id]);
+  });
+
   it("stays within its budget: with 60 a minute and concurrency 3, the fifth call comes no sooner than ~2 s", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 15; i++) ids.push(await sendPending(newTag(`rec.budget${i}`)));

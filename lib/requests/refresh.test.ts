@@ -231,6 +231,24 @@ describe.each(dbTargets())("request detail and forward-only status on $name", (t
       expect(await control.count(FETCH_CALL)).toBe(2);
     });
 
+    it("the cross-instance claim lasts 20 s: a check 19 s ago holds, one 21 s ago does not", async () => {
+      const { requestId } = await sendPending("gate.claim20");
+      const checkedAgo = (ms: number) =>
+        database.db
+          .update(fundRequests)
+          .set({ lastCheckedAt: new Date(Date.now() - ms) })
+          .where(eq(fundRequests.requestId, requestId));
+      // A fresh gate for each read: only the claim in the database can hold a read back.
+      const read = () => getRequestDetail({ ...deps, fetchGate: createFetchGate() }, requestId);
+      await control.resetStats();
+      await checkedAgo(19_000);
+      await read();
+      expect(await control.count(FETCH_CALL)).toBe(0);
+      await checkedAgo(21_000);
+      await read();
+      expect(await control.count(FETCH_CALL)).toBe(1);
+    });
+
     it("a cached copy whose first reader has not stored it yet still moves our record on", async () => {
       const gated = { ...deps, fetchGate: createFetchGate() };
       const { requestId } = await sendPending("gate.uncommitted");

@@ -143,6 +143,20 @@ describe("size cap", () => {
     await connectionClosed;
   });
 
+  it("by default caps a response at 1 MiB: one byte more is a bad_response, exactly 1 MiB is read", async () => {
+    const MIB = 1024 * 1024;
+    const padded = (bytes: number) => {
+      const bare = JSON.stringify({ ...okBalance, message: "" });
+      return JSON.stringify({ ...okBalance, message: "x".repeat(bytes - Buffer.byteLength(bare)) });
+    };
+    server.handle((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(padded(MIB + 1)));
+    const error = await failure(client({ getRetries: 0 }).getBalance());
+    expect(error.kind).toBe("bad_response");
+    expect(error.issues?.[0]).toMatch(/response too large/);
+    server.handle((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(padded(MIB)));
+    await expect(client().getBalance()).resolves.toEqual(okBalance.data);
+  });
+
   it("accepts a body right at the cap", async () => {
     const body = JSON.stringify(okBalance);
     server.handle((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(body));

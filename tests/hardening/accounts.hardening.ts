@@ -3,10 +3,14 @@
 // end (password change, an admin's changes, sign-out, an open live stream) and the team's require2fa rule.
 // TRUST_PROXY=1, so each sign-in's pretend address (X-Forwarded-For) keeps the per-address limit out of the
 // way and the per-e-mail limit is the one under test.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { chooseOwnPassword, signIn, signOut, trySignIn, type Session, type SignInResult } from "@/tests/support/sign-in";
+import { chooseOwnPassword, openSession as signedOutSession, signIn, signOut, trySignIn, type Session, type SignInResult } from "@/tests/support/sign-in";
 import { SseClient } from "@/tests/support/sse-client";
 import { TotpDevice } from "@/tests/support/totp-device";
 
@@ -403,6 +407,98 @@ describe("sessions end for real", () => {
       await aLive.close();
       await bLive.close();
     }
+  });
+});
+
+/** The audit rows of one /audit page (each row's HTML), as an admin sees them. */
+async function auditRows(query: string): Promise<string[]> {
+  const html = await (await admin.fetch(`/audit?${query}`)).text();
+  return html
+    .split('data-testid="audit-row"')
+    .slice(1)
+    .map((row) => row.slice(0, row.indexOf("</tr>")));
+}
+
+describe("promises of issue 22", () => {
+  it("an open /api/live stream of a person an admin disables closes within one heartbeat", async () => {
+    const p = await createPerson();
+    const s = await signIn(app.url, p.email, p.password);
+    const live = await SseClient.open(s);
+    const adminLive = await SseClient.open(admin);
+    try {
+      expect(live.open).toBe(true);
+      const res = await admin.json<Envelope<unknown>>(`/api/staff/${p.id}`, {
+        method: "PATCH",
+        headers: JSON_HEADERS,
+        body: JSON.stringify({ disabled: true }),
+      });
+      expect(res.status).toBe(200);
+      const started = Date.now();
+      expect(await live.ended(ONE_HEARTBEAT_MS + 5_000)).toBe(true);
+      expect(Date.now() - started).toBeLessThanOrEqual(ONE_HEARTBEAT_MS);
+      expect(adminLive.open).toBe(true);
+    } finally {
+      await live.close();
+      await adminLive.close();
+    }
+  });
+
+  it("a disabled account's sign-in gets the wrong-password message; the audit log, filtered by person, records the real reason", async () => {
+    const p = await createPerson();
+    const q = await createPerson();
+    expectRefused(await trySignIn(app.url, p.email, "not-the-password"), "invalid");
+    expectRefused(await trySignIn(app.url, q.email, "not-the-password"), "invalid");
+    const res = await admin.json<Envelope<unknown>>(`/api/staff/${p.id}`, { method: "PATCH", headers: JSON_HEADERS, body: JSON.stringify({ disabled: true }) });
+    expect(res.status).toBe(200);
+    // The right password of a disabled account: the same refusal as a wrong one, so the page tells nobody the account exists.
+    expectRefused(await trySignIn(app.url, p.email, p.password), "invalid");
+
+    const rows = await auditRows(`person=${encodeURIComponent(p.email)}&action=auth.sign_in_failed`);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row).toContain(p.email);
+      expect(row).not.toContain(q.email);
+    }
+    // Newest first: the disabled account's refusal, then the wrong password before it.
+    expect(rows[0]).toContain("Sign-in refused: account disabled");
+    expect(rows[1]).toContain("Sign-in refused: wrong password");
+    expect(await auditRows(`person=${encodeURIComponent(q.email)}&action=auth.sign_in_failed`)).toHaveLength(1);
+  });
+
+  it("the account page warns when two or fewer recovery codes are left, not before", async () => {
+    const WARNING = "You are running out of recovery codes";
+    const p = await createPerson();
+    const s = await signIn(app.url, p.email, p.password);
+    const { recoveryCodes } = await enrol(s, p.password);
+    const accountPage = async () => (await s.fetch("/account", { headers: { accept: "text/html" } })).text();
+    expect(await accountPage()).not.toContain(WARNING);
+    // Each sign-in with a recovery code spends it.
+    for (const code of recoveryCodes.slice(0, 7)) expect((await trySignIn(app.url, p.email, p.password, { code })).ok).toBe(true);
+    expect((await me(s)).twoStep.recoveryCodesLeft).toBe(3);
+    expect(await accountPage()).not.toContain(WARNING);
+    expect((await trySignIn(app.url, p.email, p.password, { code: recoveryCodes[7] ?? "" })).ok).toBe(true);
+    expect((await me(s)).twoStep.recoveryCodesLeft).toBe(2);
+    expect(await accountPage()).toContain(WARNING);
+  });
+
+  it("a cookie whose session is gone (or names none, from before sessions were rows) is signed out once, without a loop", async () => {
+    const p = await createPerson();
+    const secret = readFileSync(path.join(data.dir, "auth-secret"), "utf8").trim();
+    const salt = "authjs.session-token";
+    const cookieOf = async (token: Record<string, string>) => `${salt}=${await encode({ secret, salt, token: { email: p.email, name: "Old", ...token } })}`;
+    const cookies = {
+      gone: await cookieOf({ sub: p.id, sid: "00000000-0000-4000-8000-000000000000" }),
+      none: await cookieOf({ sub: p.id }),
+    };
+    const visitor = signedOutSession(app.url);
+    for (const [what, cookie] of Object.entries(cookies)) {
+      expect(await statusOf(visitor, "/api/me", { headers: { cookie } }), what).toBe(401);
+      expect(await pageOutcome(visitor, "/requests", cookie), what).toBe("/sign-in");
+      // The sign-in page shows its form to that cookie rather than sending it back to the dashboard.
+      expect(await pageOutcome(visitor, "/sign-in?callbackUrl=%2Frequests", cookie), what).toBe("HTTP 200");
+    }
+    // The person signs in afresh as usual.
+    expect(await statusOf(await signIn(app.url, p.email, p.password), "/api/me")).toBe(200);
   });
 });
 
