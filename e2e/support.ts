@@ -99,6 +99,11 @@ export const sandbox = {
     );
   },
   act: (requestId: string, action: "accept" | "decline"): Promise<void> => control[action](requestId),
+  /** Requests the sandbox holds for one tag: a test counts its own sends by its own tag, never by resetting shared counters. */
+  async requestsTo(tag: string): Promise<number> {
+    const wanted = tag.replace(/^@/, "").toLowerCase();
+    return (await control.requests()).filter((r) => r.requested_sent_to.tag.toLowerCase() === wanted).length;
+  },
 };
 
 export function uniqueTag(prefix = "e2e"): string {

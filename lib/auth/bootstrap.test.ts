@@ -18,6 +18,9 @@ describe("bootstrapAdmins", () => {
   const database = useTestDatabase(pglite);
   const lines: string[] = [];
   const log = (l: string) => lines.push(l);
+  /** Each test has its own admin, made the way a first deploy makes it, so no test leans on another's. */
+  const firstDeploy = (email: string, password = "first-password") =>
+    bootstrapAdmins(database.db, { sandbox: false, admin: { email, password, reset: false } }, log);
 
   it("creates the ADMIN_EMAIL admin once; a later start leaves a disabled account disabled", async () => {
     const { db } = database;
@@ -38,40 +41,42 @@ describe("bootstrapAdmins", () => {
 
   it("with ADMIN_RESET=1 resets the password, role and disabled flag, removes two-step sign-in, ends sessions, and audits it", async () => {
     const { db } = database;
-    const before = await findStaffByEmail(db, "boss@biz.test");
+    await firstDeploy("locked@biz.test");
+    const before = await findStaffByEmail(db, "locked@biz.test");
     if (!before) throw new Error("admin missing");
     // A locked-out admin: a second step on a lost phone and a session somebody else may hold.
     await db.update(staff).set({ totpSecret: "v1.sealed", totpLastStep: 5 }).where(eq(staff.id, before.id));
     await db.insert(recoveryCodes).values({ staffId: before.id, codeHash: "h" });
     const session = await startSession(db, { staffId: before.id, userAgent: "test", ip: "203.0.113.9" });
-    await bootstrapAdmins(db, { sandbox: false, admin: { email: "boss@biz.test", password: "second-password", reset: true } }, log);
-    const row = await findStaffByEmail(db, "boss@biz.test");
+    await bootstrapAdmins(db, { sandbox: false, admin: { email: "locked@biz.test", password: "second-password", reset: true } }, log);
+    const row = await findStaffByEmail(db, "locked@biz.test");
     expect(row).toMatchObject({ role: "admin", disabled: false });
     expect(await verifyPassword(row?.passwordHash ?? null, "second-password")).toBe(true);
     expect(await verifyPassword(row?.passwordHash ?? null, "first-password")).toBe(false);
     expect(row).toMatchObject({ totpSecret: null, totpLastStep: null });
     expect(await db.select().from(recoveryCodes).where(eq(recoveryCodes.staffId, before.id))).toEqual([]);
     expect(await openSession(db, session, before.id)).toBeNull();
-    const audits = await db.select().from(auditLog).where(eq(auditLog.target, "boss@biz.test"));
+    const audits = await db.select().from(auditLog).where(eq(auditLog.target, "locked@biz.test"));
     expect(audits.map((a) => a.action)).toEqual(["staff.created", "staff.password_reset"]);
     expect(audits[1]?.detail).toMatchObject({ via: "ADMIN_RESET" });
   });
 
   it("ADMIN_RESET=1 left set acts once per password: the same ADMIN_PASSWORD again changes nothing and says why; a new one resets", async () => {
     const { db } = database;
-    const reset = (password: string) => bootstrapAdmins(db, { sandbox: false, admin: { email: "boss@biz.test", password, reset: true } }, log);
+    await firstDeploy("again@biz.test");
+    const reset = (password: string) => bootstrapAdmins(db, { sandbox: false, admin: { email: "again@biz.test", password, reset: true } }, log);
     await reset("third-password");
-    let row = await findStaffByEmail(db, "boss@biz.test");
+    let row = await findStaffByEmail(db, "again@biz.test");
     expect(await verifyPassword(row?.passwordHash ?? null, "third-password")).toBe(true);
     // Disabled by another admin since: the next start with the same variables must not bring it back.
     await updateStaff(db, row?.id ?? "", { disabled: true });
     const session = await startSession(db, { staffId: row?.id ?? "", userAgent: "test", ip: "203.0.113.9" });
     await reset("third-password");
-    row = await findStaffByEmail(db, "boss@biz.test");
+    row = await findStaffByEmail(db, "again@biz.test");
     expect(row?.disabled).toBe(true);
     expect(lines.at(-1)).toMatch(/ADMIN_RESET=1 ignored: .*already reset with this ADMIN_PASSWORD/);
-    const audits = await db.select().from(auditLog).where(eq(auditLog.target, "boss@biz.test"));
-    expect(audits.filter((a) => a.action === "staff.password_reset")).toHaveLength(2);
+    const audits = await db.select().from(auditLog).where(eq(auditLog.target, "again@biz.test"));
+    expect(audits.filter((a) => a.action === "staff.password_reset")).toHaveLength(1);
     // The marker is a salted hash, never the password.
     const stored = JSON.stringify(await db.select().from(appMeta));
     expect(stored).not.toContain("third-password");
@@ -82,7 +87,7 @@ describe("bootstrapAdmins", () => {
       .where(eq(staff.id, row?.id ?? ""));
     expect(await openSession(db, session, row?.id ?? "")).not.toBeNull();
     await reset("fourth-password");
-    row = await findStaffByEmail(db, "boss@biz.test");
+    row = await findStaffByEmail(db, "again@biz.test");
     expect(await verifyPassword(row?.passwordHash ?? null, "fourth-password")).toBe(true);
     expect(await openSession(db, session, row?.id ?? "")).toBeNull();
   });

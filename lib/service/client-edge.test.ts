@@ -253,7 +253,8 @@ describe("timeout covers the body", () => {
     const started = Date.now();
     const error = await failure(client({ timeoutMs: 200, getRetries: 0 }).getBalance());
     expect(error.kind).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Without the timeout the stalled body would hang to the test's 5 s limit; 4 s leaves a busy machine room.
+    expect(Date.now() - started).toBeLessThan(4_000);
   });
 });
 

@@ -179,7 +179,8 @@ describe("error kinds", () => {
     const started = Date.now();
     const error = await failure(client({ timeoutMs: 300, getRetries: 0 }).getBalance());
     expect(error.kind).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(1500);
+    // The fault never answers: without the timeout the call would hang to the test's limit; 4 s leaves a busy machine room.
+    expect(Date.now() - started).toBeLessThan(4_000);
     expect(error.userMessage).toMatch(/did not answer in time/);
   });
 

@@ -113,6 +113,8 @@ describe("5. service faults", () => {
     });
     const created = (await res.json()) as Envelope<{ request_id: number }>;
     foreignId = String(created.data.request_id);
+    // Made here, not by the storm test, so each test that reads it runs on its own (no order between tests).
+    localPending = await createRequest(admin, { tag: `kept.${Date.now().toString(36)}`, amount: 49, description: "Stays pending" });
   });
 
   afterAll(async () => {
@@ -144,8 +146,7 @@ describe("5. service faults", () => {
 
   it("the reconciler backs off under a storm of 429 with Retry-After: the call rate falls and stays under 100/min", async () => {
     const stamp = Date.now().toString(36);
-    localPending = await createRequest(admin, { tag: `storm.${stamp}.0`, amount: 50, description: "Storm 0" });
-    for (let i = 1; i < 3; i++) await createRequest(admin, { tag: `storm.${stamp}.${i}`, amount: 50 + i, description: `Storm ${i}` });
+    for (let i = 0; i < 3; i++) await createRequest(admin, { tag: `storm.${stamp}.${i}`, amount: 50 + i, description: `Storm ${i}` });
     // Steady state first: the reconciler is refreshing the three pending requests successfully.
     await sb.resetStats();
     await waitFor("the reconciler to refresh the pending requests", async () => (((await sb.calls())[FETCH_CALL] ?? 0) >= 3 ? true : undefined), 30_000, 200);
