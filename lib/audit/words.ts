@@ -5,7 +5,7 @@ import type { AuditAction } from "@/lib/audit/write";
 import { formatMajor } from "@/lib/client/money";
 
 /** What an entry is about, which decides where its target links. */
-export type AuditTargetKind = "request" | "payment" | "campaign" | "staff" | "none";
+export type AuditTargetKind = "request" | "payment" | "campaign" | "staff" | "payer" | "none";
 
 /** The parts of a row a sentence may use; `targetName` is the staff member's or campaign's name when known. */
 export interface AuditFacts {
@@ -147,6 +147,27 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
   },
   "campaign.resumed": { label: "Resumed a campaign", target: "campaign", sentence: () => "Resumed the campaign" },
   "campaign.cancelled": { label: "Cancelled a campaign", target: "campaign", sentence: () => "Cancelled the campaign" },
+  "campaign.asked_again": {
+    label: "Made an ask-again round",
+    target: "campaign",
+    sentence: (f) => {
+      const rows = Number(f.detail?.rows ?? 0);
+      const leftOut = Number(f.detail?.leftOut ?? 0);
+      return `Made round ${text(f.detail?.round) ?? "?"} asking ${plural(rows, "person", "people")} again${leftOut > 0 ? `, ${leftOut.toLocaleString("en")} left out` : ""}`;
+    },
+  },
+  "payer.do_not_ask_marked": {
+    label: "Marked do not ask",
+    target: "payer",
+    sentence: (f) => `Marked @${f.target ?? "?"} do not ask${text(f.detail?.note) ? `: ${text(f.detail?.note)}` : ""}`,
+  },
+  "payer.do_not_ask_cleared": { label: "Cleared do not ask", target: "payer", sentence: (f) => `Cleared do not ask for @${f.target ?? "?"}` },
+  "settings.chasing_changed": {
+    label: "Changed the chasing policy",
+    target: "none",
+    sentence: (f) =>
+      `Changed the chasing policy: cool-down ${text(f.detail?.declineCooldownHours) ?? "?"} h after a decline, at most ${text(f.detail?.maxAsksPerTag) ?? "?"} asks a tag in a campaign family`,
+  },
 };
 
 function isKnown(action: string): action is AuditAction {
@@ -182,6 +203,8 @@ export function auditTargetHref(action: string, target: string | null): string |
       return `/payments/${encodeURIComponent(target)}`;
     case "campaign":
       return `/campaigns/${encodeURIComponent(target)}`;
+    case "payer":
+      return `/payers/${encodeURIComponent(target)}`;
     case "none":
       return null;
   }
@@ -189,7 +212,7 @@ export function auditTargetHref(action: string, target: string | null): string |
 
 /** The target's name as a link shows it: the person's or campaign's name, "Request #12", "Payment 3f2a…". */
 export function auditTargetText(action: string, target: string | null, targetName: string | null): string | null {
-  if (!target) return isKnown(action) && action === "settings.require_2fa_changed" ? "Team settings" : null;
+  if (!target) return isKnown(action) && action.startsWith("settings.") ? "Team settings" : null;
   if (!isKnown(action)) return target;
   switch (AUDIT_WORDS[action].target) {
     case "request":
@@ -198,6 +221,8 @@ export function auditTargetText(action: string, target: string | null, targetNam
       return `Payment ${target.slice(0, 8)}…`;
     case "campaign":
       return targetName ?? "A campaign";
+    case "payer":
+      return `@${target}`;
     case "staff":
     case "none":
       return targetName ?? target;

@@ -32,6 +32,10 @@ export const AUDIT_ACTIONS = [
   "campaign.paused",
   "campaign.resumed",
   "campaign.cancelled",
+  "campaign.asked_again",
+  "payer.do_not_ask_marked",
+  "payer.do_not_ask_cleared",
+  "settings.chasing_changed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

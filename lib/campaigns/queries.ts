@@ -10,7 +10,9 @@ import { sendsShareWhileChecking } from "@/lib/service/budget";
 import {
   CAMPAIGN_PAGE_SIZE,
   CAMPAIGN_ROWS_PAGE_SIZE,
+  type CampaignFamily,
   type CampaignRowView,
+  type LeftOutReason,
   type CampaignStatus,
   type CampaignView,
   type RowFilter,
@@ -72,6 +74,9 @@ async function countsFor(db: Db, ids: string[]): Promise<Map<string, CountsRow>>
 interface CampaignBase {
   id: string;
   name: string;
+  parent_id: string | null;
+  family_id: string | null;
+  round: number;
   status: CampaignStatus;
   created_by: string | null;
   sent_by: string | null;
@@ -88,11 +93,14 @@ export function campaignPace(): number {
   return sendsShareWhileChecking(getConfig().serviceRateLimitPerMin);
 }
 
-function toView(c: CampaignBase, n: CountsRow | undefined, pace: number): CampaignView {
+function toView(c: CampaignBase, n: CountsRow | undefined, pace: number, family: CampaignFamily | null = null): CampaignView {
   const queued = n?.queued ?? 0;
   return {
     id: c.id,
     name: c.name,
+    parentId: c.parent_id,
+    round: c.round,
+    family,
     status: c.status,
     createdBy: c.created_by,
     sentBy: c.sent_by,
@@ -116,7 +124,7 @@ function toView(c: CampaignBase, n: CountsRow | undefined, pace: number): Campai
   };
 }
 
-const CAMPAIGN_COLUMNS = sql`c.id, c.name, c.status, s.name as created_by, snd.name as sent_by, c.paused_reason, c.created_at, c.started_at, c.finished_at`;
+const CAMPAIGN_COLUMNS = sql`c.id, c.name, c.parent_id, c.family_id, c.round, c.status, s.name as created_by, snd.name as sent_by, c.paused_reason, c.created_at, c.started_at, c.finished_at`;
 const CAMPAIGN_FROM = sql`campaigns c left join staff s on s.id = c.created_by left join staff snd on snd.id = c.sender_id`;
 
 /** One campaign (GET /api/campaigns/:id and the campaign page's prefetch); null when there is no such campaign. */
@@ -124,7 +132,26 @@ export async function getCampaignView(db: Db, id: string, pace: number = campaig
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   const [c] = await queryRows<CampaignBase>(db, sql`select ${CAMPAIGN_COLUMNS} from ${CAMPAIGN_FROM} where c.id = ${id}::uuid`);
   if (!c) return null;
-  return toView(c, (await countsFor(db, [c.id])).get(c.id), pace);
+  const [counts, family] = await Promise.all([countsFor(db, [c.id]), familyOf(db, c.family_id ?? c.id)]);
+  return toView(c, counts.get(c.id), pace, family);
+}
+
+/** A family's rounds, oldest first, and who in it has been asked and has paid (each tag once). */
+async function familyOf(db: Db, familyId: string): Promise<CampaignFamily> {
+  const [rounds, [people]] = await Promise.all([
+    queryRows<{ id: string; name: string; round: number; status: CampaignStatus }>(
+      db,
+      sql`select id, name, round, status from campaigns where id = ${familyId}::uuid or family_id = ${familyId}::uuid order by round, created_at`,
+    ),
+    queryRows<{ paid: number; asked: number }>(
+      db,
+      sql`select count(distinct lower(regexp_replace(fr.tag, '^@', ''))) filter (where fr.status = 'accepted')::int as paid,
+            count(distinct lower(regexp_replace(fr.tag, '^@', '')))::int as asked
+          from campaigns c join campaign_rows r on r.campaign_id = c.id join fund_requests fr on fr.id = r.fund_request_id
+          where c.id = ${familyId}::uuid or c.family_id = ${familyId}::uuid`,
+    ),
+  ]);
+  return { rounds, paid: people?.paid ?? 0, asked: people?.asked ?? 0 };
 }
 
 /** The campaigns list's one read (GET /api/campaigns and the campaigns page's prefetch). */
@@ -152,6 +179,7 @@ interface RowRecord {
   status: RowStatus;
   request_id: string | null;
   error: string | null;
+  left_out: LeftOutReason | null;
   warning: string | null;
   paid_by: string | null;
   paid_amount: string | null;
@@ -185,7 +213,7 @@ export async function listCampaignRows(
     queryRows<RowRecord>(
       db,
       sql`select r.row, r.tag, r.amount_text, r.amount_naira::text as amount_naira, r.description, ${ROW_STATUS} as status, fr.request_id,
-            coalesce(r.error, case when fr.status = 'failed' then fr.error end) as error, r.warning,
+            coalesce(r.error, case when fr.status = 'failed' then fr.error end) as error, r.left_out, r.warning,
             p.customer_name as paid_by, p.amount::text as paid_amount, to_char(p.received_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as paid_at
           from campaign_rows r left join fund_requests fr on fr.id = r.fund_request_id left join payments p on p.fund_request_id = fr.id
           where ${where} order by r.row limit ${pageSize} offset ${(query.page - 1) * pageSize}`,
@@ -201,6 +229,7 @@ export async function listCampaignRows(
       status: r.status,
       requestId: r.request_id,
       error: r.error,
+      leftOut: r.left_out,
       warning: r.warning,
       paidBy: r.paid_by,
       paidAmount: r.paid_amount,

@@ -7,7 +7,10 @@ import { campaignRows, campaigns, fundRequests, type CampaignRow } from "@/lib/d
 import { isUuid } from "@/lib/http/route-params";
 
 import { repeatedTags, type ParsedRow } from "./parse";
-import type { CampaignStatus } from "@/lib/client/campaigns/view";
+import type { CampaignStatus, LeftOutReason } from "@/lib/client/campaigns/view";
+import { payerKey } from "@/lib/client/payers/tag";
+import { getConfig } from "@/lib/config";
+import { doNotAskMarks, doNotAskMessage } from "@/lib/payers/do-not-ask";
 import { TRANSITIONS, type Transition } from "@/lib/client/campaigns/transitions";
 
 const INSERT_CHUNK = 1_000;
@@ -23,12 +26,41 @@ export class DraftLimitError extends Error {
   }
 }
 
+/** Where an ask-again round comes from: the campaign it chases, the family's first campaign and its round. */
+export interface CampaignOrigin {
+  parentId: string;
+  familyId: string;
+  round: number;
+}
+
+/** A row an ask-again round leaves out by policy: kept as an invalid row with its reason, so the preview shows it. */
+export interface LeftOutRow {
+  row: number;
+  tag: string;
+  amount: string;
+  description: string;
+  reason: LeftOutReason;
+  message: string;
+}
+
 /**
  * A draft campaign and all its rows (invalid ones with their reason, flagged ones with a warning), in one
  * transaction; its uploader is its first sender of record. The uploader's drafts are counted under a
- * transaction-scoped advisory lock on their id, so concurrent uploads cannot pass the cap together.
+ * transaction-scoped advisory lock on their id, so concurrent uploads cannot pass the cap together. A tag marked
+ * do-not-ask becomes an invalid row saying who marked it (DESIGN §12).
  */
-export async function createCampaign(db: Db, name: string, rows: readonly ParsedRow[], createdBy: string): Promise<string> {
+export async function createCampaign(
+  db: Db,
+  name: string,
+  rows: readonly ParsedRow[],
+  createdBy: string,
+  options: { origin?: CampaignOrigin; leftOut?: readonly LeftOutRow[] } = {},
+): Promise<string> {
+  const marks = await doNotAskMarks(
+    db,
+    rows.flatMap((r) => (r.valid ? [r.valid.tag] : [])),
+  );
+  const { timeZone } = getConfig();
   const repeated = repeatedTags(rows);
   // A pending request to the same tag for the same amount: probably already asked.
   const validTags = [...new Set(rows.flatMap((r) => (r.valid ? [r.valid.tag] : [])))];
@@ -47,9 +79,28 @@ export async function createCampaign(db: Db, name: string, rows: readonly Parsed
       .from(campaigns)
       .where(and(eq(campaigns.createdBy, createdBy), eq(campaigns.status, "draft")));
     if ((drafts?.n ?? 0) >= MAX_DRAFTS_PER_PERSON) throw new DraftLimitError(drafts?.n ?? 0);
-    const [campaign] = await tx.insert(campaigns).values({ name, createdBy, senderId: createdBy }).returning({ id: campaigns.id });
+    const origin = options.origin;
+    const [campaign] = await tx
+      .insert(campaigns)
+      .values({ name, createdBy, senderId: createdBy, parentId: origin?.parentId ?? null, familyId: origin?.familyId ?? null, round: origin?.round ?? 1 })
+      .returning({ id: campaigns.id });
     if (!campaign) throw new Error("campaign insert returned nothing");
     const values = rows.map((r) => {
+      const mark = r.valid ? marks.get(payerKey(r.valid.tag)) : undefined;
+      if (r.valid && mark) {
+        return {
+          campaignId: campaign.id,
+          row: r.row,
+          tag: r.valid.tag,
+          amountText: r.amountText,
+          amountNaira: r.valid.amount,
+          description: r.valid.description,
+          status: "invalid" as const,
+          error: doNotAskMessage(mark, timeZone),
+          leftOut: "do_not_ask" as LeftOutReason | null,
+          warning: null,
+        };
+      }
       const warnings: string[] = [];
       if (r.valid && repeated.has(r.valid.tag.toLowerCase())) warnings.push("This tag appears more than once in the file.");
       if (r.valid && pending.has(`${r.valid.tag.toLowerCase()}|${r.valid.amount}`)) warnings.push("This tag already has a pending request for this amount.");
@@ -62,9 +113,24 @@ export async function createCampaign(db: Db, name: string, rows: readonly Parsed
         description: r.valid?.description ?? r.description,
         status: r.valid ? ("queued" as const) : ("invalid" as const),
         error: r.error,
+        leftOut: null,
         warning: warnings.length > 0 ? warnings.join(" ") : null,
       };
     });
+    for (const l of options.leftOut ?? []) {
+      values.push({
+        campaignId: campaign.id,
+        row: l.row,
+        tag: l.tag,
+        amountText: l.amount,
+        amountNaira: l.amount,
+        description: l.description,
+        status: "invalid" as const,
+        error: l.message,
+        leftOut: l.reason,
+        warning: null,
+      });
+    }
     for (let i = 0; i < values.length; i += INSERT_CHUNK) await tx.insert(campaignRows).values(values.slice(i, i + INSERT_CHUNK));
     return campaign.id;
   });

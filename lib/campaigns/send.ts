@@ -9,7 +9,9 @@ import { findRequestByIdempotencyKey } from "@/lib/requests/repo";
 import { newRequestSchema } from "@/lib/client/requests/schemas";
 import { ServiceError } from "@/lib/service/errors";
 
+import { getConfig } from "@/lib/config";
 import { linksAwaitingConfirmation } from "@/lib/payments/awaiting";
+import { doNotAskRefusal } from "@/lib/payers/do-not-ask";
 import { claimNextRow, hasClaims, markClaimFailed, markClaimSent, releaseClaim, takeStaleClaim, type ClaimedRow } from "./claims";
 import { finishDrainedCampaigns } from "./repo";
 import { pauseCampaignsWithoutSender } from "./sender";
@@ -42,6 +44,12 @@ async function sendClaimed(deps: RequestDeps, next: ClaimedRow): Promise<"sent" 
   const { db } = deps;
   const key = campaignRowKey(next.campaignId, next.row);
   const fields = newRequestSchema.omit({ idempotencyKey: true }).parse({ tag: next.tag, amount: next.amount, description: next.description });
+  // Marked do-not-ask since the upload: the row fails with who marked it, and nothing is sent.
+  const refusal = await doNotAskRefusal(db, fields.tag, getConfig().timeZone);
+  if (refusal) {
+    await markClaimFailed(db, next.id, refusal);
+    return "failed";
+  }
   const outcome = await createKeyedFundRequest(deps, fields, key, { id: next.senderId, name: next.senderName });
   if (outcome.kind === "in_flight") return "in_flight";
   if (outcome.kind === "key_reused") {

@@ -63,6 +63,8 @@ export const fundRequests = pgTable(
     index("fund_requests_status_idx").on(t.status, t.lastCheckedAt),
     index("fund_requests_created_idx").on(t.createdAt),
     index("fund_requests_tag_idx").on(t.tag),
+    // A payer's requests (lib/payers): the tag as a payer key (lower case, no leading @), newest first.
+    index("fund_requests_payer_idx").on(sql`lower(regexp_replace(${t.tag}, '^@', ''))`, t.createdAt),
     // One payment per request and one request per payment: linking is decided by these constraints.
     uniqueIndex("fund_requests_payment_uuid_key").on(t.paymentUuid),
   ],
@@ -103,6 +105,7 @@ export const payments = pgTable(
     check("payments_verification_check", sql`${t.verification} in ('unverified', 'verified', 'failed')`),
     index("payments_received_idx").on(t.receivedAt),
     index("payments_tag_idx").on(t.customerTag),
+    index("payments_payer_idx").on(sql`lower(regexp_replace(${t.customerTag}, '^@', ''))`, t.receivedAt),
     uniqueIndex("payments_fund_request_key").on(t.fundRequestId),
     index("payments_verification_idx").on(t.verification, t.receivedAt),
   ],
@@ -210,6 +213,11 @@ export const campaigns = pgTable(
     // starts or resumes it). The send job pauses the campaign with `pausedReason` once it no longer may.
     senderId: uuid("sender_id").references(() => staff.id, { onDelete: "set null" }),
     pausedReason: text("paused_reason"),
+    // Ask-again rounds (lib/campaigns/ask-again.ts): the campaign it chases, the family's first campaign (null on
+    // that first one: its family is itself) and its round, 1 for a first campaign.
+    parentId: uuid("parent_id"),
+    familyId: uuid("family_id"),
+    round: integer("round").notNull().default(1),
     createdAt: createdAt(),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
@@ -219,6 +227,7 @@ export const campaigns = pgTable(
     check("campaigns_status_check", sql`${t.status} in ('draft', 'sending', 'paused', 'done', 'cancelled')`),
     index("campaigns_created_idx").on(t.createdAt),
     index("campaigns_status_idx").on(t.status),
+    index("campaigns_family_idx").on(t.familyId),
   ],
 );
 
@@ -240,6 +249,8 @@ export const campaignRows = pgTable(
     status: text("status", { enum: ["invalid", "queued", "claimed", "sent", "failed", "skipped"] }).notNull(),
     claimedAt: timestamp("claimed_at", { withTimezone: true, mode: "date" }),
     error: text("error"),
+    // Why an `invalid` row was left out by policy (do_not_ask, paid, cooling_down, asked_enough, pending); null for bad input.
+    leftOut: text("left_out"),
     warning: text("warning"),
     // Set once the row's fund request is recorded: the unique index makes a row one request.
     fundRequestId: uuid("fund_request_id").references(() => fundRequests.id, { onDelete: "set null" }),
@@ -300,6 +311,10 @@ export const settings = pgTable(
   {
     id: integer("id").primaryKey().default(1),
     require2fa: boolean("require_2fa").notNull().default(false),
+    // The chasing policy (DESIGN §12): no ask-again of a tag that declined less than this many hours ago, and
+    // at most this many asks of one tag in a campaign family.
+    declineCooldownHours: integer("decline_cooldown_hours").notNull().default(72),
+    maxAsksPerTag: integer("max_asks_per_tag").notNull().default(3),
     updatedAt: updatedAt(),
   },
   (t) => [check("settings_one_row", sql`${t.id} = 1`)],
@@ -315,3 +330,41 @@ export const paymentHourTotals = pgTable("payment_hour_totals", {
   settled: naira("settled").notNull(),
   computedAt: createdAt(),
 });
+
+// One row per payer (a tag asked or paid, lower case, no leading @): counts kept by triggers on fund_requests and
+// payments (drizzle/0013_i23_payers.sql), their only writer, in the transaction of the change, so no page reads
+// every payment and the counts cannot drift.
+export const payerStats = pgTable(
+  "payer_stats",
+  {
+    tag: text("tag").primaryKey(),
+    name: text("name"),
+    nameAt: timestamp("name_at", { withTimezone: true, mode: "date" }),
+    // Requests the service took (pending, accepted or declined); failed ones are counted apart.
+    asked: integer("asked").notNull().default(0),
+    accepted: integer("accepted").notNull().default(0),
+    declined: integer("declined").notNull().default(0),
+    unanswered: integer("unanswered").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    payments: integer("payments").notNull().default(0),
+    collected: naira("collected").notNull().default("0"),
+    lastActivityAt: timestamp("last_activity_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    index("payer_stats_activity_idx").on(t.lastActivityAt, t.tag),
+    index("payer_stats_collected_idx").on(t.collected, t.tag),
+    index("payer_stats_asked_idx").on(t.asked, t.tag),
+  ],
+);
+
+// Tags a person asked not to be asked again (lib/payers/do-not-ask.ts is the one writer; audited).
+export const doNotAsk = pgTable("do_not_ask", {
+  tag: text("tag").primaryKey(),
+  note: text("note").notNull().default(""),
+  markedBy: uuid("marked_by").references(() => staff.id, { onDelete: "set null" }),
+  markedByName: text("marked_by_name").notNull(),
+  markedAt: timestamp("marked_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+export type PayerStatsRow = typeof payerStats.$inferSelect;
+export type DoNotAskRow = typeof doNotAsk.$inferSelect;

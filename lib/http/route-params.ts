@@ -1,5 +1,6 @@
 // The one check of path parameters: every dynamic segment's name says what kind of id it holds, and
 // withStaff (and the detail pages) refuse a malformed one as "not found" before any query sees it.
+import { PAYER_TAG_RE } from "@/lib/client/payers/tag";
 import { REQUEST_ID_RE } from "@/lib/service/client";
 // 8-4-4-4-12 hex, what Postgres's uuid type takes: campaigns, staff, sessions and payments use them.
 import { UUID_RE } from "@/lib/service/schemas";
@@ -9,6 +10,7 @@ const PARAM_FORMS: Record<string, RegExp> = {
   id: UUID_RE,
   uuid: UUID_RE,
   requestId: REQUEST_ID_RE,
+  tag: PAYER_TAG_RE,
 };
 
 export function isUuid(value: string): boolean {

@@ -2,7 +2,8 @@ import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
 import { parseJsonBody } from "@/lib/http/body";
-import { conflict, serviceFailure } from "@/lib/http/api-error";
+import { conflict, invalidField, serviceFailure } from "@/lib/http/api-error";
+import { doNotAskRefusal } from "@/lib/payers/do-not-ask";
 import { ok } from "@/lib/http/envelope";
 import { requestDeps } from "@/lib/requests/deps";
 import { createFundRequest } from "@/lib/requests/create";
@@ -29,6 +30,8 @@ export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
 
 export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
   const body = await parseJsonBody(request, newRequestSchema);
+  const refusal = await doNotAskRefusal(db, body.tag, getConfig().timeZone);
+  if (refusal) throw invalidField("This person asked not to be asked. Nothing was sent.", "tag", refusal);
   const outcome = await createFundRequest(requestDeps(db), body, staff);
   switch (outcome.kind) {
     case "replayed":

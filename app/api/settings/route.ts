@@ -10,7 +10,7 @@ import { settingsPatchSchema } from "@/lib/client/staff/schemas";
 
 export const dynamic = "force-dynamic";
 
-/** Team settings: `require2fa`. */
+/** Team settings: `require2fa`, and the chasing policy (`declineCooldownHours`, `maxAsksPerTag`). */
 export const GET = withStaff(ADMINS, async (_request, { db }) => ok(await getSettings(db)));
 
 export const PATCH = withStaff(ADMINS, async (request, { db, staff, ip }) => {
@@ -21,10 +21,23 @@ export const PATCH = withStaff(ADMINS, async (request, { db, staff, ip }) => {
   }
   const before = await getSettings(db);
   const after = await saveSettings(db, body);
+  const messages: string[] = [];
   if (before.require2fa !== after.require2fa) {
     await writeAudit(db, { action: "settings.require_2fa_changed", actor: staff, detail: { from: before.require2fa, to: after.require2fa }, ip });
+    messages.push(after.require2fa ? "Two-step sign-in is now required for everyone." : "Two-step sign-in is now optional.");
   }
-  return ok(after, after.require2fa ? "Two-step sign-in is now required for everyone." : "Two-step sign-in is now optional.");
+  if (before.declineCooldownHours !== after.declineCooldownHours || before.maxAsksPerTag !== after.maxAsksPerTag) {
+    await writeAudit(db, {
+      action: "settings.chasing_changed",
+      actor: staff,
+      detail: { declineCooldownHours: after.declineCooldownHours, maxAsksPerTag: after.maxAsksPerTag, before: { ...before, require2fa: undefined } },
+      ip,
+    });
+    messages.push(
+      `Chasing: ${after.declineCooldownHours} hours' cool-down after a decline, at most ${after.maxAsksPerTag} asks a person in a campaign family.`,
+    );
+  }
+  return ok(after, messages.join(" ") || "Nothing changed.");
 });
 
 export const { POST, PUT, DELETE } = otherMethods("GET", "PATCH");

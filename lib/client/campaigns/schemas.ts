@@ -51,3 +51,21 @@ export const campaignRowsQuerySchema = z.object({
   status: z.enum(ROW_FILTERS).optional().catch(undefined),
   page: pageParamSchema.default(1),
 });
+
+export const ASK_AGAIN_STATES = ["declined", "failed", "unanswered"] as const;
+export type AskAgainState = (typeof ASK_AGAIN_STATES)[number];
+
+// Shared by the ask-again form on a campaign page and POST /api/campaigns/:id/ask-again (DESIGN §12).
+export const askAgainSchema = z.object({
+  include: z
+    .array(z.enum(ASK_AGAIN_STATES, { error: "Choose from declined, failed and unanswered" }), { error: "Choose whom to ask again" })
+    .min(1, "Choose whom to ask again: declined, failed or unanswered")
+    .transform((list) => [...new Set(list)]),
+  unansweredForHours: z.coerce
+    .number({ error: "Enter a number of hours" })
+    .int("Enter whole hours")
+    .min(0, "Enter 0 or more hours")
+    .max(24 * 90, "At most 2,160 hours (90 days)")
+    .default(0),
+});
+export type AskAgainInput = z.infer<typeof askAgainSchema>;

@@ -24,9 +24,35 @@ export interface CampaignCounts {
   skipped: number;
 }
 
+/** Why an ask-again round (or an upload) left a row out (DESIGN §12). */
+export const LEFT_OUT_REASONS = ["paid", "do_not_ask", "cooling_down", "asked_enough", "pending"] as const;
+export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
+
+export const LEFT_OUT_WORDS: Record<LeftOutReason, string> = {
+  paid: "already paid in this campaign family",
+  do_not_ask: "asked not to be asked",
+  cooling_down: "declined recently (cooling down)",
+  asked_enough: "asked the most times allowed in this family",
+  pending: "still has an open request from this family",
+};
+
+/** A campaign and its ask-again rounds: who in the family has paid, counted once per tag. */
+export interface CampaignFamily {
+  rounds: { id: string; name: string; round: number; status: CampaignStatus }[];
+  /** Distinct tags with an accepted request anywhere in the family. */
+  paid: number;
+  /** Distinct tags asked anywhere in the family. */
+  asked: number;
+}
+
 export interface CampaignView {
   id: string;
   name: string;
+  /** The campaign this round chases (null for a first campaign), and its round (1 for a first campaign). */
+  parentId: string | null;
+  round: number;
+  /** The family's rounds and combined paid count (on the one-campaign read; null in lists). */
+  family: CampaignFamily | null;
   status: CampaignStatus;
   createdBy: string | null;
   /** The sender of record's name: rows go out under this account (the uploader, then whoever started or resumed it). */
@@ -56,6 +82,8 @@ export interface CampaignRowView {
   status: RowStatus;
   requestId: string | null;
   error: string | null;
+  /** Why the row was left out by policy (an invalid row); null for bad input and every other row. */
+  leftOut: LeftOutReason | null;
   warning: string | null;
   /** The payment that settled the row's request, if any: who paid, how much, when (UTC ISO). */
   paidBy: string | null;

@@ -98,7 +98,20 @@ export const twoStepConfirmSchema = z
   })
   .strict();
 
-export const settingsPatchSchema = z.object({ require2fa: z.boolean({ error: "Must be true or false" }) }).strict();
+// PATCH /api/settings: any of the team's settings; each form sends its own (two-step sign-in, or the chasing policy).
+export const settingsPatchSchema = z
+  .object({
+    require2fa: z.boolean({ error: "Must be true or false" }).optional(),
+    declineCooldownHours: z
+      .number({ error: "Enter a number of hours" })
+      .int("Enter whole hours")
+      .min(0, "Enter 0 or more hours")
+      .max(8760, "At most a year (8,760 hours)")
+      .optional(),
+    maxAsksPerTag: z.number({ error: "Enter a number" }).int("Enter a whole number").min(1, "At least 1").max(20, "At most 20").optional(),
+  })
+  .strict()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), "Send at least one setting to change");
 
 export type StaffCreateInput = z.infer<typeof staffCreateSchema>;
 export type StaffPatchInput = z.infer<typeof staffPatchSchema>;

@@ -1,0 +1,54 @@
+import { writeAudit } from "@/lib/audit/write";
+import { withStaff } from "@/lib/auth/guard";
+import { SENDERS } from "@/lib/client/auth/roles";
+import { askAgain } from "@/lib/campaigns/ask-again";
+import { getCampaignView } from "@/lib/campaigns/queries";
+import { askAgainSchema } from "@/lib/client/campaigns/schemas";
+import { LEFT_OUT_WORDS } from "@/lib/client/campaigns/view";
+import { conflict, notFound } from "@/lib/http/api-error";
+import { parseJsonBody } from "@/lib/http/body";
+import { ok } from "@/lib/http/envelope";
+import { otherMethods } from "@/lib/http/other-methods";
+
+export const dynamic = "force-dynamic";
+
+/** Ask again (DESIGN §12): a draft next round of this campaign's declined, failed or unanswered rows, checked against the policy. */
+export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
+  const input = await parseJsonBody(request, askAgainSchema);
+  const outcome = await askAgain(db, params.id, input, staff.id);
+  switch (outcome.kind) {
+    case "not_found":
+      throw notFound("No such campaign. It may have been made on another dashboard.");
+    case "draft":
+      throw conflict("This campaign is still a draft: nobody has been asked yet. Start it, and ask again once people have answered.");
+    case "nothing": {
+      const reasons = [...new Set(outcome.leftOut.map((l) => LEFT_OUT_WORDS[l.reason]))];
+      throw conflict(
+        outcome.leftOut.length === 0
+          ? "Nobody in this campaign is in the states you chose, so there is nobody to ask again."
+          : `Everyone you chose is left out by the chasing policy (${reasons.join("; ")}), so there is nobody to ask again.`,
+        { leftOut: outcome.leftOut.map((l) => ({ tag: l.tag, reason: l.reason })) },
+      );
+    }
+    case "made": {
+      await writeAudit(db, {
+        action: "campaign.asked_again",
+        actor: staff,
+        target: outcome.id,
+        detail: { parentId: params.id, round: outcome.round, include: input.include, rows: outcome.rows, leftOut: outcome.leftOut.length },
+        ip,
+      });
+      const view = await getCampaignView(db, outcome.id);
+      const twice = input.include.includes("unanswered")
+        ? " Those still to answer will hold two open requests; if both are paid, the second payment is to be refunded."
+        : "";
+      return ok(
+        { campaign: view, leftOut: outcome.leftOut.map((l) => ({ tag: l.tag, amount: l.amount, reason: l.reason })) },
+        `Round ${outcome.round} is ready as a draft: ${outcome.rows} to ask again, ${outcome.leftOut.length} left out.${twice} Check it and start it.`,
+        201,
+      );
+    }
+  }
+});
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

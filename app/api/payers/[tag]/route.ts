@@ -1,0 +1,39 @@
+import { writeAudit } from "@/lib/audit/write";
+import { withStaff } from "@/lib/auth/guard";
+import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { doNotAskPatchSchema } from "@/lib/client/payers/schemas";
+import { payerKey } from "@/lib/client/payers/tag";
+import { notFound } from "@/lib/http/api-error";
+import { parseJsonBody } from "@/lib/http/body";
+import { ok } from "@/lib/http/envelope";
+import { otherMethods } from "@/lib/http/other-methods";
+import { clearDoNotAsk, markDoNotAsk } from "@/lib/payers/do-not-ask";
+import { readPayerDetail } from "@/lib/payers/queries";
+
+export const dynamic = "force-dynamic";
+
+const UNKNOWN = "Nobody with that tag has been asked or has paid yet. Check the tag, or find them on the Payers page.";
+
+/** A payer with their contact (masked for viewers) and history. */
+export const GET = withStaff<{ tag: string }>(ANY_STAFF, async (_request, { db, params, staff }) => {
+  const detail = await readPayerDetail(db, payerKey(params.tag), staff.role);
+  if (!detail) throw notFound(UNKNOWN);
+  return ok(detail, "OK", 200, { "Cache-Control": "no-store" });
+});
+
+/** Do not ask (DESIGN §12): marks or clears a payer, audited; a marked tag is refused by every way of asking. */
+export const PATCH = withStaff<{ tag: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
+  const key = payerKey(params.tag);
+  const body = await parseJsonBody(request, doNotAskPatchSchema);
+  if (!(await readPayerDetail(db, key, staff.role))) throw notFound(UNKNOWN);
+  if (body.doNotAsk) {
+    await markDoNotAsk(db, key, body.note, { id: staff.id, name: staff.name });
+    await writeAudit(db, { action: "payer.do_not_ask_marked", actor: staff, target: key, detail: { note: body.note }, ip });
+  } else if (await clearDoNotAsk(db, key)) {
+    await writeAudit(db, { action: "payer.do_not_ask_cleared", actor: staff, target: key, ip });
+  }
+  const detail = await readPayerDetail(db, key, staff.role);
+  return ok(detail, body.doNotAsk ? `@${key} will not be asked again until this is cleared.` : `@${key} may be asked again.`);
+});
+
+export const { POST, PUT, DELETE } = otherMethods("GET", "PATCH");

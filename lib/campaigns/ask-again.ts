@@ -1,0 +1,140 @@
+import "server-only";
+
+// Ask again (DESIGN §12): a draft child campaign of a campaign's rows in the chosen states, each checked against the
+// chasing policy; a row left out keeps its reason so the preview shows it. Starting it is as for any campaign.
+import { sql } from "drizzle-orm";
+
+import type { AskAgainInput, AskAgainState } from "@/lib/client/campaigns/schemas";
+import { LEFT_OUT_WORDS, type LeftOutReason } from "@/lib/client/campaigns/view";
+import { payerKey } from "@/lib/client/payers/tag";
+import { queryRows, type Db } from "@/lib/db/client";
+import { doNotAskMarks } from "@/lib/payers/do-not-ask";
+import { getSettings } from "@/lib/settings/repo";
+
+import { createCampaign, type LeftOutRow } from "./repo";
+import type { ParsedRow } from "./parse";
+
+export type AskAgainOutcome =
+  | { kind: "made"; id: string; round: number; rows: number; leftOut: LeftOutRow[] }
+  | { kind: "not_found" }
+  | { kind: "draft" }
+  | { kind: "nothing"; leftOut: LeftOutRow[] };
+
+interface Candidate {
+  row: number;
+  tag: string;
+  amount: string;
+  description: string;
+  state: AskAgainState | "other";
+}
+
+/** The parent's rows with the state of their request: declined, failed, unanswered (pending for long enough) or other. */
+async function candidates(db: Db, parentId: string, unansweredForHours: number): Promise<Candidate[]> {
+  return queryRows<Candidate>(
+    db,
+    sql`select r.row, r.tag, r.amount_naira::text as amount, r.description,
+          case
+            when r.status = 'failed' or fr.status = 'failed' then 'failed'
+            when fr.status = 'declined' then 'declined'
+            when fr.status = 'pending' and fr.created_at <= now() - make_interval(hours => ${unansweredForHours}) then 'unanswered'
+            else 'other'
+          end as state
+        from campaign_rows r left join fund_requests fr on fr.id = r.fund_request_id
+        where r.campaign_id = ${parentId}::uuid and r.amount_naira is not null and r.status in ('sent', 'failed')
+        order by r.row`,
+  );
+}
+
+interface FamilyFacts {
+  tag: string;
+  asks: number;
+  paid: boolean;
+  open: boolean;
+}
+
+/** Per payer key in the family: how often asked, whether paid, whether a request is still open. */
+async function familyFacts(db: Db, familyId: string): Promise<Map<string, FamilyFacts>> {
+  const rows = await queryRows<FamilyFacts>(
+    db,
+    sql`select lower(regexp_replace(fr.tag, '^@', '')) as tag, count(*)::int as asks,
+          bool_or(fr.status = 'accepted') as paid, bool_or(fr.status = 'pending') as open
+        from campaigns c join campaign_rows r on r.campaign_id = c.id join fund_requests fr on fr.id = r.fund_request_id
+        where c.id = ${familyId}::uuid or c.family_id = ${familyId}::uuid
+        group by 1`,
+  );
+  return new Map(rows.map((r) => [r.tag, r]));
+}
+
+/** Payer keys among `keys` that declined anything within the cool-down. */
+async function coolingDown(db: Db, keys: string[], hours: number): Promise<Set<string>> {
+  if (keys.length === 0 || hours <= 0) return new Set();
+  const rows = await queryRows<{ tag: string }>(
+    db,
+    sql`select distinct lower(regexp_replace(tag, '^@', '')) as tag from fund_requests
+        where status = 'declined' and decided_at > now() - make_interval(hours => ${hours})
+          and lower(regexp_replace(tag, '^@', '')) in (${sql.join(
+            keys.map((k) => sql`${k}`),
+            sql`, `,
+          )})`,
+  );
+  return new Set(rows.map((r) => r.tag));
+}
+
+/** Makes the next round of `parentId` for the rows in `input.include`, or says why it cannot. */
+export async function askAgain(db: Db, parentId: string, input: AskAgainInput, by: string): Promise<AskAgainOutcome> {
+  const [parent] = await queryRows<{ id: string; status: string; family_id: string | null; round: number }>(
+    db,
+    sql`select id, status, family_id, round from campaigns where id = ${parentId}::uuid`,
+  );
+  if (!parent) return { kind: "not_found" };
+  if (parent.status === "draft") return { kind: "draft" };
+  const familyId = parent.family_id ?? parent.id;
+  const [root] = await queryRows<{ name: string }>(db, sql`select name from campaigns where id = ${familyId}::uuid`);
+  const policy = await getSettings(db);
+  const wanted = new Set<string>(input.include);
+  const chosen = (await candidates(db, parent.id, input.unansweredForHours)).filter((c) => wanted.has(c.state));
+  const keys = [...new Set(chosen.map((c) => payerKey(c.tag)))];
+  const [facts, marks, cooling] = await Promise.all([familyFacts(db, familyId), doNotAskMarks(db, keys), coolingDown(db, keys, policy.declineCooldownHours)]);
+
+  const rows: ParsedRow[] = [];
+  const leftOut: LeftOutRow[] = [];
+  const seen = new Set<string>();
+  for (const c of chosen) {
+    const key = payerKey(c.tag);
+    const f = facts.get(key);
+    const reason: LeftOutReason | null = f?.paid
+      ? "paid"
+      : marks.has(key)
+        ? "do_not_ask"
+        : cooling.has(key)
+          ? "cooling_down"
+          : (f?.asks ?? 0) >= policy.maxAsksPerTag
+            ? "asked_enough"
+            : f?.open && !wanted.has("unanswered")
+              ? "pending"
+              : null;
+    const row = rows.length + leftOut.length + 1;
+    if (reason) {
+      leftOut.push({ row, tag: c.tag, amount: c.amount, description: c.description, reason, message: `Left out: ${LEFT_OUT_WORDS[reason]}` });
+      continue;
+    }
+    // One ask a person a round, whatever the parent's file held.
+    if (seen.has(`${key}|${c.amount}`)) continue;
+    seen.add(`${key}|${c.amount}`);
+    rows.push({
+      row,
+      tag: c.tag,
+      amountText: c.amount,
+      description: c.description,
+      valid: { tag: c.tag, amount: c.amount, description: c.description },
+      error: null,
+    });
+  }
+  if (rows.length === 0) return { kind: "nothing", leftOut };
+  const round = parent.round + 1;
+  const id = await createCampaign(db, `${root?.name ?? "Campaign"} — round ${round}`.slice(0, 100), rows, by, {
+    origin: { parentId: parent.id, familyId, round },
+    leftOut,
+  });
+  return { kind: "made", id, round, rows: rows.length, leftOut };
+}

@@ -1,0 +1,46 @@
+import "server-only";
+
+// The one writer of do_not_ask (docs/architecture.md, "Ownership"): marks and clears, and the check every way of
+// asking (the form, the API, a campaign upload, a chase, a plan period) makes before asking a tag.
+import { eq, inArray } from "drizzle-orm";
+
+import { payerKey } from "@/lib/client/payers/tag";
+import type { Db } from "@/lib/db/client";
+import { doNotAsk, type DoNotAskRow } from "@/lib/db/schema";
+
+export async function markDoNotAsk(db: Db, tag: string, note: string, by: { id: string; name: string }): Promise<void> {
+  const key = payerKey(tag);
+  await db
+    .insert(doNotAsk)
+    .values({ tag: key, note, markedBy: by.id, markedByName: by.name })
+    .onConflictDoUpdate({ target: doNotAsk.tag, set: { note, markedBy: by.id, markedByName: by.name, markedAt: new Date() } });
+}
+
+/** True when there was a mark to clear. */
+export async function clearDoNotAsk(db: Db, tag: string): Promise<boolean> {
+  const cleared = await db
+    .delete(doNotAsk)
+    .where(eq(doNotAsk.tag, payerKey(tag)))
+    .returning({ tag: doNotAsk.tag });
+  return cleared.length > 0;
+}
+
+/** The marks among `tags` (any spelling), by payer key. */
+export async function doNotAskMarks(db: Db, tags: string[]): Promise<Map<string, DoNotAskRow>> {
+  const keys = [...new Set(tags.map(payerKey))];
+  if (keys.length === 0) return new Map();
+  const rows = await db.select().from(doNotAsk).where(inArray(doNotAsk.tag, keys));
+  return new Map(rows.map((r) => [r.tag, r]));
+}
+
+/** What a person is told when a marked tag is asked: who marked it and when (the day in `timeZone`). */
+export function doNotAskMessage(mark: DoNotAskRow, timeZone: string): string {
+  const day = new Intl.DateTimeFormat("en-GB", { timeZone, day: "numeric", month: "short", year: "numeric" }).format(mark.markedAt);
+  return `@${mark.tag} asked not to be asked: marked by ${mark.markedByName} on ${day}${mark.note ? ` (${mark.note})` : ""}`;
+}
+
+/** The refusal a marked tag gets from the form, the API and a campaign's send (null when it may be asked). */
+export async function doNotAskRefusal(db: Db, tag: string, timeZone: string): Promise<string | null> {
+  const mark = (await doNotAskMarks(db, [tag])).get(payerKey(tag));
+  return mark ? doNotAskMessage(mark, timeZone) : null;
+}

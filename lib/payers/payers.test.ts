@@ -1,0 +1,232 @@
+import { randomUUID } from "node:crypto";
+
+import { sql } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+
+import { payerListQuery } from "@/lib/client/payers/search";
+import { queryRows } from "@/lib/db/client";
+import { recordPayment } from "@/lib/payments/record";
+import { clientKey } from "@/lib/requests/keys";
+import { acceptForPayment, applyServiceState, insertSending, markFailed, markPending } from "@/lib/requests/status";
+import { peerTransferPayloadSchema } from "@/lib/service/schemas";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { payload } from "@/tests/support/payloads";
+import { insertStaff, newKey } from "@/tests/support/request-deps";
+
+import { clearDoNotAsk, doNotAskRefusal, markDoNotAsk } from "./do-not-ask";
+import { readPayerDetail, readPayerPage } from "./queries";
+
+// Payers (DESIGN §12) on a real database: the counts the triggers keep as requests and payments change, the list's
+// search and filters, a payer's history, and do-not-ask.
+
+const LOG = { remoteAddr: "203.0.113.5", signatureOk: true } as const;
+
+describe.each(dbTargets())("payers on $name", (target) => {
+  const database = useTestDatabase(target);
+  beforeEach(async () => {
+    await database.db.execute(sql`delete from payments`);
+    await database.db.execute(sql`delete from campaign_rows`);
+    await database.db.execute(sql`delete from fund_requests`);
+    await database.db.execute(sql`delete from payer_stats`);
+    await database.db.execute(sql`delete from do_not_ask`);
+  });
+
+  let serial = 0;
+  /** A request to `tag` through the status owner's steps: recorded, then taken by the service (pending). */
+  async function asked(tag: string, amount = "100.00", createdBy: string | null = null) {
+    serial += 1;
+    const row = await insertSending(database.db, {
+      reference: `fb_${newKey("payer")}`,
+      idempotencyKey: clientKey(newKey("payer")),
+      tag,
+      amount,
+      description: "Dues",
+      createdBy,
+    });
+    if (!row) throw new Error("insert refused");
+    const requestId = String(900_000 + serial);
+    const pending = await markPending(database.db, row.id, requestId);
+    if (!pending) throw new Error("not pending");
+    return pending;
+  }
+
+  const answer = (requestId: string, status: "accepted" | "declined", name: string, at: Date) =>
+    applyServiceState(database.db, requestId, {
+      status,
+      requestedBy: { name: "Biz", tag: "biz" },
+      requestedSentTo: { name, tag: "x" },
+      serviceCreatedAt: null,
+      serviceUpdatedAt: at,
+    });
+
+  async function paid(tag: string, settled: number, name = "Ada Obi", uuid = randomUUID()) {
+    const body = payload({ uuid, amount: settled + 15, actual_amount: settled + 15, settled_amount: settled, fees: 15 });
+    const parsed = peerTransferPayloadSchema.parse({ ...body, customer: { ...body.customer, tag, name } });
+    return recordPayment(database.db, parsed, "major", LOG);
+  }
+
+  it("counts one payer however the tag is written, each state once, a repeat delivery once, and the median answer time", async () => {
+    const { db } = database;
+    const a = await asked("@Ada.Obi");
+    const b = await asked("ada.obi");
+    const c = await asked("ADA.OBI");
+    const d = await asked("ada.obi");
+    await answer(b.requestId ?? "", "accepted", "Ada Obi", new Date(b.createdAt.getTime() + 60_000));
+    await answer(d.requestId ?? "", "declined", "Ada O.", new Date(d.createdAt.getTime() + 120_000));
+    // c never reached the service: failed from sending.
+    const e = await insertSending(db, {
+      reference: `fb_${newKey("f")}`,
+      idempotencyKey: clientKey(newKey("f")),
+      tag: "Ada.Obi",
+      amount: "5.00",
+      description: "x",
+      createdBy: null,
+    });
+    await markFailed(db, e?.id ?? "", "The service refused it");
+    const uuid = randomUUID();
+    expect(await paid("Ada.Obi", 1485, "Ada Obi", uuid)).toBe("recorded");
+    expect(await paid("Ada.Obi", 1485, "Ada Obi", uuid)).toBe("duplicate");
+
+    const page = await readPayerPage(
+      db,
+      payerListQuery(() => undefined),
+    );
+    expect(page.total).toBe(1);
+    expect(page.items[0]).toMatchObject({
+      tag: "ada.obi",
+      asked: 4,
+      accepted: 1,
+      declined: 1,
+      unanswered: 2,
+      failed: 1,
+      payments: 1,
+      collected: "1485.00",
+      medianAnswerSeconds: 90,
+      doNotAsk: false,
+    });
+    expect([a.id, c.id]).toHaveLength(2);
+  });
+
+  it("a request accepted after its payment arrived moves from unanswered to accepted, and the payment counts once", async () => {
+    const { db } = database;
+    const request = await asked("late.payer", "250.00");
+    const uuid = randomUUID();
+    await paid("late.payer", 235, "Late Payer", uuid);
+    let payer = (
+      await readPayerPage(
+        db,
+        payerListQuery(() => undefined),
+      )
+    ).items[0];
+    expect(payer).toMatchObject({ tag: "late.payer", asked: 1, unanswered: 1, accepted: 0, payments: 1, collected: "235.00", name: "Late Payer" });
+    expect(await acceptForPayment(db, request, { uuid, receivedAt: new Date() }, async () => undefined)).toBe(true);
+    // Accepted again (the reconciler saw it too): nothing moves twice.
+    await answer(request.requestId ?? "", "accepted", "Late Payer", new Date());
+    payer = (
+      await readPayerPage(
+        db,
+        payerListQuery(() => undefined),
+      )
+    ).items[0];
+    expect(payer).toMatchObject({ asked: 1, unanswered: 0, accepted: 1, payments: 1, collected: "235.00" });
+  });
+
+  it("keeps the counts equal to a recount from the requests and payments (no drift)", async () => {
+    const { db } = database;
+    for (let i = 0; i < 12; i++) {
+      const r = await asked(`drift.${i % 4}`, `${10 + i}.00`);
+      if (i % 3 === 0) await answer(r.requestId ?? "", "accepted", `Person ${i}`, new Date());
+      if (i % 3 === 1) await answer(r.requestId ?? "", "declined", `Person ${i}`, new Date());
+      if (i % 2 === 0) await paid(`DRIFT.${i % 4}`, 7 + i);
+    }
+    const recount = await queryRows<Record<string, string | number>>(
+      db,
+      sql`select k as tag, sum(asked)::int as asked, sum(accepted)::int as accepted, sum(declined)::int as declined,
+            sum(unanswered)::int as unanswered, sum(paid)::int as payments, sum(collected)::numeric(18,2)::text as collected
+          from (
+            select lower(regexp_replace(tag, '^@', '')) as k, (status in ('pending','accepted','declined'))::int as asked,
+              (status = 'accepted')::int as accepted, (status = 'declined')::int as declined, (status = 'pending')::int as unanswered,
+              0 as paid, 0::numeric as collected from fund_requests
+            union all
+            select lower(regexp_replace(customer_tag, '^@', '')), 0, 0, 0, 0, 1, settled_amount from payments
+          ) x group by k order by k`,
+    );
+    const kept = await queryRows<Record<string, string | number>>(
+      db,
+      sql`select tag, asked, accepted, declined, unanswered, payments, collected::text as collected from payer_stats order by tag`,
+    );
+    expect(recount.length).toBe(4);
+    expect(kept).toEqual(recount);
+  });
+
+  it("searches by tag or name, filters unanswered, declined, paid and do-not-ask, and pages", async () => {
+    const { db } = database;
+    const staff = await insertStaff(db, "Bola Admin");
+    const one = await asked("chidi.n");
+    await answer(one.requestId ?? "", "declined", "Chidi Nwosu", new Date());
+    await asked("funke.a");
+    await paid("grace.o", 500, "Grace Okafor");
+    await markDoNotAsk(db, "@Chidi.N", "Asked us to stop", staff);
+    const tags = async (search: Record<string, string>) =>
+      (
+        await readPayerPage(
+          db,
+          payerListQuery((n) => search[n]),
+        )
+      ).items
+        .map((p) => p.tag)
+        .sort();
+    expect(await tags({})).toEqual(["chidi.n", "funke.a", "grace.o"]);
+    expect(await tags({ q: "okafor" })).toEqual(["grace.o"]);
+    expect(await tags({ q: "@FUNKE" })).toEqual(["funke.a"]);
+    expect(await tags({ filter: "unanswered" })).toEqual(["funke.a"]);
+    expect(await tags({ filter: "declined" })).toEqual(["chidi.n"]);
+    expect(await tags({ filter: "paid" })).toEqual(["grace.o"]);
+    expect(await tags({ filter: "do-not-ask" })).toEqual(["chidi.n"]);
+    expect(
+      (
+        await readPayerPage(
+          db,
+          payerListQuery((n) => ({ sort: "collected" })[n]),
+        )
+      ).items[0]?.tag,
+    ).toBe("grace.o");
+    expect(
+      (
+        await readPayerPage(
+          db,
+          payerListQuery((n) => ({ page: "2" })[n]),
+        )
+      ).items,
+    ).toEqual([]);
+  });
+
+  it("shows a payer's contact from their latest payment, masked for viewers, never the bvn, with their history", async () => {
+    const { db } = database;
+    await asked("hauwa.b", "40.00");
+    await paid("hauwa.b", 25, "Hauwa Bello");
+    const admin = await readPayerDetail(db, "hauwa.b", "admin");
+    const viewer = await readPayerDetail(db, "hauwa.b", "viewer");
+    expect(admin?.contact).toMatchObject({ name: "Hauwa Bello", email: "ada.obi@example.com", phone: "+2348031234567" });
+    expect(viewer?.contact?.email).toBe("a•••@example.com");
+    expect(viewer?.contact?.phone).toBe("•••••••4567");
+    expect(JSON.stringify(admin)).not.toContain("22123456789");
+    expect(admin?.requests).toHaveLength(1);
+    expect(admin?.payments).toHaveLength(1);
+    expect(await readPayerDetail(db, "nobody.here", "admin")).toBeNull();
+  });
+
+  it("do not ask: refused with who marked it and when, until cleared", async () => {
+    const { db } = database;
+    const staff = await insertStaff(db, "Bola Admin");
+    await asked("ike.o");
+    expect(await doNotAskRefusal(db, "Ike.O", "Africa/Lagos")).toBeNull();
+    await markDoNotAsk(db, "@ike.o", "Moved abroad", staff);
+    const refusal = await doNotAskRefusal(db, "IKE.O", "Africa/Lagos");
+    expect(refusal).toContain("@ike.o asked not to be asked: marked by Bola Admin on");
+    expect(refusal).toContain("Moved abroad");
+    expect((await readPayerDetail(db, "ike.o", "viewer"))?.doNotAsk).toMatchObject({ markedBy: "Bola Admin", note: "Moved abroad" });
+    expect(await clearDoNotAsk(db, "ike.o")).toBe(true);
+    expect(await doNotAskRefusal(db, "ike.o", "Africa/Lagos")).toBeNull();
+  });
+});
