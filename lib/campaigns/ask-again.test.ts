@@ -1,0 +1,166 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { campaignRows, fundRequests } from "@/lib/db/schema";
+import { markDoNotAsk } from "@/lib/payers/do-not-ask";
+import type { RequestDeps } from "@/lib/requests/deps";
+import { applyServiceState } from "@/lib/requests/status";
+import { saveSettings } from "@/lib/settings/repo";
+import type { Sandbox } from "@/sandbox/server";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { insertStaff, newTag, requestDeps } from "@/tests/support/request-deps";
+import { startTestSandbox } from "@/tests/support/sandbox";
+import { CREATE_CALL, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
+
+import { askAgain } from "./ask-again";
+import { parseCampaignCsv } from "./parse";
+import { getCampaignView, listCampaignRows } from "./queries";
+import { createCampaign, transitionCampaign } from "./repo";
+import { campaignRowKey, sendCampaignRows } from "./send";
+
+// Ask again (DESIGN §12) on a real database and the sandbox: which rows a round asks, every reason a row is left
+// out, and a round sent across a crash asking each person once.
+
+let sb: Sandbox;
+let control: SandboxControl;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  control = sandboxControl(sb);
+});
+afterAll(async () => sb.close());
+
+const HOUR = 3_600_000;
+
+describe.each(dbTargets())("ask again on $name", (target) => {
+  const database = useTestDatabase(target);
+  let deps: RequestDeps;
+  let operator: { id: string; name: string };
+  beforeAll(async () => {
+    deps = requestDeps(database.db, sb, { service: { getRetries: 0 } });
+    operator = await insertStaff(database.db, "Chase Operator");
+  });
+  beforeEach(async () => {
+    await control.reset();
+    await saveSettings(database.db, { declineCooldownHours: 72, maxAsksPerTag: 3 });
+  });
+
+  /** A started campaign of `tags` (in file order, one naira more each), every row sent to the sandbox. */
+  async function sentCampaign(name: string, tags: string[]): Promise<string> {
+    const csv = `tag,amount,description\n${tags.map((t, i) => `${t},${100 + i},${name} dues`).join("\n")}\n`;
+    const parsed = parseCampaignCsv(new TextEncoder().encode(csv));
+    if (!parsed.ok) throw new Error(parsed.message);
+    const id = await createCampaign(database.db, name, parsed.rows, operator.id);
+    await transitionCampaign(database.db, id, "start", operator.id);
+    expect(await sendCampaignRows(deps, 50)).toMatchObject({ more: false });
+    return id;
+  }
+
+  /** Gives row `row` of campaign `id` the person's answer, `hoursAgo` hours ago. */
+  async function answered(id: string, row: number, status: "accepted" | "declined", hoursAgo = 100): Promise<void> {
+    const [r] = await database.db
+      .select({ requestId: fundRequests.requestId })
+      .from(fundRequests)
+      .where(eq(fundRequests.idempotencyKey, campaignRowKey(id, row)));
+    const at = new Date(Date.now() - hoursAgo * HOUR);
+    await applyServiceState(database.db, r?.requestId ?? "", {
+      status,
+      requestedBy: { name: "Biz", tag: "biz" },
+      requestedSentTo: { name: "Someone", tag: "x" },
+      serviceCreatedAt: null,
+      serviceUpdatedAt: at,
+    });
+  }
+
+  const rowsOf = async (id: string) =>
+    (await listCampaignRows(database.db, id, { page: 1 }, 100)).items.map((r) => `${r.tag} ${r.status}${r.leftOut ? ` ${r.leftOut}` : ""}`);
+
+  it("asks the chosen states again and leaves out each person the policy keeps out, with the reason", async () => {
+    const t = Array.from({ length: 6 }, () => newTag("chase"));
+    // Rows: 1 declined long ago, 2 declined an hour ago, 3 declined long ago but marked do-not-ask, 4 declined long ago
+    // and still open on row 5 (same tag), 6 declined long ago and paid on row 7 (same tag), 8 still to answer.
+    const id = await sentCampaign("Estate", [t[0], t[1], t[2], t[3], t[3], t[4], t[4], t[5]].map(String));
+    await answered(id, 1, "declined");
+    await answered(id, 2, "declined", 1);
+    await answered(id, 3, "declined");
+    await answered(id, 4, "declined");
+    await answered(id, 6, "declined");
+    await answered(id, 7, "accepted");
+    await markDoNotAsk(database.db, String(t[2]), "Asked us to stop", operator);
+
+    const outcome = await askAgain(database.db, id, { include: ["declined"], unansweredForHours: 0 }, operator.id);
+    if (outcome.kind !== "made") throw new Error(`expected a round, got ${outcome.kind}`);
+    expect(outcome).toMatchObject({ round: 2, rows: 1 });
+    expect(await rowsOf(outcome.id)).toEqual([
+      `${t[0]} queued`,
+      `${t[1]} invalid cooling_down`,
+      `${t[2]} invalid do_not_ask`,
+      `${t[3]} invalid pending`,
+      `${t[4]} invalid paid`,
+    ]);
+    const child = await getCampaignView(database.db, outcome.id);
+    expect(child).toMatchObject({ name: "Estate — round 2", status: "draft", parentId: id, round: 2, counts: { queued: 1, invalid: 4 } });
+    // The family: both rounds, and one combined count of who has paid.
+    expect(child?.family).toMatchObject({
+      rounds: [
+        { id, round: 1 },
+        { id: outcome.id, round: 2 },
+      ],
+      paid: 1,
+    });
+
+    // With the unanswered included, the one still to answer is asked again (a second open request), and the person
+    // with an open request is asked for both of their rows (two asks of different amounts in the file).
+    const withOpen = await askAgain(database.db, id, { include: ["declined", "unanswered"], unansweredForHours: 0 }, operator.id);
+    if (withOpen.kind !== "made") throw new Error(`expected a round, got ${withOpen.kind}`);
+    expect((await listCampaignRows(database.db, withOpen.id, { page: 1, status: "queued" }, 100)).items.map((r) => `${r.tag} ${r.amount}`)).toEqual([
+      `${t[0]} 100.00`,
+      `${t[3]} 103.00`,
+      `${t[3]} 104.00`,
+      `${t[5]} 107.00`,
+    ]);
+  });
+
+  it("leaves out a person asked the most times in the family, and those not unanswered for long enough", async () => {
+    const tag = newTag("enough");
+    const id = await sentCampaign("Levy", [tag]);
+    await answered(id, 1, "declined");
+    // Unanswered for at least an hour: the request is newer, so nobody.
+    const young = newTag("young");
+    const other = await sentCampaign("Fresh", [young]);
+    expect(await askAgain(database.db, other, { include: ["unanswered"], unansweredForHours: 1 }, operator.id)).toEqual({ kind: "nothing", leftOut: [] });
+
+    await saveSettings(database.db, { maxAsksPerTag: 1 });
+    const outcome = await askAgain(database.db, id, { include: ["declined"], unansweredForHours: 0 }, operator.id);
+    expect(outcome).toMatchObject({ kind: "nothing", leftOut: [{ tag, reason: "asked_enough" }] });
+  });
+
+  it("refuses a draft and an unknown campaign", async () => {
+    const parsed = parseCampaignCsv(new TextEncoder().encode(`tag,amount,description\n${newTag("draft")},10,x\n`));
+    if (!parsed.ok) throw new Error(parsed.message);
+    const draft = await createCampaign(database.db, "Draft", parsed.rows, operator.id);
+    expect(await askAgain(database.db, draft, { include: ["failed"], unansweredForHours: 0 }, operator.id)).toEqual({ kind: "draft" });
+    expect(await askAgain(database.db, "00000000-0000-4000-8000-000000000000", { include: ["failed"], unansweredForHours: 0 }, operator.id)).toEqual({
+      kind: "not_found",
+    });
+  });
+
+  it("sends a round across a crash asking each person once", async () => {
+    const tags = [newTag("crashchase"), newTag("crashchase")];
+    const id = await sentCampaign("Crash chase", tags);
+    await answered(id, 1, "declined");
+    await answered(id, 2, "declined");
+    const round = await askAgain(database.db, id, { include: ["declined"], unansweredForHours: 0 }, operator.id);
+    if (round.kind !== "made") throw new Error(`expected a round, got ${round.kind}`);
+    await transitionCampaign(database.db, round.id, "start", operator.id);
+    await control.resetStats();
+    expect(await sendCampaignRows(deps, 1)).toMatchObject({ sent: 1 });
+    // The process died after the request was recorded but before the row was marked: the row is queued again.
+    await database.db
+      .update(campaignRows)
+      .set({ status: "queued", fundRequestId: null })
+      .where(sql`${campaignRows.campaignId} = ${round.id}::uuid and ${campaignRows.status} = 'sent'`);
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 2, more: false });
+    expect(await control.count(CREATE_CALL)).toBe(2);
+    expect(await rowsOf(round.id)).toEqual(tags.map((t) => `${t} sent`));
+  });
+});
