@@ -46,12 +46,17 @@ test("the route table covers every exported route handler", () => {
 type Caller = "anonymous" | Role;
 const CALLERS: Caller[] = ["anonymous", "viewer", "operator", "admin"];
 
+/** The payer the matrix's own request asks (its payer page and do-not-ask routes use it). */
+const MATRIX_TAG = "matrix.person";
+
 test.describe("every route × every role", () => {
   const sessions = new Map<Caller, APIRequestContext>();
   let staffTargetId = "";
   let requestId = "";
   let paymentUuid = "";
   let campaignId = "";
+  /** A campaign whose one row was sent and waits for its person: ask-again's unanswered always has someone to chase. */
+  let chaseCampaignId = "";
   /** Every campaign made here: cancelled in afterAll too, so one left sending by a failure cannot starve later specs. */
   const madeCampaigns: string[] = [];
 
@@ -76,6 +81,24 @@ test.describe("every route × every role", () => {
     return id;
   }
 
+  /** A started campaign of one row to a tag nobody answers, once that row is sent. */
+  async function sentToOneWhoWaits(admin: APIRequestContext): Promise<string> {
+    const csv = `tag,amount,description\nwaits.matrix${Date.now().toString(36)},3,Matrix chase\n`;
+    const made = await admin.post("/api/campaigns", {
+      headers: { Origin: BASE_URL },
+      multipart: { name: "Matrix chase", file: { name: "chase.csv", mimeType: "text/csv", buffer: Buffer.from(csv) } },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const id = ((await made.json()) as { data: { id: string } }).data.id;
+    expect((await admin.post(`/api/campaigns/${id}/start`, { headers: { Origin: BASE_URL } })).status()).toBe(200);
+    await expect
+      .poll(async () => ((await (await admin.get(`/api/campaigns/${id}`)).json()) as { data: { counts: { sent: number } } }).data.counts.sent, {
+        timeout: 60_000,
+      })
+      .toBe(1);
+    return id;
+  }
+
   test.beforeAll(async () => {
     const admin = await newSession(DEMO_ADMIN.email, DEMO_ADMIN.password);
     sessions.set("admin", admin);
@@ -86,7 +109,7 @@ test.describe("every route × every role", () => {
     staffTargetId = (await createStaff(admin, "viewer")).id;
     const made = await admin.post("/api/requests", {
       headers: { Origin: BASE_URL },
-      data: { tag: "matrix.person", amount: "12.50", description: "Route matrix", idempotencyKey: `matrix${Date.now()}` },
+      data: { tag: MATRIX_TAG, amount: "12.50", description: "Route matrix", idempotencyKey: `matrix${Date.now()}` },
     });
     expect(made.status(), await made.text()).toBe(201);
     requestId = ((await made.json()) as { data: { requestId: string } }).data.requestId;
@@ -99,6 +122,7 @@ test.describe("every route × every role", () => {
     paymentUuid = (JSON.parse(body) as { uuid: string }).uuid;
     sessions.set("anonymous", await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] } }));
     campaignId = await campaignIn([]);
+    chaseCampaignId = await sentToOneWhoWaits(admin);
   });
 
   test.afterAll(async () => {
@@ -139,7 +163,11 @@ test.describe("every route × every role", () => {
         : route.pattern === "/api/me/sessions/[id]"
           ? randomUUID()
           : staffTargetId;
-    const url = route.pattern.replace("[id]", target).replace("[requestId]", requestId).replace("[uuid]", paymentUuid);
+    const url = route.pattern
+      .replace("[id]", route.pattern.endsWith("/ask-again") ? chaseCampaignId : target)
+      .replace("[requestId]", requestId)
+      .replace("[uuid]", paymentUuid)
+      .replace("[tag]", MATRIX_TAG);
     if (route.pattern === "/api/live") return liveCall(ctx);
     const res = await send(ctx, route, url, headers);
     // A campaign left sending would spend the budget other specs need: cancel it (a 409 if already over).
@@ -244,6 +272,11 @@ test.describe("every route × every role", () => {
         });
       case "PATCH /api/staff/[id]":
         return ctx.patch(url, { headers, data: { role: "viewer" } });
+      case "PATCH /api/payers/[tag]":
+        // Always cleared: the matrix's own requests to this tag must keep working.
+        return ctx.patch(url, { headers, data: { doNotAsk: false } });
+      case "POST /api/campaigns/[id]/ask-again":
+        return ctx.post(url, { headers, data: { include: ["unanswered"], unansweredForHours: 0 } });
       case "PATCH /api/settings":
         // Always off: other specs must never see two-step sign-in required.
         return ctx.patch(url, { headers, data: { require2fa: false } });

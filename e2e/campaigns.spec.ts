@@ -67,7 +67,7 @@ test("an admin uploads a CSV, checks the preview, starts it, watches it finish l
   await expect(page).toHaveURL(/status=accepted/);
   const accepted = page.getByTestId("campaign-row-line");
   await expect(accepted).toHaveCount(4);
-  await expect(accepted.first().getByRole("link")).toHaveAttribute("href", /^\/requests\/\d+$/);
+  await expect(accepted.first().getByRole("link", { name: /^#\d+$/ })).toHaveAttribute("href", /^\/requests\/\d+$/);
   // Everyone paid: nothing is outstanding.
   await expect(page.getByTestId("amount-outstanding")).toHaveText("NGN 0.00");
   await page.getByLabel("Show rows").selectOption("invalid");
@@ -103,7 +103,11 @@ test("an admin uploads a CSV, checks the preview, starts it, watches it finish l
 
   // A request the campaign made links back to it and names who started it.
   await page.getByLabel("Show rows").selectOption("accepted");
-  await page.getByTestId("campaign-row-line").first().getByRole("link").click();
+  await page
+    .getByTestId("campaign-row-line")
+    .first()
+    .getByRole("link", { name: /^#\d+$/ })
+    .click();
   await expect(page).toHaveURL(/\/requests\/\d+$/);
   await expect(page.getByRole("link", { name })).toHaveAttribute("href", campaignPath);
   await expect(page.getByText(`started by ${DEMO_ADMIN.name}`)).toBeVisible();

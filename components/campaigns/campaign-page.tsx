@@ -9,6 +9,7 @@ import { TextLink } from "@/components/ui/text-link";
 import { ROW_STATUSES, isDiscarded, type CampaignView, type RowFilter } from "@/lib/client/campaigns/view";
 import { campaignQuery, campaignRowsQuery } from "@/lib/client/query/options";
 
+import { AskAgainForm, CampaignFamilyPanel } from "./ask-again-form";
 import { CampaignPreview, CampaignProgressPanel } from "./campaign-overview";
 import { campaignHref, campaignRowsSearch, plural } from "./format";
 import { RowFilterSelect, type RowFilterOption } from "./row-filter";
@@ -82,6 +83,8 @@ export function CampaignPage({ id, status, page, canSend }: { id: string; status
       ) : (
         <CampaignProgressPanel campaign={campaign} canSend={canSend} status={status} />
       )}
+      <CampaignFamilyPanel campaign={campaign} />
+      {canSend && !draft && campaign.counts.sent + campaign.counts.declined + campaign.counts.failed > 0 ? <AskAgainForm campaign={campaign} /> : null}
       <section aria-labelledby="rows-heading" className="space-y-3">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <h2 id="rows-heading" className="text-lg font-semibold">

@@ -1,3 +1,4 @@
+import { PayerTag } from "@/components/payers/payer-tag";
 import { OneLine } from "@/components/ui/one-line";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
@@ -28,9 +29,7 @@ export function CampaignRowsTable({ items, empty }: { items: CampaignRowView[]; 
       {items.map((r) => (
         <tr key={r.row} data-testid="campaign-row-line" data-row={r.row} data-status={r.status} className="align-top">
           <Td className="tabular-nums">{r.row}</Td>
-          <Td className="font-medium">
-            <OneLine text={handle(r.tag)} />
-          </Td>
+          <Td className="font-medium">{r.status === "invalid" && r.leftOut === null ? <OneLine text={handle(r.tag)} /> : <PayerTag tag={r.tag} />}</Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatRowAmount(r.amount)}</Td>
           <Td className="max-w-xs break-words">{r.description || "—"}</Td>
           <Td>

@@ -1,5 +1,6 @@
 "use client";
 
+import { PayerTag } from "@/components/payers/payer-tag";
 import { useQuery } from "@tanstack/react-query";
 import type { ComponentProps } from "react";
 
@@ -88,7 +89,9 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
           <CustomerAvatar name={p.customer.name} url={p.customer.avatar} size={56} />
           <dl className="grid min-w-0 flex-1 gap-4 sm:grid-cols-2">
             <Item label="Name">{p.customer.name}</Item>
-            <Item label="Tag">@{p.customer.tag}</Item>
+            <Item label="Tag">
+              <PayerTag tag={p.customer.tag} />
+            </Item>
             <Item label="E-mail">{p.customer.email ?? "—"}</Item>
             <Item label="Phone">{p.customer.phone ?? "—"}</Item>
           </dl>

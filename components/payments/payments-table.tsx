@@ -1,3 +1,4 @@
+import { PayerTag } from "@/components/payers/payer-tag";
 import { LocalTime } from "@/components/ui/local-time";
 import { OneLine } from "@/components/ui/one-line";
 import { DataTable, Td, type Column } from "@/components/ui/table";
@@ -61,7 +62,7 @@ export function PaymentsTable({ items, empty }: { items: PaymentView[]; empty: s
                 <TextLink href={paymentHref(p.uuid)} hoverUnderline className="font-medium">
                   {p.customer.name}
                 </TextLink>
-                <OneLine text={`@${p.customer.tag}`} className="text-xs text-slate-600" />
+                <PayerTag tag={p.customer.tag} className="text-xs text-slate-600" />
               </div>
             </div>
           </Td>

@@ -1,5 +1,6 @@
 "use client";
 
+import { PayerTag } from "@/components/payers/payer-tag";
 import { useQuery } from "@tanstack/react-query";
 
 import { LocalTime } from "@/components/ui/local-time";
@@ -31,8 +32,8 @@ export function RecentPayments() {
         <Card as="ul" className="divide-y divide-slate-100 text-sm">
           {items.map((p) => (
             <li key={p.uuid} className="flex flex-wrap items-center justify-between gap-2 px-3 py-2" data-testid="recent-payment">
-              <span>
-                {p.customer.name} <span className="text-slate-600">@{p.customer.tag}</span>
+              <span className="flex min-w-0 flex-wrap items-baseline gap-x-1">
+                {p.customer.name} <PayerTag tag={p.customer.tag} className="text-slate-600" />
               </span>
               <span className="tabular-nums">{formatMajor("NGN", p.settledAmount)}</span>
               <span className="text-xs text-slate-600">

@@ -1,5 +1,6 @@
 "use client";
 
+import { PayerTag } from "@/components/payers/payer-tag";
 import { useQuery } from "@tanstack/react-query";
 
 import { LocalTime } from "@/components/ui/local-time";
@@ -13,10 +14,17 @@ import { requestQuery } from "@/lib/client/query/options";
 
 import { StatusBadge } from "./status-badge";
 
-function Party({ label, party }: { label: string; party: { name: string; tag: string } | null }) {
+function Party({ label, party, link = false }: { label: string; party: { name: string; tag: string } | null; link?: boolean }) {
   return (
     <Detail label={label} valueClassName="font-medium">
-      {party ? `${party.name} (@${party.tag})` : "—"}
+      {party ? (
+        <>
+          {party.name ? `${party.name} ` : ""}
+          {link ? <PayerTag tag={party.tag} /> : `@${party.tag}`}
+        </>
+      ) : (
+        "—"
+      )}
     </Detail>
   );
 }
@@ -42,7 +50,7 @@ export function RequestDetail({ id }: { id: string }) {
           {r.description}
         </Detail>
         <Party label="Requested by" party={r.requestedBy} />
-        <Party label="Sent to" party={r.requestedSentTo ?? { name: "", tag: r.tag }} />
+        <Party label="Sent to" party={r.requestedSentTo ?? { name: "", tag: r.tag }} link />
         <Detail label="Sent by">{r.createdBy?.name ?? "—"}</Detail>
         {r.campaign ? (
           <Detail label="Campaign">

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 
-import { payerListQuery } from "@/lib/client/payers/search";
+import { payerListFromSearch } from "@/lib/client/payers/search";
 import { queryRows } from "@/lib/db/client";
 import { recordPayment } from "@/lib/payments/record";
 import { clientKey } from "@/lib/requests/keys";
@@ -89,7 +89,7 @@ describe.each(dbTargets())("payers on $name", (target) => {
 
     const page = await readPayerPage(
       db,
-      payerListQuery(() => undefined),
+      payerListFromSearch(() => undefined),
     );
     expect(page.total).toBe(1);
     expect(page.items[0]).toMatchObject({
@@ -115,7 +115,7 @@ describe.each(dbTargets())("payers on $name", (target) => {
     let payer = (
       await readPayerPage(
         db,
-        payerListQuery(() => undefined),
+        payerListFromSearch(() => undefined),
       )
     ).items[0];
     expect(payer).toMatchObject({ tag: "late.payer", asked: 1, unanswered: 1, accepted: 0, payments: 1, collected: "235.00", name: "Late Payer" });
@@ -125,7 +125,7 @@ describe.each(dbTargets())("payers on $name", (target) => {
     payer = (
       await readPayerPage(
         db,
-        payerListQuery(() => undefined),
+        payerListFromSearch(() => undefined),
       )
     ).items[0];
     expect(payer).toMatchObject({ asked: 1, unanswered: 0, accepted: 1, payments: 1, collected: "235.00" });
@@ -171,7 +171,7 @@ describe.each(dbTargets())("payers on $name", (target) => {
       (
         await readPayerPage(
           db,
-          payerListQuery((n) => search[n]),
+          payerListFromSearch((n) => search[n]),
         )
       ).items
         .map((p) => p.tag)
@@ -187,7 +187,7 @@ describe.each(dbTargets())("payers on $name", (target) => {
       (
         await readPayerPage(
           db,
-          payerListQuery((n) => ({ sort: "collected" })[n]),
+          payerListFromSearch((n) => ({ sort: "collected" })[n]),
         )
       ).items[0]?.tag,
     ).toBe("grace.o");
@@ -195,7 +195,7 @@ describe.each(dbTargets())("payers on $name", (target) => {
       (
         await readPayerPage(
           db,
-          payerListQuery((n) => ({ page: "2" })[n]),
+          payerListFromSearch((n) => ({ page: "2" })[n]),
         )
       ).items,
     ).toEqual([]);

@@ -1,4 +1,5 @@
 import { AddStaffForm } from "@/components/staff/add-staff-form";
+import { ChasingPolicy } from "@/components/staff/chasing-policy";
 import { StaffRowActions } from "@/components/staff/staff-row-actions";
 import { TeamSettings } from "@/components/staff/team-settings";
 import { Badge } from "@/components/ui/badge";
@@ -36,6 +37,7 @@ export default async function StaffPage() {
       </DataTable>
       <AddStaffForm />
       <TeamSettings require2fa={settings.require2fa} selfHasTwoStep={me.twoStepEnabled} />
+      <ChasingPolicy initial={{ declineCooldownHours: settings.declineCooldownHours, maxAsksPerTag: settings.maxAsksPerTag }} />
     </div>
   );
 }

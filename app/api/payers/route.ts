@@ -1,6 +1,6 @@
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/client/auth/roles";
-import { payerListQuery } from "@/lib/client/payers/search";
+import { payerListFromSearch } from "@/lib/client/payers/search";
 import { getConfig } from "@/lib/config";
 import { csvFilename } from "@/lib/csv/table";
 import { csvResponse } from "@/lib/http/csv-response";
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 /** Every tag asked or paid (DESIGN §12): ?q=&filter=&sort=&page=, or format=csv for the whole filter. */
 export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
   const params = request.nextUrl.searchParams;
-  const query = payerListQuery((name) => params.get(name));
+  const query = payerListFromSearch((name) => params.get(name));
   if (params.get("format") === "csv") {
     const { timeZone } = getConfig();
     return csvResponse(payersCsv(await payersForCsv(db, query), timeZone), csvFilename("payers", timeZone));

@@ -31,12 +31,13 @@ export function liveEffect(event: LiveEvent): QueryKey[] {
         keys.requestLists,
         ...(event.requestId ? [keys.request(event.requestId)] : []),
         ...(event.campaignId ? [keys.campaignLists, keys.campaign(event.campaignId)] : []),
-        // Answered or linked: the money panel's outstanding amount moves.
+        // Answered or linked: the money panel's outstanding amount moves, and so do the payer's counts.
         keys.desk,
+        keys.payers,
       ];
     case "payment.recorded":
       // A new payment is in the lists and the chart; it is linked later (request.updated and payment.updated say so).
-      return [keys.paymentLists, keys.settledPerDay, keys.desk, keys.payment(event.uuid)];
+      return [keys.paymentLists, keys.settledPerDay, keys.desk, keys.payment(event.uuid), keys.payers];
     case "payment.updated":
       // Linked or verified: the lists show both, and so does its detail (also drawn on its request's page).
       return [keys.paymentLists, keys.payment(event.uuid)];
@@ -80,8 +81,9 @@ export function parseLiveEvent(type: LiveEventType, data: string): LiveEvent | n
 export function fallbackEffect(type: LiveEventType): QueryKey[] {
   switch (type) {
     case "request.updated":
-      return [["requests"], ["campaigns"], keys.desk];
+      return [["requests"], ["campaigns"], keys.desk, keys.payers];
     case "payment.recorded":
+      return [["payments"], keys.payers];
     case "payment.updated":
       return [["payments"]];
     case "balance.changed":

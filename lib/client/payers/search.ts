@@ -12,7 +12,7 @@ export interface PayerListQuery {
 const one = (v: string | string[] | null | undefined): string | undefined => (Array.isArray(v) ? v[0] : (v ?? undefined));
 
 /** Reads a payers list query from URL parameters; anything unusable reads as its default. */
-export function payerListQuery(get: (name: string) => string | string[] | null | undefined): PayerListQuery {
+export function payerListFromSearch(get: (name: string) => string | string[] | null | undefined): PayerListQuery {
   const q = one(get("q"))?.trim().replace(/^@/, "").slice(0, 64);
   const filter = one(get("filter"));
   const sort = one(get("sort"));

@@ -1,4 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
+import { payerListSearch, type PayerListQuery } from "@/lib/client/payers/search";
+import { payerKey } from "@/lib/client/payers/tag";
+import type { PayerDetail, PayerPage } from "@/lib/client/payers/view";
 
 import type { SessionView } from "@/lib/auth/sessions";
 import type { BalanceView } from "@/lib/balance/view";
@@ -45,6 +48,11 @@ export const keys = {
   campaign: (id: string) => ["campaigns", "detail", id.toLowerCase()] as const,
   campaignRows: (id: string, p: CampaignRowsParams) => ["campaigns", "detail", id.toLowerCase(), "rows", { status: p.status ?? "", page: p.page }] as const,
   sessions: ["me", "sessions"] as const,
+  /** The payers list and one payer: a payment or a request's answer changes their counts. */
+  payers: ["payers"] as const,
+  payerLists: ["payers", "list"] as const,
+  payerList: (p: PayerListQuery) => ["payers", "list", { q: p.q ?? "", filter: p.filter ?? "", sort: p.sort, page: p.page }] as const,
+  payer: (tag: string) => ["payers", "detail", payerKey(tag)] as const,
 };
 
 /** The overview's recent payments: the first page of the unfiltered payments list (the same query as /payments opens with). */
@@ -124,3 +132,15 @@ export const sessionsQuery = () =>
 export function deskQuery() {
   return queryOptions({ queryKey: keys.desk, queryFn: () => apiFetch<DeskTotals>("/api/desk") });
 }
+
+export const payerListQuery = (p: PayerListQuery) =>
+  queryOptions({
+    queryKey: keys.payerList(p),
+    queryFn: () => apiFetch<PayerPage>(`/api/payers${payerListSearch(p)}`),
+  });
+
+export const payerQuery = (tag: string) =>
+  queryOptions({
+    queryKey: keys.payer(tag),
+    queryFn: () => apiFetch<PayerDetail>(`/api/payers/${encodeURIComponent(payerKey(tag))}`),
+  });

@@ -1,0 +1,118 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+import { Button } from "@/components/ui/button";
+import { ErrorNote } from "@/components/ui/error-panel";
+import { inputClass } from "@/components/ui/field";
+import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
+import { ASK_AGAIN_STATES, type AskAgainState } from "@/lib/client/campaigns/schemas";
+import type { CampaignView } from "@/lib/client/campaigns/view";
+import { keys } from "@/lib/client/query/options";
+
+import { campaignHref } from "./format";
+
+const STATE_WORDS: Record<AskAgainState, string> = {
+  declined: "Those who declined",
+  failed: "Those whose request failed",
+  unanswered: "Those still to answer",
+};
+
+/**
+ * "Ask again" (POST /api/campaigns/:id/ask-again): whom to chase, and for the unanswered how long they have had; the
+ * answer is a draft round whose preview lists who is left out and why. The server applies the same rule as the API.
+ */
+export function AskAgainForm({ campaign }: { campaign: CampaignView }) {
+  const router = useRouter();
+  const client = useQueryClient();
+  const [include, setInclude] = useState<AskAgainState[]>(["declined"]);
+  const [hours, setHours] = useState("24");
+  const mutation = useMutation({
+    mutationFn: () =>
+      apiFetchWithMessage<{ campaign: CampaignView }>(`/api/campaigns/${campaign.id}/ask-again`, {
+        method: "POST",
+        json: { include, unansweredForHours: Number(hours || "0") },
+      }),
+    onSuccess: ({ data }) => {
+      void client.invalidateQueries({ queryKey: keys.campaignLists });
+      router.push(campaignHref(data.campaign.id));
+    },
+  });
+  const error = mutation.isError ? (mutation.error instanceof ApiError ? mutation.error.message : "The round could not be made. Try again.") : null;
+  const toggle = (state: AskAgainState, on: boolean) => setInclude((list) => (on ? [...new Set([...list, state])] : list.filter((s) => s !== state)));
+  return (
+    <section aria-labelledby="ask-again-heading" className="space-y-3">
+      <h2 id="ask-again-heading" className="text-lg font-semibold">
+        Ask again
+      </h2>
+      <form
+        className="space-y-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          mutation.mutate();
+        }}
+      >
+        <fieldset className="space-y-1">
+          <legend className="text-sm font-medium">Whom to ask again</legend>
+          {ASK_AGAIN_STATES.map((state) => (
+            <label key={state} className="flex items-center gap-2 text-sm">
+              <input type="checkbox" checked={include.includes(state)} onChange={(e) => toggle(state, e.target.checked)} />
+              {STATE_WORDS[state]}
+            </label>
+          ))}
+        </fieldset>
+        {include.includes("unanswered") ? (
+          <div className="space-y-1">
+            <label htmlFor="ask-again-hours" className="block text-sm font-medium">
+              Still to answer after at least (hours)
+            </label>
+            <input id="ask-again-hours" type="number" min={0} max={2160} className={inputClass} value={hours} onChange={(e) => setHours(e.target.value)} />
+            <p className="text-sm text-amber-900">
+              The service cannot withdraw a request: those still to answer will hold two open requests. If both are paid, the second payment is to be refunded.
+            </p>
+          </div>
+        ) : null}
+        <p className="text-sm text-slate-700">
+          This makes a draft round. Its preview lists everyone left out and why (already paid, asked not to be asked, declined recently, asked enough, or a
+          request still open); nothing is sent until you start it.
+        </p>
+        <Button type="submit" disabled={mutation.isPending || include.length === 0}>
+          {mutation.isPending ? "Making the round…" : "Make the next round"}
+        </Button>
+        {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}
+      </form>
+    </section>
+  );
+}
+
+/** The family of rounds: each round, and one count of who has paid over all of them. */
+export function CampaignFamilyPanel({ campaign }: { campaign: CampaignView }) {
+  const family = campaign.family;
+  if (!family || family.rounds.length < 2) return null;
+  return (
+    <section aria-labelledby="family-heading" className="space-y-2">
+      <h2 id="family-heading" className="text-lg font-semibold">
+        Rounds
+      </h2>
+      <p className="text-sm text-slate-800" data-testid="family-paid">
+        {family.paid.toLocaleString("en")} of {family.asked.toLocaleString("en")} people asked have paid, over all rounds.
+      </p>
+      <ol className="list-decimal space-y-1 pl-5 text-sm">
+        {family.rounds.map((r) => (
+          <li key={r.id} data-testid="family-round">
+            {r.id === campaign.id ? (
+              <span className="font-medium">{r.name} (this one)</span>
+            ) : (
+              <a href={campaignHref(r.id)} className="underline">
+                {r.name}
+              </a>
+            )}{" "}
+            · {r.status}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

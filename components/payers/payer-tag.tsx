@@ -1,0 +1,15 @@
+import { OneLine } from "@/components/ui/one-line";
+import { TextLink } from "@/components/ui/text-link";
+import { payerHref } from "@/lib/client/payers/tag";
+
+/** A tag as the dashboard shows it: "@tag" whole on one line, linking to its payer (DESIGN §12: every tag links to its payer). */
+export function PayerTag({ tag, className }: { tag: string; className?: string }) {
+  const text = `@${tag.trim().replace(/^@/, "")}`;
+  return (
+    <OneLine text={text} className={className}>
+      <TextLink href={payerHref(tag)} hoverUnderline data-testid="payer-tag">
+        {text}
+      </TextLink>
+    </OneLine>
+  );
+}

@@ -1,0 +1,122 @@
+// Payers and chasing (issue 23, DESIGN §12) as a finance person does it in Chromium: find a payer, open their history,
+// mark one do-not-ask, chase a campaign's decliners and see the round, with axe clean and no sideways scroll on a phone.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+import { BASE_URL } from "./support";
+
+test.describe.configure({ mode: "serial" });
+
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+const stamp = Date.now().toString(36);
+// The sandbox's auto users: decline.* declines, accept.* accepts and pays, each about a second after the request.
+const DECLINER = `decline.pay${stamp}`;
+const MARKED = `decline.dna${stamp}`;
+const PAYER = `accept.pay${stamp}`;
+
+async function expectAxeClean(page: Page, where: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    `axe at ${where}`,
+  ).toEqual([]);
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `${where} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
+}
+
+async function setPolicy(request: APIRequestContext, declineCooldownHours: number): Promise<void> {
+  const res = await request.patch("/api/settings", { headers: { Origin: BASE_URL }, data: { declineCooldownHours, maxAsksPerTag: 3 } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+let campaignId = "";
+
+test.beforeAll(async ({ request }) => {
+  const csv = ["tag,amount,description", `${DECLINER},150,Estate dues`, `${MARKED},150,Estate dues`, `${PAYER},150,Estate dues`].join("\n");
+  const made = await request.post("/api/campaigns", {
+    headers: { Origin: BASE_URL },
+    multipart: { name: `Dues ${stamp}`, file: { name: "dues.csv", mimeType: "text/csv", buffer: Buffer.from(`${csv}\n`) } },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  campaignId = ((await made.json()) as { data: { id: string } }).data.id;
+  expect((await request.post(`/api/campaigns/${campaignId}/start`, { headers: { Origin: BASE_URL } })).status()).toBe(200);
+  // Everyone has answered: two declined, one accepted and paid.
+  await expect
+    .poll(
+      async () => {
+        const c = ((await (await request.get(`/api/campaigns/${campaignId}`)).json()) as { data: { counts: { declined: number; accepted: number } } }).data;
+        return `${c.counts.declined} declined, ${c.counts.accepted} accepted`;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe("2 declined, 1 accepted");
+});
+
+test.afterAll(async ({ request }) => {
+  await setPolicy(request, 72);
+});
+
+test("finds a payer by tag, opens their history with the counts, and the payers page is axe clean on a laptop and a phone", async ({ page }) => {
+  await page.goto("/payers");
+  await page.getByLabel("Tag or name").fill(PAYER);
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(new RegExp(`q=${PAYER.replace(/\./g, "\\.")}`));
+  const row = page.getByTestId("payer-row");
+  await expect(row).toHaveCount(1);
+  await expect(row).toHaveAttribute("data-tag", PAYER);
+  await expectAxeClean(page, "/payers at 1280");
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expectAxeClean(page, "/payers at 375");
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await row.getByRole("link", { name: `@${PAYER}` }).click();
+  await expect(page).toHaveURL(`${BASE_URL}/payers/${PAYER}`);
+  await expect(page.getByRole("heading", { level: 1, name: `@${PAYER}` })).toBeVisible();
+  await expect(page.getByTestId("payer-asked")).toHaveText("1");
+  await expect(page.getByTestId("payer-request-row")).toHaveCount(1);
+  // Paid: the payment shows in the history, with what was collected.
+  await expect(page.getByTestId("payer-payment-row")).toHaveCount(1);
+  await expect(page.getByTestId("payer-collected")).not.toHaveText("NGN 0.00");
+  await expectAxeClean(page, "a payer at 1280");
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expectAxeClean(page, "a payer at 375");
+});
+
+test("marks a payer do-not-ask; the form then refuses them, saying who marked it", async ({ page, request }) => {
+  await page.goto(`/payers/${MARKED}`);
+  await page.getByLabel("Note (why, who asked)").fill("Asked us by phone to stop");
+  await page.getByRole("button", { name: "Do not ask again" }).click();
+  await expect(page.getByTestId("do-not-ask-mark")).toContainText("Asked us by phone to stop");
+  const res = await request.post("/api/requests", {
+    headers: { Origin: BASE_URL },
+    data: { tag: `@${MARKED.toUpperCase()}`, amount: "10", description: "Should be refused", idempotencyKey: `dna${stamp}` },
+  });
+  expect(res.status()).toBe(422);
+  const body = (await res.json()) as { data: { fieldErrors: { tag: string[] } } };
+  expect(body.data.fieldErrors.tag[0]).toMatch(/asked not to be asked: marked by .* on /);
+});
+
+test("chases the campaign's decliners: a draft round asks the one who may be asked and shows who is left out and why", async ({ page, request }) => {
+  await setPolicy(request, 0);
+  await page.goto(`/campaigns/${campaignId}`);
+  await page.getByRole("button", { name: "Make the next round" }).click();
+  await expect(page).toHaveURL(/\/campaigns\/[0-9a-f-]{36}$/);
+  expect(page.url()).not.toContain(campaignId);
+  await expect(page.getByTestId("campaign-name")).toHaveText(`Dues ${stamp} — round 2`);
+  await expect(page.getByTestId("count-sendable")).toHaveText("1");
+  const leftOut = page.getByTestId("invalid-row");
+  await expect(leftOut).toHaveCount(1);
+  await expect(leftOut).toContainText(MARKED);
+  await expect(leftOut).toContainText("asked not to be asked");
+  // The family: both rounds, and who has paid over them.
+  await expect(page.getByTestId("family-round")).toHaveCount(2);
+  await expect(page.getByTestId("family-paid")).toContainText("1 of 3 people asked have paid");
+  await expectAxeClean(page, "a round's preview at 1280");
+
+  // Asking again with nobody chosen is refused with the reason.
+  const again = await request.post(`/api/campaigns/${campaignId}/ask-again`, { headers: { Origin: BASE_URL }, data: { include: [] } });
+  expect(again.status()).toBe(422);
+});
