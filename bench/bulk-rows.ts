@@ -20,8 +20,11 @@ export interface BulkRows {
   ms: number;
 }
 
-/** Adds `payments` payment rows and `deliveries` delivery-log rows (numbered from `firstIndex`, so batches never collide); the caller makes sure nobody else has the database open (PGlite). */
-export async function addBulkRows(target: DbTarget, payments: number, deliveries: number, firstIndex = 1): Promise<BulkRows> {
+/**
+ * Adds `payments` payment rows from `customers` payers and `deliveries` delivery-log rows (numbered from `firstIndex`,
+ * so batches never collide); the caller makes sure nobody else has the database open (PGlite).
+ */
+export async function addBulkRows(target: DbTarget, payments: number, deliveries: number, firstIndex = 1, customers = CUSTOMERS): Promise<BulkRows> {
   const started = performance.now();
   const database = await openDatabase(target, { migrate: false });
   try {
@@ -35,12 +38,13 @@ export async function addBulkRows(target: DbTarget, payments: number, deliveries
         '+234803' || lpad((g % 10000000)::text, 7, '0'), 'http://127.0.0.1:4010/avatars/bench.cust' || c || '.svg', 'bench.cust' || c,
         'verified', 1, t + interval '1 second', 'Bench row: no open request to this tag; not linked.', t
       from (
-        select g, g % ${CUSTOMERS} as c, (100 + g % 9000)::numeric(18, 2) as a, round((100 + g % 9000) * 0.01, 2)::numeric(18, 2) as f,
+        select g, g % ${customers} as c, (100 + g % 9000)::numeric(18, 2) as a, round((100 + g % 9000) * 0.01, 2)::numeric(18, 2) as f,
           now() - interval '65 minutes' - make_interval(secs => g * ${paymentStep}::float8) as t
         from generate_series(${firstIndex}::int, ${firstIndex + payments - 1}::int) as g
       ) as s`);
     const deliveryStep = WEEK_SECONDS / Math.max(1, deliveries);
-    await db.execute(sql`
+    if (deliveries > 0)
+      await db.execute(sql`
       insert into webhook_deliveries (received_at, outcome, http_status, event_type, uuid, body, remote_addr, detail)
       select t, outcome, case when outcome = 'bad_signature' then 401 else 200 end,
         case when outcome = 'bad_signature' then null else 'peer-transfer.success' end,
@@ -54,7 +58,7 @@ export async function addBulkRows(target: DbTarget, payments: number, deliveries
           'meta', json_build_object('peer_tag', 'bench.cust' || c, 'name', 'Bench Customer ' || c))::text end,
         '10.0.' || (g % 250) || '.' || (1 + g % 200), null
       from (
-        select g, g % ${CUSTOMERS} as c, md5('bench-payment-' || g)::uuid::text as u, (100 + g % 9000)::numeric(18, 2) as a,
+        select g, g % ${customers} as c, md5('bench-payment-' || g)::uuid::text as u, (100 + g % 9000)::numeric(18, 2) as a,
           round((100 + g % 9000) * 0.01, 2)::numeric(18, 2) as f,
           case when g % 97 = 0 then 'bad_signature' when g % 20 = 0 then 'duplicate' else 'recorded' end as outcome,
           now() - make_interval(secs => g * ${deliveryStep}::float8) as t

@@ -2,7 +2,18 @@
 import path from "node:path";
 
 /** The steps `--only=a,b` can pick (e.g. `--only=intake`, `--only=follow-up,page-time`). */
-export const BENCH_STEPS = ["intake", "page-weight", "follow-up", "live-latency", "amplification", "page-time", "scale-out", "campaigns", "lag"] as const;
+export const BENCH_STEPS = [
+  "intake",
+  "page-weight",
+  "follow-up",
+  "live-latency",
+  "amplification",
+  "page-time",
+  "scale-out",
+  "campaigns",
+  "lag",
+  "payers",
+] as const;
 export type BenchStep = (typeof BENCH_STEPS)[number];
 
 export interface BenchOptions {
@@ -49,6 +60,8 @@ export interface BenchOptions {
   };
   /** A campaign of `rows` whose people accept at once, at the default budget, watched until all are accepted or `capMs`. */
   lag: { rows: number; capMs: number };
+  /** The payers list at `basePayers` and at `payers` payers (two payments each), and a payer with `heavyRequests` requests. */
+  payers: { basePayers: number; payers: number; heavyRequests: number; warmups: number; samples: number };
   /** Postgres server for the intake comparison and the scale-out (DATABASE_URL); null: PGlite only, no scale-out. */
   postgresUrl: string | null;
   resultsFile: string;
@@ -104,6 +117,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
         minPersonRequests: 3,
       },
       lag: { rows: 10, capMs: 120_000 },
+      payers: { basePayers: 100, payers: 1_000, heavyRequests: 100, warmups: 1, samples: 3 },
       postgresUrl,
       resultsFile: results("smoke.json"),
       updateReadme: false,
@@ -141,6 +155,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     },
     // 500 rows at the default 90 calls a minute: a send and a link confirmation each, 60 background calls a minute, about 17 min.
     lag: { rows: 500, capMs: 30 * 60_000 },
+    payers: { basePayers: 100, payers: 100_000, heavyRequests: 1_000, warmups: 3, samples: 7 },
     postgresUrl,
     // `--only=intake` keeps its old file name; other selections get theirs (e.g. follow-up+page-time-only.json).
     resultsFile: results(only ? `${[...only].join("+")}-only.json` : "latest.json"),

@@ -61,7 +61,7 @@ export async function samplePageParams(admin: Session): Promise<PageParams> {
     paymentUuid = res.data?.paymentUuid ?? null;
     if (!paymentUuid) await sleep(250);
   }
-  return { "/requests/[id]": requestId, "/payments/[uuid]": paymentUuid, "/campaigns/[id]": campaign.view.id };
+  return { "/requests/[id]": requestId, "/payments/[uuid]": paymentUuid, "/campaigns/[id]": campaign.view.id, "/payers/[tag]": "accept.auto" };
 }
 
 /** Sample values of a built route's parameter, by route (e.g. "/requests/[id]" → a request id); null: none. */

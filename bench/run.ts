@@ -15,6 +15,7 @@ import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";
 import { benchAmplification } from "./amplification";
 import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, sharedBuild, SMOKE_DIST_DIR } from "./build";
 import { benchCampaignLag } from "./campaign-lag";
+import { benchPayers } from "./payers";
 import { benchCampaigns } from "./campaigns";
 import { benchNextFloor } from "./next-floor";
 import type { BenchContext } from "./context";
@@ -50,6 +51,7 @@ const results: BenchResults = {
   campaigns: null,
   lag: null,
   nextFloor: null,
+  payers: null,
 };
 const wants = (step: BenchStep) => options.only === null || options.only.has(step);
 /** SERVICE_RATE_LIMIT_PER_MIN of the dashboard that page weight, follow-up, live latency and amplification share. */
@@ -159,6 +161,8 @@ async function main(): Promise<void> {
   if (wants("campaigns")) results.campaigns = await step("campaigns", () => benchCampaigns(ctx));
   // Its own dashboard at the default budget and its own sandbox: the lag a deployment as shipped shows.
   if (wants("lag")) results.lag = await step("campaign lag", () => benchCampaignLag(ctx));
+  // Its own two dashboards on the embedded database: 100 payers against 100,000.
+  if (wants("payers")) results.payers = await step("payers", () => benchPayers(ctx));
 }
 
 async function intake(ctx: BenchContext): Promise<void> {
@@ -208,6 +212,7 @@ const report: Report = {
     pageTime: options.pageTime,
     campaigns: options.campaigns,
     lag: options.lag,
+    payers: options.payers,
   },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   results,
@@ -231,6 +236,7 @@ const others = {
   pageTime: "page-time",
   campaigns: "campaigns",
   lag: "lag",
+  payers: "payers",
   nextFloor: "intake",
 } as const;
 const expected = (wants("intake") ? 1 + (options.postgresUrl ? 1 : 0) : 0) + Object.values(others).filter(wants).length;

@@ -2,6 +2,7 @@
 import type { AmplificationResult } from "./amplification";
 import type { CampaignLagResult } from "./campaign-lag";
 import type { CampaignsResult } from "./campaigns";
+import type { PayersResult } from "./payers";
 import type { FollowUpResult } from "./follow-up";
 import type { IntakeResult } from "./intake";
 import type { LiveLatencyResult } from "./live-latency";
@@ -32,6 +33,7 @@ export interface BenchResults {
   campaigns: CampaignsResult | null;
   lag: CampaignLagResult | null;
   nextFloor: NextFloorResult | null;
+  payers: PayersResult | null;
 }
 
 const routesOf = (byRoute: Record<string, number>) =>
@@ -266,6 +268,26 @@ function lagLines(r: CampaignLagResult): TargetLine[] {
   ];
 }
 
+function payerLines(r: PayersResult): TargetLine[] {
+  const bench = "10. payers";
+  return [
+    ...r.lists.map((l) => ({
+      bench,
+      metric: `${l.path}: ${r.largePayers.toLocaleString("en")} payers and ${r.largePayments.toLocaleString("en")} payments against ${r.smallPayers} payers (median of the whole response)`,
+      value: `${l.smallMs} → ${l.largeMs} ms = ${l.growth}×`,
+      target: "≤ 1.5×",
+      verdict: check(l.growth <= 1.5),
+    })),
+    ...r.heavy.map((h) => ({
+      bench,
+      metric: `${h.path}: a payer with ${r.heavyRequests.toLocaleString("en")} requests (median)`,
+      value: `${h.ms} ms`,
+      target: "< 300 ms",
+      verdict: check(h.ms < 300),
+    })),
+  ];
+}
+
 function followUpLines(f: FollowUpResult): TargetLine[] {
   const bench = "6. follow-up";
   const l = f.latencyMs;
@@ -352,5 +374,6 @@ export function targetLines(r: BenchResults): TargetLine[] {
     ...(r.scaleOut ? scaleOutLines(r.scaleOut) : []),
     ...(r.pageTime ? pageTimeLines(r.pageTime) : []),
     ...(r.lag ? lagLines(r.lag) : []),
+    ...(r.payers ? payerLines(r.payers) : []),
   ];
 }

@@ -70,6 +70,8 @@ function dashboardPages(made: Made): { name: string; path: string; nav: { label:
     { name: "campaigns", path: "/campaigns", nav: { label: "Campaigns", exact: true } },
     { name: "new-campaign", path: "/campaigns/new", nav: { label: "Campaigns", exact: false } },
     { name: "campaign", path: `/campaigns/${made.campaignId}`, nav: { label: "Campaigns", exact: false } },
+    { name: "payers", path: "/payers", nav: { label: "Payers", exact: true } },
+    { name: "payer", path: `/payers/${LONG_TAG}`, nav: { label: "Payers", exact: false } },
     { name: "staff", path: "/staff", nav: { label: "Staff", exact: true } },
     { name: "audit", path: "/audit", nav: { label: "Audit log", exact: true } },
     { name: "webhooks", path: "/webhooks", nav: { label: "Deliveries", exact: true } },

@@ -103,9 +103,10 @@ test("chases the campaign's decliners: a draft round asks the one who may be ask
   await setPolicy(request, 0);
   await page.goto(`/campaigns/${campaignId}`);
   await page.getByRole("button", { name: "Make the next round" }).click();
+  // The new round's own page (a draft): its name says which round it is.
+  await expect(page.getByTestId("campaign-name")).toHaveText(`Dues ${stamp} — round 2`);
   await expect(page).toHaveURL(/\/campaigns\/[0-9a-f-]{36}$/);
   expect(page.url()).not.toContain(campaignId);
-  await expect(page.getByTestId("campaign-name")).toHaveText(`Dues ${stamp} — round 2`);
   await expect(page.getByTestId("count-sendable")).toHaveText("1");
   const leftOut = page.getByTestId("invalid-row");
   await expect(leftOut).toHaveCount(1);

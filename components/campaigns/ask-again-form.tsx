@@ -2,17 +2,23 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
 
 import { Button } from "@/components/ui/button";
 import { ErrorNote } from "@/components/ui/error-panel";
-import { inputClass } from "@/components/ui/field";
+import { Field, inputClass } from "@/components/ui/field";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
-import { ASK_AGAIN_STATES, type AskAgainState } from "@/lib/client/campaigns/schemas";
+import type { askAgainSchema } from "@/lib/client/campaigns/schemas";
+import { ASK_AGAIN_STATES, type AskAgainState } from "@/lib/client/campaigns/constants";
 import type { CampaignView } from "@/lib/client/campaigns/view";
 import { keys } from "@/lib/client/query/options";
 
 import { campaignHref } from "./format";
+
+type FormInput = z.input<typeof askAgainSchema>;
+type FormOutput = z.output<typeof askAgainSchema>;
 
 const STATE_WORDS: Record<AskAgainState, string> = {
   declined: "Those who declined",
@@ -27,48 +33,46 @@ const STATE_WORDS: Record<AskAgainState, string> = {
 export function AskAgainForm({ campaign }: { campaign: CampaignView }) {
   const router = useRouter();
   const client = useQueryClient();
-  const [include, setInclude] = useState<AskAgainState[]>(["declined"]);
-  const [hours, setHours] = useState("24");
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: lazyZodResolver(() => import("@/lib/client/campaigns/schemas").then((m) => m.askAgainSchema)),
+    defaultValues: { include: ["declined"], unansweredForHours: 24 },
+  });
   const mutation = useMutation({
-    mutationFn: () =>
-      apiFetchWithMessage<{ campaign: CampaignView }>(`/api/campaigns/${campaign.id}/ask-again`, {
-        method: "POST",
-        json: { include, unansweredForHours: Number(hours || "0") },
-      }),
+    mutationFn: (body: FormOutput) =>
+      apiFetchWithMessage<{ campaign: CampaignView }>(`/api/campaigns/${campaign.id}/ask-again`, { method: "POST", json: body }),
     onSuccess: ({ data }) => {
       void client.invalidateQueries({ queryKey: keys.campaignLists });
       router.push(campaignHref(data.campaign.id));
     },
   });
+  const chosen = form.watch("include");
+  const errors = form.formState.errors;
   const error = mutation.isError ? (mutation.error instanceof ApiError ? mutation.error.message : "The round could not be made. Try again.") : null;
-  const toggle = (state: AskAgainState, on: boolean) => setInclude((list) => (on ? [...new Set([...list, state])] : list.filter((s) => s !== state)));
   return (
     <section aria-labelledby="ask-again-heading" className="space-y-3">
       <h2 id="ask-again-heading" className="text-lg font-semibold">
         Ask again
       </h2>
-      <form
-        className="space-y-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          mutation.mutate();
-        }}
-      >
-        <fieldset className="space-y-1">
+      <form className="space-y-3" noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))}>
+        <fieldset className="space-y-1" aria-describedby={errors.include ? "ask-again-include-error" : undefined}>
           <legend className="text-sm font-medium">Whom to ask again</legend>
           {ASK_AGAIN_STATES.map((state) => (
             <label key={state} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={include.includes(state)} onChange={(e) => toggle(state, e.target.checked)} />
+              <input type="checkbox" value={state} {...form.register("include")} />
               {STATE_WORDS[state]}
             </label>
           ))}
+          {errors.include?.message ? (
+            <p id="ask-again-include-error" role="alert" className="text-sm text-red-700">
+              {errors.include.message}
+            </p>
+          ) : null}
         </fieldset>
-        {include.includes("unanswered") ? (
+        {Array.isArray(chosen) && chosen.includes("unanswered") ? (
           <div className="space-y-1">
-            <label htmlFor="ask-again-hours" className="block text-sm font-medium">
-              Still to answer after at least (hours)
-            </label>
-            <input id="ask-again-hours" type="number" min={0} max={2160} className={inputClass} value={hours} onChange={(e) => setHours(e.target.value)} />
+            <Field id="ask-again-hours" label="Still to answer after at least (hours)" error={errors.unansweredForHours?.message}>
+              <input id="ask-again-hours" type="number" min={0} max={2160} className={inputClass} {...form.register("unansweredForHours")} />
+            </Field>
             <p className="text-sm text-amber-900">
               The service cannot withdraw a request: those still to answer will hold two open requests. If both are paid, the second payment is to be refunded.
             </p>
@@ -78,7 +82,7 @@ export function AskAgainForm({ campaign }: { campaign: CampaignView }) {
           This makes a draft round. Its preview lists everyone left out and why (already paid, asked not to be asked, declined recently, asked enough, or a
           request still open); nothing is sent until you start it.
         </p>
-        <Button type="submit" disabled={mutation.isPending || include.length === 0}>
+        <Button type="submit" disabled={mutation.isPending}>
           {mutation.isPending ? "Making the round…" : "Make the next round"}
         </Button>
         {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}

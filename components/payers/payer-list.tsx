@@ -1,16 +1,20 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
 
 import { Badge } from "@/components/ui/badge";
-import { buttonClasses } from "@/components/ui/button";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { LabelledControl, inputClass } from "@/components/ui/field";
 import { ListHeading } from "@/components/ui/list-heading";
 import { LocalTime } from "@/components/ui/local-time";
 import { Pager } from "@/components/ui/pager";
 import { DataTable, Td, type Column } from "@/components/ui/table";
-import { TextLink } from "@/components/ui/text-link";
+import { FilterActions } from "@/components/ui/filter-actions";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
+import type { payerListFormSchema } from "@/lib/client/payers/schemas";
 import { formatMajor } from "@/lib/client/money";
 import { payerListSearch, type PayerListQuery } from "@/lib/client/payers/search";
 import { PAYER_FILTERS, PAYER_SORTS, type PayerFilter, type PayerSort, type PayerView } from "@/lib/client/payers/view";
@@ -44,54 +48,19 @@ const COLUMNS: Column[] = [
   "Last activity",
 ];
 
-/** Search, filter, sort and page live in the URL (a plain GET form), so a list can be shared and survives reload. */
+type SearchInput = z.input<typeof payerListFormSchema>;
+type SearchOutput = z.output<typeof payerListFormSchema>;
+
+/** Search, filter, sort and page live in the URL, so a list can be shared and survives reload; a new search starts at page 1. */
 export function PayerList({ query: current }: { query: PayerListQuery }) {
+  const router = useRouter();
   const query = useQuery(payerListQuery(current));
   const href = (next: PayerListQuery) => `/payers${payerListSearch(next)}`;
   const pages = query.data ? Math.max(1, Math.ceil(query.data.total / query.data.pageSize)) : 1;
   const active = Boolean(current.q || current.filter || current.sort !== "recent");
   return (
     <div className="space-y-4">
-      <form role="search" aria-label="Find payers" action="/payers" className="flex flex-wrap items-end gap-3">
-        <LabelledControl id="payers-q" label="Tag or name">
-          <input
-            id="payers-q"
-            name="q"
-            defaultValue={current.q ?? ""}
-            className={inputClass}
-            placeholder="e.g. ada.obi or Ada"
-            maxLength={64}
-            autoComplete="off"
-          />
-        </LabelledControl>
-        <LabelledControl id="payers-filter" label="Show">
-          <select id="payers-filter" name="filter" defaultValue={current.filter ?? ""} className={inputClass}>
-            <option value="">Everyone</option>
-            {PAYER_FILTERS.map((f) => (
-              <option key={f} value={f}>
-                {FILTER_WORDS[f]}
-              </option>
-            ))}
-          </select>
-        </LabelledControl>
-        <LabelledControl id="payers-sort" label="Order">
-          <select id="payers-sort" name="sort" defaultValue={current.sort} className={inputClass}>
-            {PAYER_SORTS.map((s) => (
-              <option key={s} value={s}>
-                {SORT_WORDS[s]}
-              </option>
-            ))}
-          </select>
-        </LabelledControl>
-        <button type="submit" className={buttonClasses("primary")}>
-          Search
-        </button>
-        {active ? (
-          <TextLink href="/payers" className="text-sm">
-            Clear
-          </TextLink>
-        ) : null}
-      </form>
+      <PayerSearch key={payerListSearch(current)} query={current} clearHref={active ? "/payers" : null} onApply={(next) => router.push(href(next))} />
       {query.isError ? (
         <ErrorPanel title="Payers could not be loaded" message={query.error.message} />
       ) : (
@@ -137,5 +106,41 @@ function PayersTable({ items, empty }: { items: PayerView[]; empty: string }) {
         </tr>
       ))}
     </DataTable>
+  );
+}
+
+function PayerSearch({ query, clearHref, onApply }: { query: PayerListQuery; clearHref: string | null; onApply: (next: PayerListQuery) => void }) {
+  const form = useForm<SearchInput, unknown, SearchOutput>({
+    resolver: lazyZodResolver(() => import("@/lib/client/payers/schemas").then((m) => m.payerListFormSchema)),
+    defaultValues: { q: query.q ?? "", filter: query.filter ?? "", sort: query.sort },
+  });
+  const submit = ({ q, filter, sort }: SearchOutput) => onApply({ q: q || undefined, filter: filter || undefined, sort, page: 1 });
+  const applyNow = { onChange: () => void form.handleSubmit(submit)() };
+  return (
+    <form role="search" aria-label="Find payers" className="flex flex-wrap items-end gap-3" onSubmit={form.handleSubmit(submit)}>
+      <LabelledControl id="payers-q" label="Tag or name">
+        <input id="payers-q" className={inputClass} placeholder="e.g. ada.obi or Ada" maxLength={64} autoComplete="off" {...form.register("q")} />
+      </LabelledControl>
+      <LabelledControl id="payers-filter" label="Show">
+        <select id="payers-filter" className={inputClass} {...form.register("filter", applyNow)}>
+          <option value="">Everyone</option>
+          {PAYER_FILTERS.map((f) => (
+            <option key={f} value={f}>
+              {FILTER_WORDS[f]}
+            </option>
+          ))}
+        </select>
+      </LabelledControl>
+      <LabelledControl id="payers-sort" label="Order">
+        <select id="payers-sort" className={inputClass} {...form.register("sort", applyNow)}>
+          {PAYER_SORTS.map((s) => (
+            <option key={s} value={s}>
+              {SORT_WORDS[s]}
+            </option>
+          ))}
+        </select>
+      </LabelledControl>
+      <FilterActions submitLabel="Search" clearHref={clearHref} />
+    </form>
   );
 }

@@ -7,7 +7,8 @@ export function PayerTag({ tag, className }: { tag: string; className?: string }
   const text = `@${tag.trim().replace(/^@/, "")}`;
   return (
     <OneLine text={text} className={className}>
-      <TextLink href={payerHref(tag)} hoverUnderline data-testid="payer-tag">
+      {/* Tall enough to tap (WCAG 2.2 target size), also where it sits under another link. */}
+      <TextLink href={payerHref(tag)} hoverUnderline className="inline-block py-1" data-testid="payer-tag">
         {text}
       </TextLink>
     </OneLine>

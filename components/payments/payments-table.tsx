@@ -62,7 +62,7 @@ export function PaymentsTable({ items, empty }: { items: PaymentView[]; empty: s
                 <TextLink href={paymentHref(p.uuid)} hoverUnderline className="font-medium">
                   {p.customer.name}
                 </TextLink>
-                <PayerTag tag={p.customer.tag} className="text-xs text-slate-600" />
+                <PayerTag tag={p.customer.tag} className="mt-1 text-xs text-slate-600" />
               </div>
             </div>
           </Td>

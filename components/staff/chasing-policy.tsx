@@ -1,68 +1,82 @@
 "use client";
 
 import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
 
 import { Button } from "@/components/ui/button";
-import { ErrorNote } from "@/components/ui/error-panel";
 import { Field, inputClass } from "@/components/ui/field";
+import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
+import type { settingsPatchSchema } from "@/lib/client/staff/schemas";
+
+type FormInput = z.input<typeof settingsPatchSchema>;
+type FormOutput = z.output<typeof settingsPatchSchema>;
 
 interface Policy {
   declineCooldownHours: number;
   maxAsksPerTag: number;
 }
 
-/** The chasing policy (PATCH /api/settings; DESIGN §12): the server checks the same rule and audits the change. */
+/** The chasing policy (PATCH /api/settings; DESIGN §12), checked with the handler's schema; the server audits the change. */
 export function ChasingPolicy({ initial }: { initial: Policy }) {
-  const [cooldown, setCooldown] = useState(String(initial.declineCooldownHours));
-  const [asks, setAsks] = useState(String(initial.maxAsksPerTag));
-  const [message, setMessage] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-  async function save() {
-    setSaving(true);
-    setError(null);
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: lazyZodResolver(() => import("@/lib/client/staff/schemas").then((m) => m.settingsPatchSchema)),
+    defaultValues: initial,
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  async function onSubmit(values: FormOutput) {
+    setMessage(null);
     try {
       const { data, message: said } = await apiFetchWithMessage<Policy>("/api/settings", {
         method: "PATCH",
-        json: { declineCooldownHours: Number(cooldown), maxAsksPerTag: Number(asks) },
+        json: { declineCooldownHours: values.declineCooldownHours, maxAsksPerTag: values.maxAsksPerTag },
       });
-      setCooldown(String(data.declineCooldownHours));
-      setAsks(String(data.maxAsksPerTag));
-      setMessage(said);
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : "The policy did not save. Try again.");
-    } finally {
-      setSaving(false);
+      form.reset({ declineCooldownHours: data.declineCooldownHours, maxAsksPerTag: data.maxAsksPerTag });
+      setMessage({ kind: "ok", text: said });
+    } catch (error) {
+      setMessage({ kind: "error", text: error instanceof ApiError ? error.message : "The policy did not save. Try again." });
     }
   }
+
   return (
     <section aria-labelledby="chasing-heading" className="space-y-3">
       <h2 id="chasing-heading" className="text-lg font-semibold">
         Chasing policy
       </h2>
       <p className="text-sm text-slate-700">Who an &ldquo;Ask again&rdquo; round leaves out, so nobody is pestered.</p>
-      <form
-        className="flex flex-wrap items-end gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        <Field id="policy-cooldown" label="Hours before asking someone who declined">
-          <input id="policy-cooldown" type="number" min={0} max={8760} className={inputClass} value={cooldown} onChange={(e) => setCooldown(e.target.value)} />
+      <form className="flex flex-wrap items-end gap-3" noValidate onSubmit={form.handleSubmit(onSubmit)}>
+        <Field id="policy-cooldown" label="Hours before asking someone who declined" error={errors.declineCooldownHours?.message}>
+          <input
+            id="policy-cooldown"
+            type="number"
+            min={0}
+            max={8760}
+            className={inputClass}
+            aria-invalid={errors.declineCooldownHours ? true : undefined}
+            {...form.register("declineCooldownHours", { valueAsNumber: true })}
+          />
         </Field>
-        <Field id="policy-asks" label="Most asks of one person in a campaign and its rounds">
-          <input id="policy-asks" type="number" min={1} max={20} className={inputClass} value={asks} onChange={(e) => setAsks(e.target.value)} />
+        <Field id="policy-asks" label="Most asks of one person in a campaign and its rounds" error={errors.maxAsksPerTag?.message}>
+          <input
+            id="policy-asks"
+            type="number"
+            min={1}
+            max={20}
+            className={inputClass}
+            aria-invalid={errors.maxAsksPerTag ? true : undefined}
+            {...form.register("maxAsksPerTag", { valueAsNumber: true })}
+          />
         </Field>
-        <Button type="submit" disabled={saving}>
-          {saving ? "Saving…" : "Save policy"}
+        <Button type="submit" disabled={isSubmitting}>
+          {isSubmitting ? "Saving…" : "Save policy"}
         </Button>
       </form>
-      <p aria-live="polite" className="text-sm text-slate-700">
-        {message}
+      <p aria-live="polite" className={message?.kind === "error" ? "text-sm text-red-700" : "text-sm text-slate-700"}>
+        {message?.text}
       </p>
-      {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}
     </section>
   );
 }

@@ -4,7 +4,8 @@ import "server-only";
 // chasing policy; a row left out keeps its reason so the preview shows it. Starting it is as for any campaign.
 import { sql } from "drizzle-orm";
 
-import type { AskAgainInput, AskAgainState } from "@/lib/client/campaigns/schemas";
+import type { AskAgainState } from "@/lib/client/campaigns/constants";
+import type { AskAgainInput } from "@/lib/client/campaigns/schemas";
 import { LEFT_OUT_WORDS, type LeftOutReason } from "@/lib/client/campaigns/view";
 import { payerKey } from "@/lib/client/payers/tag";
 import { queryRows, type Db } from "@/lib/db/client";

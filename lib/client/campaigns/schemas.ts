@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { pageParamSchema } from "@/lib/client/http/page-param";
 
+import { ASK_AGAIN_STATES } from "./constants";
 import { ROW_FILTERS } from "./view";
 
 /** The largest campaign file: POST /api/campaigns refuses more (413), and the upload form checks it before sending. */
@@ -51,9 +52,6 @@ export const campaignRowsQuerySchema = z.object({
   status: z.enum(ROW_FILTERS).optional().catch(undefined),
   page: pageParamSchema.default(1),
 });
-
-export const ASK_AGAIN_STATES = ["declined", "failed", "unanswered"] as const;
-export type AskAgainState = (typeof ASK_AGAIN_STATES)[number];
 
 // Shared by the ask-again form on a campaign page and POST /api/campaigns/:id/ask-again (DESIGN §12).
 export const askAgainSchema = z.object({
