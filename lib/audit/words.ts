@@ -62,6 +62,11 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
       return n > 0 ? `Changed their password (${plural(n, "other session", "other sessions")} signed out)` : "Changed their password";
     },
   },
+  "account.two_step_setup_started": {
+    label: "Started setting up two-step sign-in",
+    target: "staff",
+    sentence: () => "Started setting up two-step sign-in (a new QR code, not on until its first code)",
+  },
   "account.two_step_enabled": { label: "Turned on two-step sign-in", target: "staff", sentence: () => "Turned on two-step sign-in" },
   "account.two_step_disabled": { label: "Turned off two-step sign-in", target: "staff", sentence: () => "Turned off two-step sign-in" },
   "account.recovery_codes_renewed": { label: "Made new recovery codes", target: "staff", sentence: () => "Made new recovery codes" },

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   "auth.sign_in_throttled",
   "auth.sign_out",
   "account.password_changed",
+  "account.two_step_setup_started",
   "account.two_step_enabled",
   "account.two_step_disabled",
   "account.recovery_codes_renewed",

@@ -8,10 +8,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { getDb } from "@/lib/db";
 import { balanceCache } from "@/lib/db/schema";
 
+import { POST as webhook } from "@/app/api/webhooks/peer-transfer/route";
 import { ServiceError } from "@/lib/service/errors";
 import type { Sandbox } from "@/sandbox/server";
+import { payload } from "@/tests/support/payloads";
 import { startTestSandbox } from "@/tests/support/sandbox";
 import { BALANCE_CALL, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
+import { signedHeaders } from "@/tests/support/sign-delivery";
 import { waitFor } from "@/tests/support/wait-for";
 
 import { BALANCE_TTL_MS, getBalanceView, invalidateBalance, MIN_REFRESH_AGE_MS } from "./cache";
@@ -128,6 +131,27 @@ describe("balance cache", () => {
     expect(grown).toBeGreaterThan(0);
     expect(grown).toBeLessThanOrEqual(100_000);
     expect(await control.count(BALANCE_CALL)).toBe(2);
+  });
+
+  it("a payment recorded through the webhook route drops the shared value: the next read goes to the service; a repeat delivery drops nothing", async () => {
+    const fetchedAt = async () => (await (await getDb()).select({ fetchedAt: balanceCache.fetchedAt }).from(balanceCache))[0]?.fetchedAt ?? null;
+    const deliver = (body: string) =>
+      webhook(new Request("http://localhost/api/webhooks/peer-transfer", { method: "POST", body, headers: signedHeaders(body, sb.apiKey) }));
+    await getBalanceView();
+    expect(await fetchedAt()).not.toBeNull();
+    expect(await control.count(BALANCE_CALL)).toBe(1);
+
+    const body = JSON.stringify(payload({ meta: { peer_tag: "balance.drop", name: "Drop" } }));
+    expect((await deliver(body)).status).toBe(200);
+    // Dropped (not merely old): the value is gone whatever the clock says, and the next read asks the service.
+    expect(await fetchedAt()).toBeNull();
+    await getBalanceView();
+    expect(await control.count(BALANCE_CALL)).toBe(2);
+    expect(await fetchedAt()).not.toBeNull();
+
+    // The same delivery again records nothing new, so the value read just now stays.
+    expect((await deliver(body)).status).toBe(200);
+    expect(await fetchedAt()).not.toBeNull();
   });
 
   it("a call under way when a payment invalidates the balance is answered but not cached; the next read asks again", async () => {

@@ -60,7 +60,12 @@ describe.each(dbTargets())("campaign results on $name", (target) => {
       [waiting, "sent"],
     ]);
     const view = await getCampaignView(database.db, id, 60);
-    expect(view?.amounts).toMatchObject({ accepted: "100.00", collected: "99.00" });
+    // Counts and amounts by row status: the declined row is asked but neither accepted, collected nor outstanding.
+    expect(view?.counts).toMatchObject({ total: 3, sent: 1, accepted: 1, declined: 1, failed: 0 });
+    // collected is what the linked payment settled (99.00 of the 100.00 asked), not the amount asked.
+    expect(view?.amounts).toEqual({ asked: "600.00", accepted: "100.00", collected: "99.00", outstanding: "300.00" });
+    const declinedRows = await listCampaignRows(database.db, id, { status: "declined", page: 1 });
+    expect(declinedRows.items.map((r) => [r.tag, r.amount, r.status])).toEqual([[declined, "200.00", "declined"]]);
 
     const lines = (await campaignResultsCsv(database.db, id, "Africa/Lagos")).trim().split("\r\n");
     expect(lines[0]).toBe("row,tag,amount,description,status,request_id,error,payer_name,amount_paid,paid_at");

@@ -2,7 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { isDiscarded } from "@/lib/client/campaigns/view";
+import { newRequestSchema } from "@/lib/client/requests/schemas";
 import { campaignRows, fundRequests } from "@/lib/db/schema";
+import { createFundRequest } from "@/lib/requests/create";
 import type { RequestDeps } from "@/lib/requests/deps";
 import { statusChecksHold } from "@/lib/requests/reconciler";
 import { NO_HOLD, spendServiceCall } from "@/lib/service/budget";
@@ -10,7 +12,7 @@ import { budgetGate } from "@/lib/service/budget-gate";
 import { ServiceError } from "@/lib/service/errors";
 import type { Sandbox } from "@/sandbox/server";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
-import { insertStaff, newTag, requestDeps } from "@/tests/support/request-deps";
+import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
 import { startTestSandbox } from "@/tests/support/sandbox";
 import { CREATE_CALL, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
 
@@ -84,6 +86,58 @@ describe.each(dbTargets())("campaign sending on $name", (target) => {
     expect(await control.count(CREATE_CALL)).toBe(3);
     const invalid = await listCampaignRows(database.db, id, { status: "invalid", page: 1 });
     expect(invalid.items[0]?.error).toMatch(/tag: .*amount: .*description: /);
+  });
+
+  it("a row the service refuses ends failed with the service's reason, and the rest of the campaign is sent", async () => {
+    // The sandbox knows no user whose tag starts with "missing": it refuses that request.
+    const missing = newTag("missing");
+    const id = await createCampaign(
+      database.db,
+      "Refused row",
+      file([`${newTag("camp")},10,One`, `${missing},20,Two`, `${newTag("camp")},30,Three`]),
+      operator.id,
+    );
+    await transitionCampaign(database.db, id, "start", operator.id);
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ more: false });
+    expect(await control.count(CREATE_CALL)).toBe(3);
+    expect(await getCampaignView(database.db, id, 60)).toMatchObject({
+      status: "done",
+      counts: { total: 3, queued: 0, sent: 2, failed: 1 },
+      // The refused row was asked of nobody: what is outstanding is the two sent rows.
+      amounts: { outstanding: "40.00" },
+    });
+    const failed = await listCampaignRows(database.db, id, { status: "failed", page: 1 });
+    expect(failed.items.map((r) => [r.row, r.tag, r.status, r.requestId])).toEqual([[2, missing, "failed", null]]);
+    expect(failed.items[0]?.error).toContain(`No user found with tag ${missing}`);
+    const sent = await listCampaignRows(database.db, id, { status: "sent", page: 1 });
+    expect(sent.items.map((r) => r.row).sort()).toEqual([1, 3]);
+    for (const r of sent.items) expect(r.requestId).toMatch(/^\d+$/);
+  });
+
+  it("flags a row whose tag already has a pending request for the same amount (a warning: still sent)", async () => {
+    const [asked, other] = [newTag("pend"), newTag("pend")];
+    const first = await createFundRequest(
+      deps,
+      newRequestSchema.parse({ tag: asked, amount: "150.00", description: "Dues", idempotencyKey: newKey("pending") }),
+      operator,
+    );
+    expect(first).toMatchObject({ kind: "created", request: { status: "pending" } });
+    const id = await createCampaign(
+      database.db,
+      "Pending again",
+      file([`${asked},150,Dues again`, `${asked.toUpperCase()},150,Same tag in capitals`, `${asked},75,Another amount`, `${other},150,Someone else`]),
+      operator.id,
+    );
+    const rows = (await listCampaignRows(database.db, id, { page: 1 })).items;
+    const WARNING = "This tag already has a pending request for this amount.";
+    expect(rows.map((r) => [r.row, r.status, r.warning?.includes(WARNING) ?? false])).toEqual([
+      [1, "queued", true],
+      [2, "queued", true],
+      [3, "queued", false],
+      [4, "queued", false],
+    ]);
+    expect(await getCampaignView(database.db, id, 60)).toMatchObject({ counts: { queued: 4 } });
+    expect((await listCampaignRows(database.db, id, { status: "warning", page: 1 })).items.filter((r) => r.warning?.includes(WARNING))).toHaveLength(2);
   });
 
   it("sends a row once across a crash between the service's answer and the row's bookkeeping", async () => {

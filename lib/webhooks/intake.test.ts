@@ -230,6 +230,55 @@ describe.each(dbTargets())("processDelivery on $name", (target) => {
     expect(result.recordedUuid).toBe(q.uuid);
   });
 
+  /** Runs `body` while the database refuses rows `check` does not allow in `table` (a real write failure), then allows them again. */
+  async function whileRefusing<T>(table: "payments" | "webhook_deliveries", check: ReturnType<typeof sql>, body: () => Promise<T>): Promise<T> {
+    await database.db.execute(sql`alter table ${sql.identifier(table)} add constraint refuse_for_test check (${check}) not valid`);
+    try {
+      return await body();
+    } finally {
+      await database.db.execute(sql`alter table ${sql.identifier(table)} drop constraint refuse_for_test`);
+    }
+  }
+
+  /** A uuid as an SQL literal (DDL takes no parameters); only our own random uuids come here. */
+  function uuidLiteral(uuid: string) {
+    if (!/^[0-9a-f-]{36}$/.test(uuid)) throw new Error(`not a uuid: ${uuid}`);
+    return sql.raw(`'${uuid}'`);
+  }
+
+  async function rowsOf(uuid: string) {
+    const p = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from payments where uuid = ${uuid}`);
+    const d = await queryRows<{ outcome: string }>(database.db, sql`select outcome from webhook_deliveries where uuid = ${uuid} order by id`);
+    return { payments: p[0]?.n ?? 0, log: d.map((r) => r.outcome) };
+  }
+
+  it("answers 500 only when the payment cannot be written, so the service retries; the retry records it", async () => {
+    const p = payload();
+    const body = JSON.stringify(p);
+    const failed = await whileRefusing("payments", sql`uuid <> ${uuidLiteral(p.uuid)}`, () => processDelivery(deps(), delivery(body)));
+    expect(failed).toMatchObject({ status: 500, recordedUuid: null });
+    expect(failed.paymentUuid).toBeUndefined();
+    // Logged as an error; no payment.
+    expect(await rowsOf(p.uuid)).toEqual({ payments: 0, log: ["error"] });
+    // Every other way a delivery fails is a 4xx or a 200 (the cases above); this one asks for a retry, which now lands.
+    expect(await processDelivery(deps(), delivery(body))).toMatchObject({ status: 200, recordedUuid: p.uuid });
+    expect(await rowsOf(p.uuid)).toEqual({ payments: 1, log: ["error", "recorded"] });
+  });
+
+  it("writes the payment and its delivery-log row in one transaction: when the log row cannot be written there is no payment either", async () => {
+    const p = payload();
+    const body = JSON.stringify(p);
+    const before = await counts();
+    const failed = await whileRefusing("webhook_deliveries", sql`uuid is distinct from ${uuidLiteral(p.uuid)}`, () => processDelivery(deps(), delivery(body)));
+    expect(failed).toMatchObject({ status: 500, recordedUuid: null });
+    // Neither row: not the payment, not its log row (nor the error row, refused by the same rule).
+    expect(await rowsOf(p.uuid)).toEqual({ payments: 0, log: [] });
+    expect(await counts()).toEqual(before);
+    // Both, once the log takes rows again.
+    expect(await processDelivery(deps(), delivery(body))).toMatchObject({ status: 200, recordedUuid: p.uuid });
+    expect(await rowsOf(p.uuid)).toEqual({ payments: 1, log: ["recorded"] });
+  });
+
   it("never writes the bvn anywhere: every text column of every table is scanned", async () => {
     await processDelivery(deps(), delivery(JSON.stringify(payload())));
     await processDelivery(deps(), delivery(`{"broken": true, "customer": {"bvn": "${BVN}"`));

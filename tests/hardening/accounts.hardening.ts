@@ -4,6 +4,7 @@
 // TRUST_PROXY=1, so each sign-in's pretend address (X-Forwarded-For) keeps the per-address limit out of the
 // way and the per-e-mail limit is the one under test.
 import { readFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 
 import { encode } from "next-auth/jwt";
@@ -499,6 +500,138 @@ describe("promises of issue 22", () => {
     }
     // The person signs in afresh as usual.
     expect(await statusOf(await signIn(app.url, p.email, p.password), "/api/me")).toBe(200);
+  });
+});
+
+/**
+ * A PATCH /api/staff/:id whose headers go now and whose JSON body goes when `send` is called: the route checks the
+ * session on the headers and reads the body after, so the request is under way, signed in, before the body exists.
+ */
+function heldPatch(session: Session, id: string): { send(body: unknown): Promise<{ status: number; body: Envelope<unknown> }> } {
+  const target = new URL(`/api/staff/${id}`, app.url);
+  let answer: (res: http.IncomingMessage) => void = () => undefined;
+  const answered = new Promise<http.IncomingMessage>((resolve) => (answer = resolve));
+  const req = http.request(target, {
+    method: "PATCH",
+    headers: {
+      cookie: session.cookie(),
+      origin: app.url,
+      "x-forwarded-for": session.address,
+      "content-type": "application/json",
+      "transfer-encoding": "chunked",
+    },
+  });
+  req.on("response", answer);
+  req.flushHeaders();
+  return {
+    async send(body) {
+      req.end(JSON.stringify(body));
+      const res = await answered;
+      let text = "";
+      for await (const chunk of res) text += String(chunk);
+      return { status: res.statusCode ?? 0, body: JSON.parse(text) as Envelope<unknown> };
+    },
+  };
+}
+
+describe("promises of issue 22: admins and the audit log", () => {
+  const patch = (session: Session, id: string, body: Record<string, unknown>) =>
+    session.json<Envelope<unknown>>(`/api/staff/${id}`, { method: "PATCH", headers: JSON_HEADERS, body: JSON.stringify(body) });
+
+  it("an admin cannot demote or disable themselves (409); of two admins demoting each other at once, the last admin's change is 409", async () => {
+    const x = await createPerson("admin");
+    const y = await createPerson("admin");
+    const sx = await signIn(app.url, x.email, x.password);
+    const sy = await signIn(app.url, y.email, y.password);
+
+    for (const change of [{ role: "operator" }, { role: "viewer" }, { disabled: true }]) {
+      const own = await patch(sx, x.id, change);
+      expect(own.status, JSON.stringify(change)).toBe(409);
+      expect(own.body.message).toMatch(/cannot disable or demote your own account/);
+    }
+    expect((await me(sx)).role).toBe("admin");
+
+    // Only x and y left as active admins: every other admin is made an operator, the demo admin disabled (by x).
+    const staffList = await admin.json<Envelope<ListData<{ id: string; email: string; role: string; disabled: boolean }>>>("/api/staff");
+    expect(staffList.status).toBe(200);
+    const demo = staffList.body.data.items.find((p) => p.email === DEMO.email);
+    if (!demo) throw new Error("the demo admin is not in the staff list");
+    for (const other of staffList.body.data.items) {
+      if (other.role === "admin" && !other.disabled && ![x.id, y.id, demo.id].includes(other.id)) {
+        expect((await patch(admin, other.id, { role: "operator" })).status).toBe(200);
+      }
+    }
+    expect((await patch(sx, demo.id, { disabled: true })).status).toBe(200);
+    try {
+      // y's disable of x is under way (signed in, its body not yet sent) when x's demotion of y lands: y's change now
+      // finds x the last active admin. (Sent whole, the same race answers 401 when y's session has already ended.)
+      const held = heldPatch(sy, x.id);
+      // y's session check was queued first on the embedded database's one connection: it has run once a later
+      // request of the same session is answered.
+      expect(await statusOf(sy, "/api/me")).toBe(200);
+      expect((await patch(sx, y.id, { role: "operator" })).status).toBe(200);
+      const refused = await held.send({ disabled: true });
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toMatch(/last active admin/);
+      expect((await me(sx)).role).toBe("admin");
+    } finally {
+      // Whoever is still an active admin brings the demo admin back, and the file's admin session with it (without
+      // an assertion here, so a failure above is the one reported).
+      let restored = false;
+      for (const s of [sx, sy]) if (!restored) restored = (await patch(s, demo.id, { disabled: false })).status === 200;
+      if (restored) admin = await signIn(app.url, DEMO.email, DEMO.password);
+    }
+  });
+
+  it("every two-step change and every campaign action writes an audit row naming who did it", async () => {
+    const p = await createPerson();
+    const s = await signIn(app.url, p.email, p.password);
+    const rowsOf = async (action: string) => auditRows(`person=${encodeURIComponent(p.email)}&action=${action}`);
+
+    // Set-up, enable, new recovery codes, disable, and a second set-up: one row each, by the person.
+    const { device } = await enrol(s, p.password);
+    expect((await post(s, "/api/me/2fa/recovery-codes", { password: p.password, code: await device.nextCode() })).status).toBe(200);
+    expect((await post(s, "/api/me/2fa/disable", { password: p.password, code: await device.nextCode() })).status).toBe(200);
+    const again = await enrol(s, p.password);
+    const counted = {
+      "account.two_step_setup_started": (await rowsOf("account.two_step_setup_started")).length,
+      "account.two_step_enabled": (await rowsOf("account.two_step_enabled")).length,
+      "account.recovery_codes_renewed": (await rowsOf("account.recovery_codes_renewed")).length,
+      "account.two_step_disabled": (await rowsOf("account.two_step_disabled")).length,
+    };
+    expect(counted).toEqual({
+      "account.two_step_setup_started": 2,
+      "account.two_step_enabled": 2,
+      "account.recovery_codes_renewed": 1,
+      "account.two_step_disabled": 1,
+    });
+    // An admin's reset of it: a row by the admin naming the person.
+    expect((await post(admin, `/api/staff/${p.id}/reset-2fa`)).status).toBe(200);
+    const resets = await auditRows(`person=${encodeURIComponent(DEMO.email)}&action=staff.two_step_reset`);
+    expect(resets.filter((r) => r.includes(p.email))).toHaveLength(1);
+    expect(again.recoveryCodes).toHaveLength(10);
+
+    // A campaign's upload, start, pause, resume and cancel by an operator: one row each, naming the campaign.
+    const op = await createPerson("operator");
+    const so = await signIn(app.url, op.email, op.password);
+    const name = `Audited ${Date.now().toString(36)}`;
+    const form = new FormData();
+    form.set("name", name);
+    // Thirty rows: more than the background budget sends in a burst, so the campaign is still sending when paused.
+    const lines = Array.from({ length: 30 }, (_, i) => `audit.${Date.now().toString(36)}${i},${i + 1},Dues`);
+    form.set("file", new Blob([`tag,amount,description\n${lines.join("\n")}\n`], { type: "text/csv" }), "rows.csv");
+    const uploaded = await so.json<Envelope<{ id: string }>>("/api/campaigns", { method: "POST", body: form });
+    expect(uploaded.status, JSON.stringify(uploaded.body).slice(0, 300)).toBe(201);
+    const id = uploaded.body.data.id;
+    for (const action of ["start", "pause", "resume", "cancel"]) {
+      const res = await so.json<Envelope<{ status: string }>>(`/api/campaigns/${id}/${action}`, { method: "POST" });
+      expect(res.status, `${action}: ${JSON.stringify(res.body).slice(0, 200)}`).toBe(200);
+    }
+    const campaignRows: Record<string, number> = {};
+    for (const action of ["campaign.uploaded", "campaign.started", "campaign.paused", "campaign.resumed", "campaign.cancelled"]) {
+      campaignRows[action] = (await auditRows(`person=${encodeURIComponent(op.email)}&action=${action}`)).filter((r) => r.includes(name)).length;
+    }
+    expect(campaignRows).toEqual({ "campaign.uploaded": 1, "campaign.started": 1, "campaign.paused": 1, "campaign.resumed": 1, "campaign.cancelled": 1 });
   });
 });
 

@@ -65,6 +65,48 @@ describe("a double submit", () => {
   });
 });
 
+describe("promises of issue 22: a repeat that cannot be the same request", () => {
+  const send = (body: Record<string, unknown>) =>
+    admin.json<Envelope<FundRequestView & { error: string | null }>>("/api/requests", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const sentTo = async (tag: string) => (await control(sandbox.apiUrl).requests()).filter((r) => r.requested_sent_to.tag === tag).length;
+
+  it("repeating a send the service refused is 409 and asks nobody again", async () => {
+    // The sandbox knows no user whose tag starts with "missing": it refuses the request.
+    const tag = `missing.${Date.now().toString(36)}`;
+    const body = { tag, amount: "300.00", description: "Dues", idempotencyKey: `refused_${Date.now().toString(36)}` };
+    const first = await send(body);
+    expect(first.status).toBeGreaterThanOrEqual(400);
+    expect(first.status).toBeLessThan(600);
+    expect(first.status).not.toBe(409);
+    const again = await send(body);
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/already tried and failed/);
+    expect(again.body.data).toMatchObject({ tag, status: "failed" });
+    const list = await admin.json<Envelope<ListData<FundRequestView>>>(`/api/requests?tag=${tag}`);
+    expect(list.body.data.items.map((r) => r.status)).toEqual(["failed"]);
+  });
+
+  it("the same idempotency key with another tag, amount or description is 409 and sends nothing more", async () => {
+    const tag = `key.reuse${Date.now().toString(36)}`;
+    const base = { tag, amount: "400.00", description: "Dues", idempotencyKey: `reuse_${Date.now().toString(36)}` };
+    expect((await send(base)).status).toBe(201);
+    expect(await sentTo(tag)).toBe(1);
+    for (const other of [{ amount: "401.00" }, { description: "Other dues" }, { tag: `${tag}x` }]) {
+      const res = await send({ ...base, ...other });
+      expect(res.status, JSON.stringify(other)).toBe(409);
+      expect(res.body.message).toMatch(/already used for a different request/);
+    }
+    // The same contents again are still the same request.
+    expect((await send(base)).status).toBe(200);
+    expect(await sentTo(tag)).toBe(1);
+    expect(await sentTo(`${tag}x`)).toBe(0);
+  });
+});
+
 describe("live streams", () => {
   it("one account keeps at most ten open however many times it signed in: the eleventh and twelfth close the oldest two", async () => {
     const streams: { reader: ReadableStreamDefaultReader<Uint8Array>; abort: AbortController }[] = [];

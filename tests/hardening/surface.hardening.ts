@@ -13,7 +13,7 @@ import { payload } from "@/tests/support/payloads";
 import { ROOT } from "@/tests/support/paths";
 import { sandboxControl as control } from "@/tests/support/sandbox-control";
 import { signedHeaders } from "@/tests/support/sign-delivery";
-import { signIn, type Session } from "@/tests/support/sign-in";
+import { chooseOwnPassword, signIn, type Session } from "@/tests/support/sign-in";
 import { waitFor } from "@/tests/support/wait-for";
 
 import {
@@ -366,6 +366,8 @@ describe("4. bad input on every route", () => {
   interface Answer {
     status: number;
     text: string;
+    /** The Allow header (fetch answers only). */
+    allow?: string | null;
   }
 
   /** A raw HTTP request: chunked bodies without Content-Length, which fetch cannot send. */
@@ -386,7 +388,7 @@ describe("4. bad input on every route", () => {
   async function call(method: string, p: string, init: { headers?: Record<string, string>; body?: string; anonymous?: boolean } = {}): Promise<Answer> {
     const requestInit: RequestInit = { method, headers: init.headers, body: init.body, redirect: "manual" };
     const res = init.anonymous ? await fetch(`${app.url}${p}`, requestInit) : await admin.fetch(p, requestInit);
-    return { status: res.status, text: await res.text() };
+    return { status: res.status, text: await res.text(), allow: res.headers.get("allow") };
   }
 
   /** "" when the answer is the expected 4xx with a `{status:false, message}` envelope; otherwise what is wrong. */
@@ -415,7 +417,7 @@ describe("4. bad input on every route", () => {
       .replace("[id]", seed.staffId)
       .replace("[...nextauth]", method === "POST" ? "callback/credentials" : "session");
 
-  it("a wrong method is refused with 405 and an envelope message on every route", async () => {
+  it("a wrong method is refused with 405, an envelope message and an Allow header naming the route's own methods, on every route", async () => {
     const before = await counts();
     const methodsOf = new Map<string, Set<string>>();
     for (const r of ROUTE_TABLE) methodsOf.set(r.pattern, (methodsOf.get(r.pattern) ?? new Set()).add(r.method));
@@ -431,6 +433,15 @@ describe("4. bad input on every route", () => {
         // next-auth's own endpoints speak its protocol, not our envelope; they must still refuse with a 4xx.
         const problem = judge(`${method} ${p}`, answer, 405, !nextAuth);
         if (problem) problems.push(problem);
+        // The Allow header lists exactly the methods the route takes (RFC 9110 15.5.6), in any order.
+        const allowed = (answer.allow ?? "")
+          .split(",")
+          .map((m) => m.trim())
+          .filter(Boolean)
+          .sort();
+        if (!nextAuth && allowed.join(",") !== [...methods].sort().join(",")) {
+          problems.push(`${method} ${p}: Allow ${JSON.stringify(answer.allow ?? null)}, expected ${[...methods].sort().join(", ")}`);
+        }
       }
     }
     expect(tried).toBeGreaterThan(40);
@@ -679,5 +690,89 @@ describe("4. bad input on every route", () => {
       if (mustShow && !html.includes(escaped)) problems.push(`${page}: the escaped text is missing`);
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe("promises of issue 22: privacy", () => {
+  interface Contact {
+    email: string | null;
+    phone: string | null;
+  }
+  interface PaymentSeen {
+    uuid: string;
+    customer: Contact & { name: string };
+  }
+
+  /** A request to a sandbox user who accepts by themselves; answers the uuid of the payment linked to it. */
+  async function paidRequest(tag: string, amount: string): Promise<{ requestId: string; paymentUuid: string }> {
+    const made = await createRequest(admin, { tag, amount, description: "Privacy" });
+    const requestId = made.requestId ?? "";
+    const paymentUuid = await waitFor(
+      `the payment of ${tag} to be linked to its request`,
+      async () => (await admin.json<Envelope<{ paymentUuid: string | null }>>(`/api/requests/${requestId}`)).body.data.paymentUuid ?? undefined,
+      60_000,
+      100,
+    );
+    return { requestId, paymentUuid };
+  }
+
+  it("a viewer gets e-mail and phone masked in the API and in every CSV download; an admin gets them whole", async () => {
+    const stamp = Date.now().toString(36);
+    // One payment of a single request, and one of a campaign's row: every CSV then has a row touching a payment.
+    const single = await paidRequest(`accept.mask${stamp}`, "1234.00");
+    const form = new FormData();
+    form.set("name", `Privacy ${stamp}`);
+    form.set("file", new Blob([`tag,amount,description\naccept.maskc${stamp},500,Dues\n`], { type: "text/csv" }), "rows.csv");
+    const uploaded = await admin.json<Envelope<{ id: string }>>("/api/campaigns", { method: "POST", body: form });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+    const campaignId = uploaded.body.data.id;
+    expect((await admin.fetch(`/api/campaigns/${campaignId}/start`, { method: "POST" })).status).toBe(200);
+    const payerName = await waitFor(
+      "the campaign row's payment to be linked",
+      async () => {
+        const rows = await admin.json<Envelope<ListData<{ paidBy: string | null }>>>(`/api/campaigns/${campaignId}/rows`);
+        return rows.body.data.items[0]?.paidBy ?? undefined;
+      },
+      90_000,
+      200,
+    );
+
+    // What an admin sees: the contacts whole (the sandbox's consumers have both).
+    const whole = (await admin.json<Envelope<PaymentSeen>>(`/api/payments/${single.paymentUuid}`)).body.data.customer;
+    expect(whole.email).toMatch(/^[^•]+@example\.com$/);
+    expect(whole.phone).toMatch(/^\+234\d{10}$/);
+    const rawEmail = whole.email ?? "";
+    const rawPhone = whole.phone ?? "";
+    const needles = [rawEmail, rawEmail.slice(0, rawEmail.indexOf("@")), rawPhone, rawPhone.replace(/\D/g, "")];
+    // The admin's payments CSV carries them: the viewer's checks below look where the contacts would be.
+    expect(await (await admin.fetch("/api/payments?format=csv")).text()).toContain(rawEmail);
+
+    const viewer = await signIn(app.url, "seed.viewer@hardening.test", await chooseOwnPassword(app.url, "seed.viewer@hardening.test", "seed-viewer-password"));
+    const tag = `accept.mask${stamp}`;
+    const reads: [string, (text: string) => void][] = [
+      [`/api/payments?tag=${tag}`, (t) => expect(t).toContain(single.paymentUuid)],
+      [`/api/payments/${single.paymentUuid}`, (t) => expect(t).toContain(single.paymentUuid)],
+      ["/api/payments?format=csv", (t) => expect(t).toContain(single.paymentUuid)],
+      [`/api/payments?format=csv&tag=${tag}`, (t) => expect(t).toContain(single.paymentUuid)],
+      ["/api/requests?format=csv", (t) => expect(t).toContain(single.paymentUuid)],
+      [`/api/requests/${single.requestId}`, (t) => expect(t).toContain(single.paymentUuid)],
+      [`/api/campaigns/${campaignId}/results.csv`, (t) => expect(t).toContain(payerName)],
+      [`/api/campaigns/${campaignId}/rows`, (t) => expect(t).toContain(payerName)],
+      ["/api/desk", (t) => expect(t.length).toBeGreaterThan(0)],
+    ];
+    const leaks: string[] = [];
+    for (const [p, holds] of reads) {
+      const res = await viewer.fetch(p);
+      const text = await res.text();
+      expect(res.status, p).toBe(200);
+      holds(text);
+      for (const needle of needles) if (text.includes(needle)) leaks.push(`${p} shows ${needle}`);
+    }
+    expect(leaks).toEqual([]);
+    // Masked, not dropped: the viewer sees the shape of each.
+    const masked = (await viewer.json<Envelope<PaymentSeen>>(`/api/payments/${single.paymentUuid}`)).body.data.customer;
+    expect(masked.email).toBe(`${rawEmail[0]}•••${rawEmail.slice(rawEmail.indexOf("@"))}`);
+    expect(masked.phone).toBe(`•••••••${rawPhone.slice(-4)}`);
+    expect(await (await viewer.fetch(`/api/payments?format=csv&tag=${tag}`)).text()).toContain(masked.email);
   });
 });

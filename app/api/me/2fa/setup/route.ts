@@ -1,4 +1,5 @@
 import { requireOwnPassword } from "@/app/api/me/confirm";
+import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { beginTwoStepSetup } from "@/lib/auth/two-step";
@@ -21,6 +22,7 @@ export const POST = withStaff(
     await clearFailures(db, staff.email);
     const setup = await beginTwoStepSetup(db, staff, getConfig().authSecret);
     if (!setup) throw conflict("Two-step sign-in is already on. Turn it off first to set up another app.");
+    await writeAudit(db, { action: "account.two_step_setup_started", actor: staff, target: staff.email, ip });
     return ok(setup, "Scan the QR code with your authenticator app, then enter the code it shows.", 200, { "Cache-Control": "no-store" });
   },
   { duringEnrolment: true },
