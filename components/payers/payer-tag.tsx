@@ -6,9 +6,9 @@ import { payerHref } from "@/lib/client/payers/tag";
 export function PayerTag({ tag, className }: { tag: string; className?: string }) {
   const text = `@${tag.trim().replace(/^@/, "")}`;
   return (
-    <OneLine text={text} className={className}>
-      {/* Tall enough to tap (WCAG 2.2 target size), also where it sits under another link. */}
-      <TextLink href={payerHref(tag)} hoverUnderline className="inline-block py-1" data-testid="payer-tag">
+    // A 24 px line and an inline-block link: tall enough to tap (WCAG 2.2 target size), also under another link.
+    <OneLine text={text} className={className ? `leading-6 ${className}` : "leading-6"}>
+      <TextLink href={payerHref(tag)} hoverUnderline className="inline-block" data-testid="payer-tag">
         {text}
       </TextLink>
     </OneLine>

@@ -59,10 +59,10 @@ export function PaymentsTable({ items, empty }: { items: PaymentView[]; empty: s
             <div className="flex items-center gap-2">
               <CustomerAvatar name={p.customer.name} url={p.customer.avatar} />
               <div>
-                <TextLink href={paymentHref(p.uuid)} hoverUnderline className="font-medium">
+                <TextLink href={paymentHref(p.uuid)} hoverUnderline className="inline-block leading-6 font-medium">
                   {p.customer.name}
                 </TextLink>
-                <PayerTag tag={p.customer.tag} className="mt-1 text-xs text-slate-600" />
+                <PayerTag tag={p.customer.tag} className="text-xs text-slate-600" />
               </div>
             </div>
           </Td>

@@ -1,3 +1,4 @@
+import { PayerTag } from "@/components/payers/payer-tag";
 import { OneLine } from "@/components/ui/one-line";
 import { LocalTime } from "@/components/ui/local-time";
 import { DataTable, Td, type Column } from "@/components/ui/table";
@@ -19,12 +20,20 @@ export function RequestsTable({ items, empty, currency = "NGN" }: { items: FundR
       {items.map((r) => (
         <tr key={r.reference ?? r.requestId} data-testid="request-row" data-request-id={r.requestId ?? ""}>
           <Td>
-            <TextLink href={requestHref(r)} hoverUnderline className="font-medium whitespace-nowrap">
-              @{r.tag}
-            </TextLink>
+            <PayerTag tag={r.tag} className="font-medium" />
             {r.requestedSentTo?.name ? <div className="text-xs text-slate-600">{r.requestedSentTo.name}</div> : null}
           </Td>
-          <Td className="text-right whitespace-nowrap tabular-nums">{formatMajor(currency, r.amount)}</Td>
+          {/* The amount opens the request; the tag opens the person (their payer page). */}
+          <Td className="text-right whitespace-nowrap tabular-nums">
+            <TextLink
+              href={requestHref(r)}
+              hoverUnderline
+              className="inline-block leading-6 font-medium"
+              aria-label={`Request to @${r.tag} for ${formatMajor(currency, r.amount)}`}
+            >
+              {formatMajor(currency, r.amount)}
+            </TextLink>
+          </Td>
           <Td>
             <StatusBadge status={r.status} />
           </Td>

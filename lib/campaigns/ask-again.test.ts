@@ -163,4 +163,22 @@ describe.each(dbTargets())("ask again on $name", (target) => {
     expect(await control.count(CREATE_CALL)).toBe(2);
     expect(await rowsOf(round.id)).toEqual(tags.map((t) => `${t} sent`));
   });
+
+  it("do not ask holds in a campaign: a marked tag is an invalid row at upload, and a mark made after the upload fails the row unsent", async () => {
+    const early = newTag("dnaup");
+    const late = newTag("dnalate");
+    await markDoNotAsk(database.db, `@${early.toUpperCase()}`, "Said no", operator);
+    const parsed = parseCampaignCsv(new TextEncoder().encode(`tag,amount,description\n${early},10,Dues\n${late},20,Dues\n`));
+    if (!parsed.ok) throw new Error(parsed.message);
+    const id = await createCampaign(database.db, "Marked", parsed.rows, operator.id);
+    expect(await rowsOf(id)).toEqual([`${early} invalid do_not_ask`, `${late} queued`]);
+    const [invalid] = (await listCampaignRows(database.db, id, { page: 1, status: "invalid" })).items;
+    expect(invalid?.error).toMatch(/asked not to be asked: marked by Chase Operator on .*\(Said no\)/);
+    await markDoNotAsk(database.db, late, "Asked us by e-mail", operator);
+    await transitionCampaign(database.db, id, "start", operator.id);
+    await control.resetStats();
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
+    expect(await control.count(CREATE_CALL)).toBe(0);
+    expect(await rowsOf(id)).toEqual([`${early} invalid do_not_ask`, `${late} failed`]);
+  });
 });
