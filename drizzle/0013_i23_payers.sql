@@ -27,9 +27,9 @@ ALTER TABLE "campaigns" ADD COLUMN "round" integer DEFAULT 1 NOT NULL;--> statem
 ALTER TABLE "settings" ADD COLUMN "decline_cooldown_hours" integer DEFAULT 72 NOT NULL;--> statement-breakpoint
 ALTER TABLE "settings" ADD COLUMN "max_asks_per_tag" integer DEFAULT 3 NOT NULL;--> statement-breakpoint
 ALTER TABLE "do_not_ask" ADD CONSTRAINT "do_not_ask_marked_by_staff_id_fk" FOREIGN KEY ("marked_by") REFERENCES "public"."staff"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "payer_stats_activity_idx" ON "payer_stats" USING btree ("last_activity_at","tag");--> statement-breakpoint
-CREATE INDEX "payer_stats_collected_idx" ON "payer_stats" USING btree ("collected","tag");--> statement-breakpoint
-CREATE INDEX "payer_stats_asked_idx" ON "payer_stats" USING btree ("asked","tag");--> statement-breakpoint
+CREATE INDEX "payer_stats_activity_idx" ON "payer_stats" USING btree ("last_activity_at" DESC NULLS LAST,"tag");--> statement-breakpoint
+CREATE INDEX "payer_stats_collected_idx" ON "payer_stats" USING btree ("collected" DESC NULLS LAST,"tag");--> statement-breakpoint
+CREATE INDEX "payer_stats_asked_idx" ON "payer_stats" USING btree ("asked" DESC NULLS LAST,"tag");--> statement-breakpoint
 CREATE INDEX "campaigns_family_idx" ON "campaigns" USING btree ("family_id");--> statement-breakpoint
 CREATE INDEX "fund_requests_payer_idx" ON "fund_requests" USING btree (lower(regexp_replace("tag", '^@', '')),"created_at");--> statement-breakpoint
 CREATE INDEX "payments_payer_idx" ON "payments" USING btree (lower(regexp_replace("customer_tag", '^@', '')),"received_at");--> statement-breakpoint

@@ -74,7 +74,7 @@ export function PayerList({ query: current }: { query: PayerListQuery }) {
         olderHref={current.page < pages ? href({ ...current, page: current.page + 1 }) : null}
       >
         Page {current.page} of {pages}
-        {query.data ? ` · ${query.data.total.toLocaleString("en")} payer${query.data.total === 1 ? "" : "s"}` : ""}
+        {query.data ? ` · ${query.data.total.toLocaleString("en")}${query.data.totalCapped ? "+" : ""} payer${query.data.total === 1 ? "" : "s"}` : ""}
       </Pager>
     </div>
   );

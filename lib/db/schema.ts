@@ -351,9 +351,10 @@ export const payerStats = pgTable(
     lastActivityAt: timestamp("last_activity_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
-    index("payer_stats_activity_idx").on(t.lastActivityAt, t.tag),
-    index("payer_stats_collected_idx").on(t.collected, t.tag),
-    index("payer_stats_asked_idx").on(t.asked, t.tag),
+    // One per order the list offers, in its direction, so a page is read off the index (bench 10).
+    index("payer_stats_activity_idx").on(t.lastActivityAt.desc().nullsLast(), t.tag),
+    index("payer_stats_collected_idx").on(t.collected.desc(), t.tag),
+    index("payer_stats_asked_idx").on(t.asked.desc(), t.tag),
   ],
 );
 

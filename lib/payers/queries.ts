@@ -15,6 +15,8 @@ import { campaignRows, campaigns, doNotAsk, fundRequests, payerStats, payments, 
 import { maskEmail, maskPhone } from "@/lib/payments/view";
 
 export const PAYER_PAGE_SIZE = 25;
+/** The count stops here ("10,000+", as the audit log's): a page's cost must not grow with the number of payers. */
+export const PAYER_COUNT_CAP = 10_000;
 /** A payer's history shows this many requests and payments (DESIGN §12). */
 const HISTORY = 50;
 
@@ -37,9 +39,9 @@ function listWhere(query: PayerListQuery): SQL | undefined {
 function listOrder(query: PayerListQuery): SQL[] {
   switch (query.sort) {
     case "collected":
-      return [desc(payerStats.collected), asc(payerStats.tag)];
+      return [sql`${payerStats.collected} desc nulls last`, asc(payerStats.tag)];
     case "asked":
-      return [desc(payerStats.asked), asc(payerStats.tag)];
+      return [sql`${payerStats.asked} desc nulls last`, asc(payerStats.tag)];
     case "tag":
       return [asc(payerStats.tag)];
     default:
@@ -98,17 +100,19 @@ async function readPayers(db: Db, query: PayerListQuery, limit: number, offset: 
   return rows.map((r) => toPayerView(r.stats, Boolean(r.flagged), median.get(r.stats.tag) ?? null));
 }
 
-/** The payers list's one read (GET /api/payers and the payers page). */
-export async function readPayerPage(db: Db, query: PayerListQuery): Promise<PayerPage> {
+/** The payers list's one read (GET /api/payers and the payers page); pages past the count's cap are not offered. */
+export async function readPayerPage(db: Db, query: PayerListQuery, cap = PAYER_COUNT_CAP): Promise<PayerPage> {
   const where = listWhere(query);
+  const page = Math.min(query.page, Math.ceil(cap / PAYER_PAGE_SIZE));
   const [items, [count]] = await Promise.all([
-    readPayers(db, query, PAYER_PAGE_SIZE, (query.page - 1) * PAYER_PAGE_SIZE),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(payerStats)
-      .where(where),
+    readPayers(db, query, PAYER_PAGE_SIZE, (page - 1) * PAYER_PAGE_SIZE),
+    queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from (select 1 from ${payerStats} ${where ? sql`where ${where}` : sql``} limit ${cap + 1}) as capped`,
+    ),
   ]);
-  return { items, page: query.page, pageSize: PAYER_PAGE_SIZE, total: Number(count?.n ?? 0) };
+  const n = Number(count?.n ?? 0);
+  return { items, page, pageSize: PAYER_PAGE_SIZE, total: Math.min(n, cap), totalCapped: n > cap };
 }
 
 /** The same list for its CSV: every page, up to the CSV cap. */

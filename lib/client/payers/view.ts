@@ -25,7 +25,8 @@ export interface PayerView {
   doNotAsk: boolean;
 }
 
-export type PayerPage = Page<PayerView>;
+/** A page of payers; the count stops at 10,000 (`totalCapped`: more match, shown "10,000+"). */
+export type PayerPage = Page<PayerView> & { totalCapped: boolean };
 
 export interface DoNotAskMark {
   note: string;
