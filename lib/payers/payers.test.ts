@@ -199,6 +199,21 @@ describe.each(dbTargets())("payers on $name", (target) => {
         )
       ).items,
     ).toEqual([]);
+    // The count stops at its cap (a page's cost must not grow with the payers), and says so.
+    expect(
+      await readPayerPage(
+        db,
+        payerListFromSearch(() => undefined),
+        2,
+      ),
+    ).toMatchObject({ total: 2, totalCapped: true });
+    expect(
+      await readPayerPage(
+        db,
+        payerListFromSearch(() => undefined),
+        3,
+      ),
+    ).toMatchObject({ total: 3, totalCapped: false });
   });
 
   it("shows a payer's contact from their latest payment, masked for viewers, never the bvn, with their history", async () => {
