@@ -1,5 +1,7 @@
 import "server-only";
 
+import { hostname } from "node:os";
+
 import PgBoss from "pg-boss";
 
 import type { Database } from "@/lib/db/client";
@@ -48,6 +50,12 @@ export function jobEngine(): PgBoss | null {
   return peekProcessSingleton<PgBoss>("jobs") ?? null;
 }
 
+/**
+ * Which instance this process is, as each job it works alone records it (pg-boss keeps a handler's answer as
+ * the job's `output`): an operator, and tests/scaleout, can see which instances take the shared queue's work.
+ */
+export const WORKED_BY = `${hostname()}:${process.pid}`;
+
 /** This process's worker ids per queue, for wakeWorkers. */
 const workerIds = () => processSingleton("jobs.workers", () => new Map<string, string[]>());
 
@@ -61,7 +69,10 @@ export async function registerJobs(boss: PgBoss, jobs: readonly Job[], ctx: Omit
     const run = job.start({ ...ctx, boss });
     const { workers, ...options } = job.work;
     for (let i = 0; i < workers; i++) {
-      const id = await boss.work<object>(job.queue, options, (batch) => run(batch.map((j) => j.data)));
+      const id = await boss.work<object>(job.queue, options, async (batch) => {
+        await run(batch.map((j) => j.data));
+        return { workedBy: WORKED_BY };
+      });
       ids.set(job.queue, [...(ids.get(job.queue) ?? []), id]);
     }
   }
