@@ -23,7 +23,7 @@ function nameOf(pattern: string): string {
 
 /**
  * Every page under app/ (each page.tsx, walked: a new page cannot be missed), each [param] a real id of its kind
- * made fresh here (a request, a payment, a campaign), and the not-found page. Sign-in is for the signed-out, below.
+ * made fresh here (a request, its payer, a payment, a campaign), and the not-found page. Sign-in is for the signed-out, below.
  */
 async function pages(page: Page): Promise<{ list: { name: string; path: string }[]; done(): Promise<void> }> {
   const made = await page.request.post(`${BASE_URL}/api/requests`, {
@@ -46,9 +46,12 @@ async function pages(page: Page): Promise<{ list: { name: string; path: string }
   expect(campaign.status(), await campaign.text()).toBe(201);
   const campaignId = ((await campaign.json()) as { data: { id: string } }).data.id;
   // No page takes a staff or session id; were one to, concretePath fails for the empty id rather than visit a wrong one.
-  const ids: RealIds = { request: requestId, payment: delivered.uuid, campaign: campaignId, staff: "", session: "" };
+  // The request's person is a payer from the moment they are asked.
+  const ids: RealIds = { request: requestId, payment: delivered.uuid, campaign: campaignId, payer: "accept.auto", staff: "", session: "" };
   const patterns = pagePatterns().filter((p) => p !== "/sign-in");
-  expect(patterns).toEqual(expect.arrayContaining(["/account", "/campaigns", "/campaigns/[id]", "/campaigns/new", "/payments/[uuid]", "/requests/[id]"]));
+  expect(patterns).toEqual(
+    expect.arrayContaining(["/account", "/campaigns", "/campaigns/[id]", "/campaigns/new", "/payers/[tag]", "/payments/[uuid]", "/requests/[id]"]),
+  );
   return {
     list: [...patterns.map((p) => ({ name: nameOf(p), path: concretePath(p, ids) })), { name: "not-found", path: "/no-such-page" }],
     // Discarded after the tour: the admin's drafts are capped at 20, which other specs' uploads need room under.

@@ -70,7 +70,7 @@ let app: Dashboard;
 let admin: Session;
 const data = freshDataDir("surface");
 /** Seeded records, so every list and detail page renders something real and every [param] route finds its record. */
-const seed: RealIds = { request: "", payment: payload().uuid, staff: "", campaign: "", session: "" };
+const seed: RealIds = { request: "", payment: payload().uuid, staff: "", campaign: "", session: "", payer: "surface.seed" };
 /** The person the own-account routes (/api/me/…) are called as: the seeded session is their second sign-in. */
 const me = { email: "seed.me@hardening.test", password: "seed-me-password", session: null as Session | null };
 /** A person whose password the walk changes (which ends their other sessions: never `me`'s). */
@@ -102,22 +102,24 @@ beforeAll(async () => {
   const res = await fetch(`${app.url}/api/webhooks/peer-transfer`, { method: "POST", body, headers: signedHeaders(body, HARDENING_KEY) });
   expect(res.status, "seed payment").toBe(200);
 
+  // A viewer, signed in as by the privacy test below.
+  await createStaff("seed.viewer@hardening.test", "seed-viewer-password", "viewer");
   // The staff routes' target: a viewer with two-step sign-in on, so an admin can reset it.
-  seed.staff = await createStaff("seed.viewer@hardening.test", "seed-viewer-password", "viewer");
-  const viewerPassword = await chooseOwnPassword(app.url, "seed.viewer@hardening.test", "seed-viewer-password");
-  const viewer = await signIn(app.url, "seed.viewer@hardening.test", viewerPassword);
+  seed.staff = await createStaff("seed.target@hardening.test", "seed-target-password", "viewer");
+  const viewerPassword = await chooseOwnPassword(app.url, "seed.target@hardening.test", "seed-target-password");
+  const viewer = await signIn(app.url, "seed.target@hardening.test", viewerPassword);
   const setup = await viewer.json<Envelope<{ secret: string }>>("/api/me/2fa/setup", {
     method: "POST",
     headers: JSON_TYPE,
     body: JSON.stringify({ password: viewerPassword }),
   });
-  expect(setup.status, "seed viewer's two-step set-up").toBe(200);
+  expect(setup.status, "seed target's two-step set-up").toBe(200);
   const enabled = await viewer.json<Envelope>("/api/me/2fa/enable", {
     method: "POST",
     headers: JSON_TYPE,
     body: JSON.stringify({ password: viewerPassword, code: await new TotpDevice(setup.body.data.secret).nextCode() }),
   });
-  expect(enabled.status, "seed viewer's two-step on").toBe(200);
+  expect(enabled.status, "seed target's two-step on").toBe(200);
 
   // The own-account routes' caller, and a second sign-in of theirs: the session id of the sessions route.
   await createStaff(me.email, me.password, "operator");
@@ -168,7 +170,7 @@ describe("1. the service key never leaves the server", () => {
   it("is in no served page (HTML and RSC payload), signed in or not", async () => {
     // The walk of app/ found every page, the campaign and account pages included.
     expect(PAGE_PATTERNS).toEqual(
-      expect.arrayContaining(["/", "/account", "/campaigns", "/campaigns/[id]", "/campaigns/new", "/requests/[id]", "/payments/[uuid]"]),
+      expect.arrayContaining(["/", "/account", "/campaigns", "/campaigns/[id]", "/campaigns/new", "/payers/[tag]", "/requests/[id]", "/payments/[uuid]"]),
     );
     const found: string[] = [];
     for (const page of pages()) {
@@ -238,6 +240,17 @@ describe("1. the service key never leaves the server", () => {
     // finds its record in the state it needs (the seeded campaign: start, pause, resume, cancel).
     const mine = me.session;
     if (!mine) throw new Error("no session of the own-account person");
+    type CampaignSeen = { status: string; counts: { queued: number; sent: number } };
+    const campaignSettled = (done: (c: CampaignSeen) => boolean, what: string) =>
+      waitFor(
+        what,
+        async () => {
+          const c = await admin.json<Envelope<CampaignSeen>>(`/api/campaigns/${seed.campaign}`);
+          return c.status === 200 && done(c.body.data) ? true : undefined;
+        },
+        60_000,
+        200,
+      );
     const post = (session: Session, target: string, body: unknown, method = "POST") =>
       session.fetch(target, { method, headers: JSON_TYPE, body: JSON.stringify(body) });
     let device: TotpDevice | null = null;
@@ -282,8 +295,23 @@ describe("1. the service key never leaves the server", () => {
       ],
       ...(["start", "pause", "resume", "cancel"] as const).map((step): [string, () => Promise<Response>] => [
         `POST /api/campaigns/[id]/${step}`,
-        () => admin.fetch(url(routeOf(`POST /api/campaigns/[id]/${step}`)), { method: "POST" }),
+        async () => {
+          const res = await admin.fetch(url(routeOf(`POST /api/campaigns/[id]/${step}`)), { method: "POST" });
+          // A row sent before the pause: someone unanswered for ask-again to chase below.
+          if (step === "start" && res.status === 200) await campaignSettled((c) => c.counts.sent > 0, "a row of the seeded campaign sent");
+          return res;
+        },
       ]),
+      [
+        "POST /api/campaigns/[id]/ask-again",
+        async () => {
+          // The cancelled campaign's rows in flight are sent (and counted) first: the tests below count requests too.
+          await campaignSettled((c) => c.status === "cancelled" && c.counts.queued === 0, "the cancelled campaign's claimed rows to settle");
+          return post(admin, url(routeOf("POST /api/campaigns/[id]/ask-again")), { include: ["unanswered"], unansweredForHours: 0 });
+        },
+      ],
+      // Cleared, so the walk's own requests to this tag stay possible.
+      ["PATCH /api/payers/[tag]", () => post(admin, url(routeOf("PATCH /api/payers/[tag]")), { doNotAsk: false }, "PATCH")],
       [
         "POST /api/me/password",
         async () => {
@@ -331,17 +359,6 @@ describe("1. the service key never leaves the server", () => {
             .join(" | ")}`,
       );
     expect(missed, "routes never answered on their success path").toEqual([]);
-    // The cancelled campaign's rows in flight are sent (and counted) before the tests below count anything.
-    await waitFor(
-      "the cancelled campaign's claimed rows to settle",
-      async () => {
-        const c = await admin.json<Envelope<{ status: string; counts: { queued: number } }>>(`/api/campaigns/${seed.campaign}`);
-        return c.body.data.status === "cancelled" && c.body.data.counts.queued === 0 ? true : undefined;
-      },
-      60_000,
-      200,
-    );
-
     await record("", "GET /api/balance?refresh=1", await admin.fetch("/api/balance?refresh=1"));
     await record("", "GET /api/payments?format=csv", await admin.fetch("/api/payments?format=csv"));
     await record("", "GET /api/auth/providers", await fetch(`${app.url}/api/auth/providers`));
