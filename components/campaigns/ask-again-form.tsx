@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 
 import { Button } from "@/components/ui/button";
@@ -45,7 +45,7 @@ export function AskAgainForm({ campaign }: { campaign: CampaignView }) {
       router.push(campaignHref(data.campaign.id));
     },
   });
-  const chosen = form.watch("include");
+  const chosen = useWatch({ control: form.control, name: "include" });
   const errors = form.formState.errors;
   const error = mutation.isError ? (mutation.error instanceof ApiError ? mutation.error.message : "The round could not be made. Try again.") : null;
   return (
