@@ -655,7 +655,7 @@ describe("the team requires two-step sign-in", () => {
       });
     const on = await setRequired(true);
     expect(on.status).toBe(200);
-    expect(on.body.data).toEqual({ require2fa: true });
+    expect(on.body.data).toMatchObject({ require2fa: true });
     try {
       // A session from before the change, and a sign-in after it (the password alone still signs in).
       const after = await trySignIn(app.url, p.email, p.password);
@@ -685,7 +685,7 @@ describe("the team requires two-step sign-in", () => {
     } finally {
       const off = await setRequired(false);
       expect(off.status).toBe(200);
-      expect(off.body.data).toEqual({ require2fa: false });
+      expect(off.body.data).toMatchObject({ require2fa: false });
     }
     expect(await statusOf(admin, "/api/settings")).toBe(200);
   });

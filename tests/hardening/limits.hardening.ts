@@ -65,11 +65,15 @@ afterAll(async () => {
 /** The route's pattern with a real id of each parameter's kind (a session id of nobody's: DELETE must not sign the admin out). */
 function concrete(route: RouteCase): string {
   const id = route.pattern.startsWith("/api/campaigns/") ? seed.campaignId : route.pattern.startsWith("/api/staff/") ? seed.staffId : randomUUID();
-  return route.pattern
-    .replace("[requestId]", seed.requestId)
-    .replace("[uuid]", seed.paymentUuid)
-    .replace("[id]", id)
-    .replace("[...nextauth]", "callback/credentials");
+  return (
+    route.pattern
+      .replace("[requestId]", seed.requestId)
+      .replace("[uuid]", seed.paymentUuid)
+      .replace("[id]", id)
+      // A well-formed tag: the body's cap comes before the payer is looked up.
+      .replace("[tag]", "limits.payer")
+      .replace("[...nextauth]", "callback/credentials")
+  );
 }
 
 describe("item 1: a body far over its cap is never read whole", () => {
