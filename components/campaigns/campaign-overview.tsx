@@ -61,6 +61,13 @@ export function CampaignPreview({
         </Detail>
       </dl>
       {sendable > 0 ? <p className="text-sm text-slate-700">Sending takes {timeLeftText(campaign.etaSeconds, "sending")}.</p> : null}
+      {campaign.family && campaign.family.stillOpen > 0 ? (
+        <p className="text-sm text-amber-900" data-testid="still-open-warning">
+          {campaign.family.stillOpen.toLocaleString("en")} {campaign.family.stillOpen === 1 ? "person" : "people"} in this round still{" "}
+          {campaign.family.stillOpen === 1 ? "has" : "have"} an open request from an earlier round: the service cannot withdraw it, so they will hold two open
+          requests. If both are paid, the second payment is to be refunded.
+        </p>
+      ) : null}
       {invalid && invalid.total > 0 ? (
         <section aria-labelledby="invalid-heading" className="space-y-2">
           <h3 id="invalid-heading" className="font-semibold">

@@ -112,6 +112,9 @@ describe.each(dbTargets())("ask again on $name", (target) => {
     // with an open request is asked for both of their rows (two asks of different amounts in the file).
     const withOpen = await askAgain(database.db, id, { include: ["declined", "unanswered"], unansweredForHours: 0 }, operator.id);
     if (withOpen.kind !== "made") throw new Error(`expected a round, got ${withOpen.kind}`);
+    // The draft says plainly who will hold two open requests: the one still to answer and the one with an open row.
+    expect((await getCampaignView(database.db, withOpen.id))?.family?.stillOpen).toBe(3);
+    expect(child?.family?.stillOpen).toBe(0);
     expect((await listCampaignRows(database.db, withOpen.id, { page: 1, status: "queued" }, 100)).items.map((r) => `${r.tag} ${r.amount}`)).toEqual([
       `${t[0]} 100.00`,
       `${t[3]} 103.00`,

@@ -132,13 +132,16 @@ export async function getCampaignView(db: Db, id: string, pace: number = campaig
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
   const [c] = await queryRows<CampaignBase>(db, sql`select ${CAMPAIGN_COLUMNS} from ${CAMPAIGN_FROM} where c.id = ${id}::uuid`);
   if (!c) return null;
-  const [counts, family] = await Promise.all([countsFor(db, [c.id]), familyOf(db, c.family_id ?? c.id)]);
+  const [counts, family] = await Promise.all([countsFor(db, [c.id]), familyOf(db, c.family_id ?? c.id, c.id)]);
   return toView(c, counts.get(c.id), pace, family);
 }
 
-/** A family's rounds, oldest first, and who in it has been asked and has paid (each tag once). */
-async function familyOf(db: Db, familyId: string): Promise<CampaignFamily> {
-  const [rounds, [people]] = await Promise.all([
+/**
+ * A family's rounds, oldest first, who in it has been asked and has paid (each tag once), and how many of
+ * `campaignId`'s rows still to send go to someone with an open request in the family (asked twice at once).
+ */
+async function familyOf(db: Db, familyId: string, campaignId: string): Promise<CampaignFamily> {
+  const [rounds, [people], [open]] = await Promise.all([
     queryRows<{ id: string; name: string; round: number; status: CampaignStatus }>(
       db,
       sql`select id, name, round, status from campaigns where id = ${familyId}::uuid or family_id = ${familyId}::uuid order by round, created_at`,
@@ -150,8 +153,16 @@ async function familyOf(db: Db, familyId: string): Promise<CampaignFamily> {
           from campaigns c join campaign_rows r on r.campaign_id = c.id join fund_requests fr on fr.id = r.fund_request_id
           where c.id = ${familyId}::uuid or c.family_id = ${familyId}::uuid`,
     ),
+    queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from campaign_rows q
+          where q.campaign_id = ${campaignId}::uuid and q.status = 'queued' and exists (
+            select 1 from campaigns c join campaign_rows r on r.campaign_id = c.id join fund_requests fr on fr.id = r.fund_request_id
+            where (c.id = ${familyId}::uuid or c.family_id = ${familyId}::uuid) and fr.status = 'pending'
+              and lower(regexp_replace(fr.tag, '^@', '')) = lower(regexp_replace(q.tag, '^@', '')))`,
+    ),
   ]);
-  return { rounds, paid: people?.paid ?? 0, asked: people?.asked ?? 0 };
+  return { rounds, paid: people?.paid ?? 0, asked: people?.asked ?? 0, stillOpen: open?.n ?? 0 };
 }
 
 /** The campaigns list's one read (GET /api/campaigns and the campaigns page's prefetch). */

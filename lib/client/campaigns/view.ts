@@ -43,6 +43,8 @@ export interface CampaignFamily {
   paid: number;
   /** Distinct tags asked anywhere in the family. */
   asked: number;
+  /** This campaign's rows still to send whose person has an open request in the family: they will hold two. */
+  stillOpen: number;
 }
 
 export interface CampaignView {
