@@ -131,6 +131,19 @@ describe("5. service faults", () => {
     return { status: res.status, body: res.body, ms: Date.now() - started };
   }
 
+  /**
+   * `timed`, but a refusal by our own shared budget (the earlier faults' calls may still fill its minute) is waited
+   * out as its message says and asked again: what is under test is the service's answer, not our budget's.
+   */
+  async function timedPastBudget(p: string): Promise<{ status: number; body: Envelope<Record<string, unknown>>; ms: number }> {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await timed(p);
+      const wait = /Fundboard is keeping under .*try again in (\d+) s/.exec(String(answer.body.message ?? ""));
+      if (answer.status !== 503 || !wait || attempt >= 5) return answer;
+      await sleep(Number(wait[1]) * 1_000);
+    }
+  }
+
   async function healthy(): Promise<number> {
     const started = Date.now();
     const res = await fetch(`${app.url}/api/health`, { signal: AbortSignal.timeout(5_000) });
@@ -274,7 +287,7 @@ describe("5. service faults", () => {
     await sb.fault(BALANCE_PATH, "timeout");
     await sb.fault(FETCH_PATH, "timeout");
     try {
-      const slowCalls = Promise.all([timed("/api/balance?refresh=1"), timed(`/api/requests/${foreignId}`)]);
+      const slowCalls = Promise.all([timedPastBudget("/api/balance?refresh=1"), timedPastBudget(`/api/requests/${foreignId}`)]);
       let settled = false;
       void slowCalls.finally(() => (settled = true));
       // Meanwhile, health and database-only routes answer promptly: the server is not stuck behind the service.
