@@ -258,7 +258,7 @@ test.describe("every route × every role", () => {
     }
   }
 
-  function send(ctx: APIRequestContext, route: RouteCase, url: string, headers: Record<string, string>) {
+  async function send(ctx: APIRequestContext, route: RouteCase, url: string, headers: Record<string, string>): Promise<APIResponse> {
     switch (`${route.method} ${route.pattern}`) {
       case "POST /api/requests":
         return ctx.post(url, {
@@ -275,8 +275,15 @@ test.describe("every route × every role", () => {
       case "PATCH /api/payers/[tag]":
         // Always cleared: the matrix's own requests to this tag must keep working.
         return ctx.patch(url, { headers, data: { doNotAsk: false } });
-      case "POST /api/campaigns/[id]/ask-again":
-        return ctx.post(url, { headers, data: { include: ["unanswered"], unansweredForHours: 0 } });
+      case "POST /api/campaigns/[id]/ask-again": {
+        const res = await ctx.post(url, { headers, data: { include: ["unanswered"], unansweredForHours: 0 } });
+        // One draft round a campaign at a time: this one is discarded so the next role's ask finds room.
+        if (res.status() === 201) {
+          const made = (await res.json()) as { data: { campaign: { id: string } } };
+          await ctx.post(`/api/campaigns/${made.data.campaign.id}/cancel`, { headers });
+        }
+        return res;
+      }
       case "PATCH /api/settings":
         // Always off: other specs must never see two-step sign-in required.
         return ctx.patch(url, { headers, data: { require2fa: false } });

@@ -15,7 +15,7 @@ import { CREATE_CALL, sandboxControl, type SandboxControl } from "@/tests/suppor
 import { askAgain } from "./ask-again";
 import { parseCampaignCsv } from "./parse";
 import { getCampaignView, listCampaignRows } from "./queries";
-import { createCampaign, transitionCampaign } from "./repo";
+import { createCampaign, RoundDraftExistsError, transitionCampaign } from "./repo";
 import { campaignRowKey, sendCampaignRows } from "./send";
 
 // Ask again (DESIGN §12) on a real database and the sandbox: which rows a round asks, every reason a row is left
@@ -108,19 +108,22 @@ describe.each(dbTargets())("ask again on $name", (target) => {
       paid: 1,
     });
 
-    // With the unanswered included, the one still to answer is asked again (a second open request), and the person
-    // with an open request is asked for both of their rows (two asks of different amounts in the file).
+    // One draft round at a time: asking again while round 2 waits is refused; once it is discarded, it may be asked.
+    await expect(askAgain(database.db, id, { include: ["declined"], unansweredForHours: 0 }, operator.id)).rejects.toBeInstanceOf(RoundDraftExistsError);
+    await transitionCampaign(database.db, outcome.id, "cancel", operator.id);
+    // With the unanswered included, the one still to answer is asked again (a second open request); the person with
+    // an open request was asked twice already, so the round adds one ask of theirs and leaves the other out (3 at most).
     const withOpen = await askAgain(database.db, id, { include: ["declined", "unanswered"], unansweredForHours: 0 }, operator.id);
     if (withOpen.kind !== "made") throw new Error(`expected a round, got ${withOpen.kind}`);
     // The draft says plainly who will hold two open requests: the one still to answer and the one with an open row.
-    expect((await getCampaignView(database.db, withOpen.id))?.family?.stillOpen).toBe(3);
+    expect((await getCampaignView(database.db, withOpen.id))?.family?.stillOpen).toBe(2);
     expect(child?.family?.stillOpen).toBe(0);
     expect((await listCampaignRows(database.db, withOpen.id, { page: 1, status: "queued" }, 100)).items.map((r) => `${r.tag} ${r.amount}`)).toEqual([
       `${t[0]} 100.00`,
       `${t[3]} 103.00`,
-      `${t[3]} 104.00`,
       `${t[5]} 107.00`,
     ]);
+    expect(await rowsOf(withOpen.id)).toContain(`${t[3]} invalid asked_enough`);
   });
 
   it("leaves out a person asked the most times in the family, and those not unanswered for long enough", async () => {
@@ -135,6 +138,55 @@ describe.each(dbTargets())("ask again on $name", (target) => {
     await saveSettings(database.db, { maxAsksPerTag: 1 });
     const outcome = await askAgain(database.db, id, { include: ["declined"], unansweredForHours: 0 }, operator.id);
     expect(outcome).toMatchObject({ kind: "nothing", leftOut: [{ tag, reason: "asked_enough" }] });
+  });
+
+  it("counts only asks that reached the person, and the asks a round adds, against the most a family may ask", async () => {
+    await saveSettings(database.db, { maxAsksPerTag: 3 });
+    const tag = newTag("twice");
+    // One person twice in the file (two amounts), both declined: two asks so far; the round may add one, not two.
+    const id = await sentCampaign("Twice", [tag, tag]);
+    await answered(id, 1, "declined");
+    await answered(id, 2, "declined");
+    const outcome = await askAgain(database.db, id, { include: ["declined"], unansweredForHours: 0 }, operator.id);
+    if (outcome.kind !== "made") throw new Error(`expected a round, got ${outcome.kind}`);
+    expect(await rowsOf(outcome.id)).toEqual([`${tag} queued`, `${tag} invalid asked_enough`]);
+
+    // A send the service refused asked nobody: it does not count.
+    const refused = newTag("refusedonce");
+    const other = await sentCampaign("Refused", [refused]);
+    await database.db.execute(sql`update fund_requests set status = 'failed', error = 'refused' where idempotency_key = ${campaignRowKey(other, 1)}`);
+    await saveSettings(database.db, { maxAsksPerTag: 1 });
+    const again = await askAgain(database.db, other, { include: ["failed"], unansweredForHours: 0 }, operator.id);
+    expect(again).toMatchObject({ kind: "made", rows: 1 });
+  });
+
+  it("checks a round's row against the policy again when it is sent: one who paid since the draft is left out unsent", async () => {
+    await saveSettings(database.db, { maxAsksPerTag: 5 });
+    const [payer, other] = [newTag("paidsince"), newTag("stillowes")];
+    const id = await sentCampaign("Since", [payer, other, payer]);
+    await answered(id, 1, "declined");
+    await answered(id, 2, "declined");
+    const round = await askAgain(database.db, id, { include: ["declined", "unanswered"], unansweredForHours: 0 }, operator.id);
+    if (round.kind !== "made") throw new Error(`expected a round, got ${round.kind}`);
+    // While the draft waited, the person paid their open row of the first campaign.
+    await answered(id, 3, "accepted", 0);
+    await transitionCampaign(database.db, round.id, "start", operator.id);
+    await control.resetStats();
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 1, more: false });
+    expect(await control.count(CREATE_CALL)).toBe(1);
+    expect(await rowsOf(round.id)).toEqual([`${payer} skipped paid`, `${other} sent`, `${payer} skipped paid`]);
+    const [skipped] = (await listCampaignRows(database.db, round.id, { page: 1, status: "skipped" })).items;
+    expect(skipped?.error).toBe("Left out when it was to be sent: already paid in this campaign family");
+  });
+
+  it("makes one draft round when two people ask again at once", async () => {
+    const tag = newTag("racer");
+    const id = await sentCampaign("Race", [tag]);
+    await answered(id, 1, "declined");
+    const both = await Promise.allSettled([0, 1].map(() => askAgain(database.db, id, { include: ["declined"], unansweredForHours: 0 }, operator.id)));
+    expect(both.filter((b) => b.status === "fulfilled")).toHaveLength(1);
+    const refused = both.find((b) => b.status === "rejected");
+    expect(refused?.status === "rejected" && refused.reason).toBeInstanceOf(RoundDraftExistsError);
   });
 
   it("refuses a draft and an unknown campaign", async () => {

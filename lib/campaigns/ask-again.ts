@@ -53,14 +53,25 @@ interface FamilyFacts {
   open: boolean;
 }
 
-/** Per payer key in the family: how often asked, whether paid, whether a request is still open. */
-async function familyFacts(db: Db, familyId: string): Promise<Map<string, FamilyFacts>> {
+/**
+ * Per payer key in the family (only `keys` when given): how often asked (a request that reached the person:
+ * pending, accepted or declined; a failed send asked nobody), whether paid, whether a request is still open.
+ */
+async function familyFacts(db: Db, familyId: string, keys?: string[]): Promise<Map<string, FamilyFacts>> {
+  const only =
+    keys === undefined
+      ? sql``
+      : sql`and lower(regexp_replace(fr.tag, '^@', '')) in (${sql.join(
+          keys.map((k) => sql`${k}`),
+          sql`, `,
+        )})`;
   const rows = await queryRows<FamilyFacts>(
     db,
-    sql`select lower(regexp_replace(fr.tag, '^@', '')) as tag, count(*)::int as asks,
+    sql`select lower(regexp_replace(fr.tag, '^@', '')) as tag,
+          (count(*) filter (where fr.status in ('pending', 'accepted', 'declined')))::int as asks,
           bool_or(fr.status = 'accepted') as paid, bool_or(fr.status = 'pending') as open
         from campaigns c join campaign_rows r on r.campaign_id = c.id join fund_requests fr on fr.id = r.fund_request_id
-        where c.id = ${familyId}::uuid or c.family_id = ${familyId}::uuid
+        where (c.id = ${familyId}::uuid or c.family_id = ${familyId}::uuid) ${only}
         group by 1`,
   );
   return new Map(rows.map((r) => [r.tag, r]));
@@ -100,6 +111,8 @@ export async function askAgain(db: Db, parentId: string, input: AskAgainInput, b
   const rows: ParsedRow[] = [];
   const leftOut: LeftOutRow[] = [];
   const seen = new Set<string>();
+  // Asks this round already holds, per payer key: a tag twice in the parent counts twice against the cap.
+  const added = new Map<string, number>();
   for (const c of chosen) {
     const key = payerKey(c.tag);
     const f = facts.get(key);
@@ -109,7 +122,7 @@ export async function askAgain(db: Db, parentId: string, input: AskAgainInput, b
         ? "do_not_ask"
         : cooling.has(key)
           ? "cooling_down"
-          : (f?.asks ?? 0) >= policy.maxAsksPerTag
+          : (f?.asks ?? 0) + (added.get(key) ?? 0) >= policy.maxAsksPerTag
             ? "asked_enough"
             : f?.open && !wanted.has("unanswered")
               ? "pending"
@@ -122,6 +135,7 @@ export async function askAgain(db: Db, parentId: string, input: AskAgainInput, b
     // One ask a person a round, whatever the parent's file held.
     if (seen.has(`${key}|${c.amount}`)) continue;
     seen.add(`${key}|${c.amount}`);
+    added.set(key, (added.get(key) ?? 0) + 1);
     rows.push({
       row,
       tag: c.tag,
@@ -138,4 +152,19 @@ export async function askAgain(db: Db, parentId: string, input: AskAgainInput, b
     leftOut,
   });
   return { kind: "made", id, round, rows: rows.length, leftOut };
+}
+
+/**
+ * The policy again as a round's row is about to be sent (the draft may have waited): a reason to leave it out now
+ * (`paid`, `cooling_down`, `asked_enough`), or null to send it. Do-not-ask is checked for every campaign by the sender.
+ */
+export async function leftOutAtSend(db: Db, familyId: string, tag: string): Promise<LeftOutReason | null> {
+  const key = payerKey(tag);
+  const policy = await getSettings(db);
+  const [facts, cooling] = await Promise.all([familyFacts(db, familyId, [key]), coolingDown(db, [key], policy.declineCooldownHours)]);
+  const f = facts.get(key);
+  if (f?.paid) return "paid";
+  if (cooling.has(key)) return "cooling_down";
+  if ((f?.asks ?? 0) >= policy.maxAsksPerTag) return "asked_enough";
+  return null;
 }

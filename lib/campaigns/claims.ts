@@ -3,6 +3,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 
 import { queryRows, type Db } from "@/lib/db/client";
+import type { LeftOutReason } from "@/lib/client/campaigns/view";
 import { campaignRows, campaigns } from "@/lib/db/schema";
 
 // A row is claimed before its call and, after the call, sent with its request whatever the campaign's
@@ -24,6 +25,8 @@ export interface ClaimedRow {
   description: string;
   senderId: string;
   senderName: string;
+  /** The family's first campaign when this is an ask-again round (its rows are checked against the policy again). */
+  familyId: string | null;
 }
 
 interface ClaimRecord {
@@ -35,6 +38,7 @@ interface ClaimRecord {
   description: string;
   sender_id: string;
   sender_name: string;
+  family_id: string | null;
 }
 
 /**
@@ -53,7 +57,7 @@ export async function claimNextRow(db: Db): Promise<ClaimedRow | null> {
           where qc.status = 'sending' and q.status = 'queued' and not qs.disabled and qs.role in ('admin', 'operator')
           order by qc.started_at, qc.id, q.row limit 1
           for update of q skip locked)
-        returning r.id, r.campaign_id, r.row, r.tag, r.amount_naira::text as amount, r.description, c.sender_id, s.name as sender_name`,
+        returning r.id, r.campaign_id, r.row, r.tag, r.amount_naira::text as amount, r.description, c.sender_id, s.name as sender_name, c.family_id`,
   );
   if (!claimed) return null;
   return {
@@ -65,6 +69,7 @@ export async function claimNextRow(db: Db): Promise<ClaimedRow | null> {
     description: claimed.description,
     senderId: claimed.sender_id,
     senderName: claimed.sender_name,
+    familyId: claimed.family_id,
   };
 }
 
@@ -82,6 +87,14 @@ export async function markClaimFailed(db: Db, rowId: number, error: string): Pro
   await db
     .update(campaignRows)
     .set({ status: "failed", error, claimedAt: null })
+    .where(and(eq(campaignRows.id, rowId), eq(campaignRows.status, "claimed")));
+}
+
+/** The policy left the claimed row out as it was about to be sent: skipped unsent, with the reason. */
+export async function markClaimLeftOut(db: Db, rowId: number, reason: LeftOutReason, error: string): Promise<void> {
+  await db
+    .update(campaignRows)
+    .set({ status: "skipped", leftOut: reason, error, claimedAt: null })
     .where(and(eq(campaignRows.id, rowId), eq(campaignRows.status, "claimed")));
 }
 

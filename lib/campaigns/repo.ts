@@ -26,6 +26,14 @@ export class DraftLimitError extends Error {
   }
 }
 
+/** The campaign already has a round waiting as a draft: a second would ask the same people twice. */
+export class RoundDraftExistsError extends Error {
+  constructor(readonly draftId: string) {
+    super(`a round of this campaign is already a draft (${draftId})`);
+    this.name = "RoundDraftExistsError";
+  }
+}
+
 /** Where an ask-again round comes from: the campaign it chases, the family's first campaign and its round. */
 export interface CampaignOrigin {
   parentId: string;
@@ -80,6 +88,16 @@ export async function createCampaign(
       .where(and(eq(campaigns.createdBy, createdBy), eq(campaigns.status, "draft")));
     if ((drafts?.n ?? 0) >= MAX_DRAFTS_PER_PERSON) throw new DraftLimitError(drafts?.n ?? 0);
     const origin = options.origin;
+    if (origin) {
+      // One draft round a campaign at a time, whoever asks: checked under the family's lock, so two asks cannot both pass.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`campaign-family:${origin.familyId}`}, 0))`);
+      const [waiting] = await tx
+        .select({ id: campaigns.id })
+        .from(campaigns)
+        .where(and(eq(campaigns.parentId, origin.parentId), eq(campaigns.status, "draft")))
+        .limit(1);
+      if (waiting) throw new RoundDraftExistsError(waiting.id);
+    }
     const [campaign] = await tx
       .insert(campaigns)
       .values({ name, createdBy, senderId: createdBy, parentId: origin?.parentId ?? null, familyId: origin?.familyId ?? null, round: origin?.round ?? 1 })

@@ -12,7 +12,9 @@ import { ServiceError } from "@/lib/service/errors";
 import { getConfig } from "@/lib/config";
 import { linksAwaitingConfirmation } from "@/lib/payments/awaiting";
 import { doNotAskRefusal } from "@/lib/payers/do-not-ask";
-import { claimNextRow, hasClaims, markClaimFailed, markClaimSent, releaseClaim, takeStaleClaim, type ClaimedRow } from "./claims";
+import { LEFT_OUT_WORDS } from "@/lib/client/campaigns/view";
+import { leftOutAtSend } from "./ask-again";
+import { claimNextRow, hasClaims, markClaimFailed, markClaimLeftOut, markClaimSent, releaseClaim, takeStaleClaim, type ClaimedRow } from "./claims";
 import { finishDrainedCampaigns } from "./repo";
 import { pauseCampaignsWithoutSender } from "./sender";
 
@@ -40,7 +42,7 @@ async function settleStaleClaims(db: Db): Promise<void> {
 }
 
 /** The call of one claimed row; its row is sent with its request afterwards, whatever the campaign's state. */
-async function sendClaimed(deps: RequestDeps, next: ClaimedRow): Promise<"sent" | "failed" | "in_flight"> {
+async function sendClaimed(deps: RequestDeps, next: ClaimedRow): Promise<"sent" | "failed" | "left_out" | "in_flight"> {
   const { db } = deps;
   const key = campaignRowKey(next.campaignId, next.row);
   const fields = newRequestSchema.omit({ idempotencyKey: true }).parse({ tag: next.tag, amount: next.amount, description: next.description });
@@ -49,6 +51,12 @@ async function sendClaimed(deps: RequestDeps, next: ClaimedRow): Promise<"sent" 
   if (refusal) {
     await markClaimFailed(db, next.id, refusal);
     return "failed";
+  }
+  // A round's draft may have waited: the person may have paid, declined again or been asked enough since.
+  const reason = next.familyId ? await leftOutAtSend(db, next.familyId, fields.tag) : null;
+  if (reason) {
+    await markClaimLeftOut(db, next.id, reason, `Left out when it was to be sent: ${LEFT_OUT_WORDS[reason]}`);
+    return "left_out";
   }
   const outcome = await createKeyedFundRequest(deps, fields, key, { id: next.senderId, name: next.senderName });
   if (outcome.kind === "in_flight") return "in_flight";

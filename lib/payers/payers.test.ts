@@ -7,7 +7,7 @@ import { payerListFromSearch } from "@/lib/client/payers/search";
 import { queryRows } from "@/lib/db/client";
 import { recordPayment } from "@/lib/payments/record";
 import { clientKey } from "@/lib/requests/keys";
-import { acceptForPayment, applyServiceState, insertSending, markFailed, markPending } from "@/lib/requests/status";
+import { acceptForPayment, applyServiceState, deleteSending, insertSending, markFailed, markPending } from "@/lib/requests/status";
 import { peerTransferPayloadSchema } from "@/lib/service/schemas";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { payload } from "@/tests/support/payloads";
@@ -157,6 +157,28 @@ describe.each(dbTargets())("payers on $name", (target) => {
     );
     expect(recount.length).toBe(4);
     expect(kept).toEqual(recount);
+  });
+
+  it("a send the budget undid leaves no payer behind: nobody was asked", async () => {
+    const row = await insertSending(database.db, {
+      reference: `fb_${newKey("undone")}`,
+      idempotencyKey: clientKey(newKey("undone")),
+      tag: "undone.send",
+      amount: "40.00",
+      description: "Dues",
+      createdBy: null,
+    });
+    if (!row) throw new Error("insert refused");
+    await deleteSending(database.db, row.id);
+    expect(await queryRows(database.db, sql`select tag from payer_stats where tag = 'undone.send'`)).toEqual([]);
+    expect(
+      (
+        await readPayerPage(
+          database.db,
+          payerListFromSearch(() => undefined),
+        )
+      ).items.map((p) => p.tag),
+    ).not.toContain("undone.send");
   });
 
   it("searches by tag or name, filters unanswered, declined, paid and do-not-ask, and pages", async () => {

@@ -3,6 +3,7 @@ import { withStaff } from "@/lib/auth/guard";
 import { SENDERS } from "@/lib/client/auth/roles";
 import { askAgain } from "@/lib/campaigns/ask-again";
 import { getCampaignView } from "@/lib/campaigns/queries";
+import { DraftLimitError, MAX_DRAFTS_PER_PERSON, RoundDraftExistsError } from "@/lib/campaigns/repo";
 import { askAgainSchema } from "@/lib/client/campaigns/schemas";
 import { LEFT_OUT_WORDS } from "@/lib/client/campaigns/view";
 import { conflict, notFound } from "@/lib/http/api-error";
@@ -15,7 +16,20 @@ export const dynamic = "force-dynamic";
 /** Ask again (DESIGN §12): a draft next round of this campaign's declined, failed or unanswered rows, checked against the policy. */
 export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
   const input = await parseJsonBody(request, askAgainSchema);
-  const outcome = await askAgain(db, params.id, input, staff.id);
+  const outcome = await askAgain(db, params.id, input, staff.id).catch((error: unknown) => {
+    if (error instanceof RoundDraftExistsError) {
+      throw conflict("The next round of this campaign is already waiting as a draft. Open it under Campaigns and start it or discard it, then ask again.", {
+        draftId: error.draftId,
+      });
+    }
+    if (error instanceof DraftLimitError) {
+      throw conflict(
+        `You already have ${MAX_DRAFTS_PER_PERSON} draft campaigns, the most one person can keep. Open one under Campaigns and start it or discard it (Discard draft), then ask again.`,
+        { drafts: error.drafts, maxDrafts: MAX_DRAFTS_PER_PERSON },
+      );
+    }
+    throw error;
+  });
   switch (outcome.kind) {
     case "not_found":
       throw notFound("No such campaign. It may have been made on another dashboard.");
