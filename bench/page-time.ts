@@ -19,7 +19,7 @@ import { startDashboard, type Dashboard } from "./dashboard";
 import { builtPages, pageFetcher, resolvePage, samplePageParams, type PageParams, type PageProblem } from "./page-weight";
 import { freePorts, SERVER_PORTS } from "./ports";
 import { signIn, type Session } from "./session";
-import { percentile, round } from "./stats";
+import { median, round } from "./stats";
 
 export interface PageTiming {
   /** Medians over the samples: response headers (first byte), and the whole HTML read. */
@@ -65,14 +65,6 @@ async function timeOnce(fetchPage: (page: string) => Promise<Response>, page: st
   if (res.status !== 200) throw new Error(`page ${page}: HTTP ${res.status}${res.headers.get("location") ? ` → ${res.headers.get("location")}` : ""}`);
   return { firstByteMs, fullMs, bytes: Buffer.byteLength(html) };
 }
-
-const median = (values: number[]) =>
-  round(
-    percentile(
-      [...values].sort((a, b) => a - b),
-      50,
-    ),
-  );
 
 function summary(taken: readonly Sample[]): PageTiming {
   return {

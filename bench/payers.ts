@@ -18,7 +18,7 @@ import type { BenchContext } from "./context";
 import { startDashboard, type Dashboard } from "./dashboard";
 import { freePorts, SERVER_PORTS } from "./ports";
 import { signIn, type Session } from "./session";
-import { percentile, round } from "./stats";
+import { median, round } from "./stats";
 
 export const HEAVY_TAG = "bench.heavy";
 const LIST_PATHS = ["/payers", "/api/payers", "/payers?sort=collected", "/api/payers?filter=paid&sort=collected"] as const;
@@ -80,14 +80,6 @@ async function timeOnce(admin: Session, p: string): Promise<number> {
   if (res.status !== 200) throw new Error(`${p}: HTTP ${res.status}`);
   return performance.now() - t0;
 }
-
-const median = (values: number[]) =>
-  round(
-    percentile(
-      [...values].sort((a, b) => a - b),
-      50,
-    ),
-  );
 
 export async function benchPayers(ctx: BenchContext): Promise<PayersResult> {
   const { basePayers, payers, heavyRequests, warmups, samples } = ctx.options.payers;

@@ -35,3 +35,13 @@ export function round(value: number, digits = 1): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
+
+/** The median of unsorted values, rounded as the tables show it. */
+export function median(values: readonly number[]): number {
+  return round(
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    ),
+  );
+}
