@@ -5,7 +5,7 @@ import type { AuditAction } from "@/lib/audit/write";
 import { formatMajor } from "@/lib/client/money";
 
 /** What an entry is about, which decides where its target links. */
-export type AuditTargetKind = "request" | "payment" | "campaign" | "staff" | "payer" | "none";
+export type AuditTargetKind = "request" | "payment" | "campaign" | "staff" | "payer" | "plan" | "none";
 
 /** The parts of a row a sentence may use; `targetName` is the staff member's or campaign's name when known. */
 export interface AuditFacts {
@@ -173,6 +173,28 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
     sentence: (f) =>
       `Changed the chasing policy: cool-down ${text(f.detail?.declineCooldownHours) ?? "?"} h after a decline, at most ${text(f.detail?.maxAsksPerTag) ?? "?"} asks a tag in a campaign family`,
   },
+  "plan.created": {
+    label: "Made a plan",
+    target: "plan",
+    sentence: (f) =>
+      `Made the plan ${text(f.detail?.name) ?? ""} (${text(f.detail?.frequency) ?? "?"}, ${plural(Number(f.detail?.members ?? 0), "member", "members")})`,
+  },
+  "plan.paused": { label: "Paused a plan", target: "plan", sentence: () => "Paused the plan: no period is made until it is resumed" },
+  "plan.resumed": { label: "Resumed a plan", target: "plan", sentence: () => "Resumed the plan" },
+  "plan.ended": { label: "Ended a plan", target: "plan", sentence: () => "Ended the plan: it makes no more periods" },
+  "plan.members_changed": {
+    label: "Changed a plan's members",
+    target: "plan",
+    sentence: (f) =>
+      `Changed the plan's members from the next period: ${Number(f.detail?.added ?? 0)} added, ${Number(f.detail?.removed ?? 0)} removed, ${Number(f.detail?.changed ?? 0)} amounts changed`,
+  },
+  "plan.schedule_changed": {
+    label: "Changed a plan's schedule",
+    target: "plan",
+    sentence: (f) =>
+      `Changed the plan's schedule to ${text(f.detail?.frequency) ?? "?"} on day ${text(f.detail?.day) ?? "?"} at ${text(f.detail?.sendAt) ?? "?"}`,
+  },
+  "plan.period_run": { label: "Ran a plan's period", target: "plan", sentence: (f) => `Ran the period ${text(f.detail?.period) ?? "?"} by hand` },
 };
 
 function isKnown(action: string): action is AuditAction {
@@ -210,6 +232,8 @@ export function auditTargetHref(action: string, target: string | null): string |
       return `/campaigns/${encodeURIComponent(target)}`;
     case "payer":
       return `/payers/${encodeURIComponent(target)}`;
+    case "plan":
+      return `/plans/${encodeURIComponent(target)}`;
     case "none":
       return null;
   }
@@ -228,6 +252,8 @@ export function auditTargetText(action: string, target: string | null, targetNam
       return targetName ?? "A campaign";
     case "payer":
       return `@${target}`;
+    case "plan":
+      return targetName ?? "A plan";
     case "staff":
     case "none":
       return targetName ?? target;

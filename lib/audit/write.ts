@@ -37,6 +37,13 @@ export const AUDIT_ACTIONS = [
   "payer.do_not_ask_marked",
   "payer.do_not_ask_cleared",
   "settings.chasing_changed",
+  "plan.created",
+  "plan.paused",
+  "plan.resumed",
+  "plan.ended",
+  "plan.members_changed",
+  "plan.schedule_changed",
+  "plan.period_run",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

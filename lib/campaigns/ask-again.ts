@@ -12,7 +12,7 @@ import { queryRows, type Db } from "@/lib/db/client";
 import { doNotAskMarks } from "@/lib/payers/do-not-ask";
 import { getSettings } from "@/lib/settings/repo";
 
-import { createCampaign, type LeftOutRow } from "./repo";
+import { createCampaign, type CreateOptions, type LeftOutRow } from "./repo";
 import type { ParsedRow } from "./parse";
 
 export type AskAgainOutcome =
@@ -93,7 +93,13 @@ async function coolingDown(db: Db, keys: string[], hours: number): Promise<Set<s
 }
 
 /** Makes the next round of `parentId` for the rows in `input.include`, or says why it cannot. */
-export async function askAgain(db: Db, parentId: string, input: AskAgainInput, by: string): Promise<AskAgainOutcome> {
+export async function askAgain(
+  db: Db,
+  parentId: string,
+  input: AskAgainInput,
+  by: string,
+  extra: Pick<CreateOptions, "start" | "inTransaction"> = {},
+): Promise<AskAgainOutcome> {
   const [parent] = await queryRows<{ id: string; status: string; family_id: string | null; round: number }>(
     db,
     sql`select id, status, family_id, round from campaigns where id = ${parentId}::uuid`,
@@ -150,6 +156,7 @@ export async function askAgain(db: Db, parentId: string, input: AskAgainInput, b
   const id = await createCampaign(db, `${root?.name ?? "Campaign"} — round ${round}`.slice(0, 100), rows, by, {
     origin: { parentId: parent.id, familyId, round },
     leftOut,
+    ...extra,
   });
   return { kind: "made", id, round, rows: rows.length, leftOut };
 }

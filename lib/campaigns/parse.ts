@@ -42,8 +42,16 @@ export function checkRow(row: number, tag: string, amountText: string, descripti
   };
 }
 
+export interface ParseOptions {
+  /**
+   * A plan's roster (lib/plans/repo.ts): the description column may be left out; each row is checked with the
+   * description `describe` makes of its own (maybe empty) one, and keeps its own.
+   */
+  describe?: (own: string) => string;
+}
+
 /** Parses and checks a whole file; refuses (with which problem) a file that is not a campaign CSV. */
-export function parseCampaignCsv(bytes: Uint8Array): ParseOutcome {
+export function parseCampaignCsv(bytes: Uint8Array, options: ParseOptions = {}): ParseOutcome {
   if (bytes.byteLength > MAX_CAMPAIGN_BYTES)
     return { ok: false, status: 413, message: `The file is larger than 2 MiB (${bytes.byteLength} bytes). Split it into smaller files.` };
   if (bytes.byteLength === 0) return { ok: false, status: 422, message: "The file is empty. Upload a CSV with a header row: tag, amount, description." };
@@ -65,19 +73,24 @@ export function parseCampaignCsv(bytes: Uint8Array): ParseOutcome {
   const [header, ...data] = parsed.data;
   if (!header) return { ok: false, status: 422, message: "The file has no header row. The first line must name the columns: tag, amount, description." };
   const names = header.map((h) => h.trim().toLowerCase());
-  const missing = REQUIRED_COLUMNS.filter((c) => !names.includes(c));
+  const missing = REQUIRED_COLUMNS.filter((c) => !names.includes(c) && !(c === "description" && options.describe));
   if (missing.length > 0) {
     return {
       ok: false,
       status: 422,
-      message: `The header row lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}. The first line must name tag, amount and description (any order).`,
+      message: `The header row lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}. The first line must name ${options.describe ? "tag and amount, and may name description" : "tag, amount and description"} (any order).`,
     };
   }
   if (data.length === 0) return { ok: false, status: 422, message: "The file has a header but no rows to send." };
   if (data.length > MAX_CAMPAIGN_ROWS)
     return { ok: false, status: 413, message: `The file has ${data.length} rows; a campaign takes at most ${MAX_CAMPAIGN_ROWS}. Split it.` };
   const [tagAt, amountAt, descriptionAt] = REQUIRED_COLUMNS.map((c) => names.indexOf(c)) as [number, number, number];
-  const rows = data.map((cells, i) => checkRow(i + 1, cells[tagAt] ?? "", cells[amountAt] ?? "", cells[descriptionAt] ?? ""));
+  const { describe } = options;
+  const rows = data.map((cells, i) => {
+    const own = cells[descriptionAt] ?? "";
+    if (!describe) return checkRow(i + 1, cells[tagAt] ?? "", cells[amountAt] ?? "", own);
+    return { ...checkRow(i + 1, cells[tagAt] ?? "", cells[amountAt] ?? "", describe(own)), description: own.trim() };
+  });
   return { ok: true, rows };
 }
 

@@ -51,19 +51,24 @@ export interface LeftOutRow {
   message: string;
 }
 
+export interface CreateOptions {
+  origin?: CampaignOrigin;
+  leftOut?: readonly LeftOutRow[];
+  /** A plan's period campaign (lib/plans/periods.ts): made already sending, by the clock or a person's run. */
+  plan?: { planId: string; period: string };
+  /** Made `sending` at once (a plan's period or its chase): no draft, so neither draft rule applies. */
+  start?: boolean;
+  /** Runs in the campaign's transaction once it is inserted; throwing undoes the campaign (a period's claim). */
+  inTransaction?: (tx: Db, campaignId: string) => Promise<void>;
+}
+
 /**
  * A draft campaign and all its rows (invalid ones with their reason, flagged ones with a warning), in one
  * transaction; its uploader is its first sender of record. The uploader's drafts are counted under a
  * transaction-scoped advisory lock on their id, so concurrent uploads cannot pass the cap together. A tag marked
  * do-not-ask becomes an invalid row saying who marked it (DESIGN §12).
  */
-export async function createCampaign(
-  db: Db,
-  name: string,
-  rows: readonly ParsedRow[],
-  createdBy: string,
-  options: { origin?: CampaignOrigin; leftOut?: readonly LeftOutRow[] } = {},
-): Promise<string> {
+export async function createCampaign(db: Db, name: string, rows: readonly ParsedRow[], createdBy: string, options: CreateOptions = {}): Promise<string> {
   const marks = await doNotAskMarks(
     db,
     rows.flatMap((r) => (r.valid ? [r.valid.tag] : [])),
@@ -81,14 +86,16 @@ export async function createCampaign(
     for (const f of found) pending.add(`${f.tag.toLowerCase()}|${f.amount}`);
   }
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`campaign-drafts:${createdBy}`}, 0))`);
-    const [drafts] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(campaigns)
-      .where(and(eq(campaigns.createdBy, createdBy), eq(campaigns.status, "draft")));
-    if ((drafts?.n ?? 0) >= MAX_DRAFTS_PER_PERSON) throw new DraftLimitError(drafts?.n ?? 0);
     const origin = options.origin;
-    if (origin) {
+    if (!options.start) {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`campaign-drafts:${createdBy}`}, 0))`);
+      const [drafts] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(campaigns)
+        .where(and(eq(campaigns.createdBy, createdBy), eq(campaigns.status, "draft")));
+      if ((drafts?.n ?? 0) >= MAX_DRAFTS_PER_PERSON) throw new DraftLimitError(drafts?.n ?? 0);
+    }
+    if (origin && !options.start) {
       // One draft round a campaign at a time, whoever asks: checked under the family's lock, so two asks cannot both pass.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`campaign-family:${origin.familyId}`}, 0))`);
       const [waiting] = await tx
@@ -100,9 +107,20 @@ export async function createCampaign(
     }
     const [campaign] = await tx
       .insert(campaigns)
-      .values({ name, createdBy, senderId: createdBy, parentId: origin?.parentId ?? null, familyId: origin?.familyId ?? null, round: origin?.round ?? 1 })
+      .values({
+        name,
+        createdBy,
+        senderId: createdBy,
+        parentId: origin?.parentId ?? null,
+        familyId: origin?.familyId ?? null,
+        round: origin?.round ?? 1,
+        planId: options.plan?.planId ?? null,
+        period: options.plan?.period ?? null,
+        ...(options.start ? { status: "sending" as const, startedAt: new Date() } : {}),
+      })
       .returning({ id: campaigns.id });
     if (!campaign) throw new Error("campaign insert returned nothing");
+    await options.inTransaction?.(tx, campaign.id);
     const values = rows.map((r) => {
       const mark = r.valid ? marks.get(payerKey(r.valid.tag)) : undefined;
       if (r.valid && mark) {

@@ -218,6 +218,9 @@ export const campaigns = pgTable(
     parentId: uuid("parent_id"),
     familyId: uuid("family_id"),
     round: integer("round").notNull().default(1),
+    // A plan's period campaign (lib/plans/periods.ts): the plan and period it asks for; null for an upload.
+    planId: uuid("plan_id"),
+    period: text("period"),
     createdAt: createdAt(),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
@@ -228,6 +231,7 @@ export const campaigns = pgTable(
     index("campaigns_created_idx").on(t.createdAt),
     index("campaigns_status_idx").on(t.status),
     index("campaigns_family_idx").on(t.familyId),
+    index("campaigns_plan_idx").on(t.planId, t.period),
   ],
 );
 
@@ -369,3 +373,101 @@ export const doNotAsk = pgTable("do_not_ask", {
 
 export type PayerStatsRow = typeof payerStats.$inferSelect;
 export type DoNotAskRow = typeof doNotAsk.$inferSelect;
+
+// Recurring collections (docs/architecture.md, "Plans"): a plan and its roster are written by lib/plans/repo.ts;
+// a period (made once: the unique plan + period) by lib/plans/periods.ts, in the transaction that makes its campaign.
+export const plans = pgTable(
+  "plans",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    status: text("status", { enum: ["active", "paused", "ended"] })
+      .notNull()
+      .default("active"),
+    frequency: text("frequency", { enum: ["weekly", "monthly", "quarterly"] }).notNull(),
+    // Weekly: 1–7 (Monday first); monthly and quarterly: 1–28 (every month has it).
+    day: integer("day").notNull(),
+    // "HH:MM" on the wall clock of `timeZone`.
+    sendAt: text("send_at").notNull(),
+    timeZone: text("time_zone").notNull(),
+    startsOn: text("starts_on").notNull(),
+    endsOn: text("ends_on"),
+    descriptionTemplate: text("description_template").notNull(),
+    // Automatic chasing of a period: ask-again rounds `chaseAfterHours` apart, at most `chaseTimes`; null: none.
+    chaseAfterHours: integer("chase_after_hours"),
+    chaseTimes: integer("chase_times"),
+    chaseInclude: jsonb("chase_include").$type<string[]>(),
+    createdBy: uuid("created_by").references(() => staff.id, { onDelete: "set null" }),
+    // Periods due after this instant are made by the clock (set at creation and on resume); earlier ones are not.
+    activeSince: timestamp("active_since", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    // The clock has looked at every period due up to here: the next pass starts from it.
+    checkedUntil: timestamp("checked_until", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check("plans_status_check", sql`${t.status} in ('active', 'paused', 'ended')`),
+    check("plans_frequency_check", sql`${t.frequency} in ('weekly', 'monthly', 'quarterly')`),
+    index("plans_created_idx").on(t.createdAt),
+  ],
+);
+
+export const planMembers = pgTable(
+  "plan_members",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    planId: uuid("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "cascade" }),
+    // The roster's row (1-based); members added later continue the numbering.
+    row: integer("row").notNull(),
+    // As written; `tagKey` (lower case, no @) is the member: one ask a person a period.
+    tag: text("tag").notNull(),
+    tagKey: text("tag_key").notNull(),
+    amountText: text("amount_text").notNull(),
+    amountNaira: naira("amount_naira"),
+    // The member's own description, or empty for the plan's template.
+    description: text("description").notNull().default(""),
+    error: text("error"),
+    // Removed members stay (their past periods keep their history) and are asked no more.
+    removedAt: timestamp("removed_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("plan_members_plan_row_key").on(t.planId, t.row),
+    // One live member a tag: a repeat in the roster is an invalid member with the reason.
+    uniqueIndex("plan_members_plan_tag_key")
+      .on(t.planId, t.tagKey)
+      .where(sql`${t.removedAt} is null and ${t.error} is null`),
+  ],
+);
+
+export const planPeriods = pgTable(
+  "plan_periods",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    planId: uuid("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "cascade" }),
+    period: text("period").notNull(),
+    dueAt: timestamp("due_at", { withTimezone: true, mode: "date" }).notNull(),
+    // made: its campaign exists; missed: due while no server ran, more than 72 h before one was back.
+    status: text("status", { enum: ["made", "missed"] }).notNull(),
+    campaignId: uuid("campaign_id").references(() => campaigns.id, { onDelete: "set null" }),
+    // Who made it: null for the clock, else the person who ran it.
+    madeBy: uuid("made_by").references(() => staff.id, { onDelete: "set null" }),
+    madeAt: timestamp("made_at", { withTimezone: true, mode: "date" }),
+    chaseRounds: integer("chase_rounds").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("plan_periods_status_check", sql`${t.status} in ('made', 'missed')`),
+    uniqueIndex("plan_periods_plan_period_key").on(t.planId, t.period),
+    uniqueIndex("plan_periods_campaign_key").on(t.campaignId),
+  ],
+);
+
+export type PlanRow = typeof plans.$inferSelect;
+export type PlanMemberRow = typeof planMembers.$inferSelect;
+export type PlanPeriodRow = typeof planPeriods.$inferSelect;

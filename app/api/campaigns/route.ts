@@ -5,11 +5,11 @@ import { parseCampaignCsv } from "@/lib/campaigns/parse";
 import { getCampaignView, readCampaignPage } from "@/lib/campaigns/queries";
 import { createCampaign, DraftLimitError, MAX_DRAFTS_PER_PERSON } from "@/lib/campaigns/repo";
 import { campaignNameSchema, MAX_CAMPAIGN_BYTES } from "@/lib/client/campaigns/schemas";
-import { badRequest, conflict, tooLarge, unprocessable, unsupportedMediaType, ApiError } from "@/lib/http/api-error";
+import { conflict, tooLarge, unprocessable, ApiError } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 import { pageParam } from "@/lib/client/http/page-param";
-import { readCapped } from "@/lib/http/read-capped";
+import { readMultipart } from "@/lib/http/multipart";
 
 export const dynamic = "force-dynamic";
 
@@ -24,17 +24,7 @@ export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
 
 /** A CSV upload makes a draft campaign with every row checked (docs/architecture.md, "A campaign"). */
 export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
-  if (!/^multipart\/form-data\b/i.test(request.headers.get("content-type") ?? "")) {
-    throw unsupportedMediaType("Send the campaign as multipart/form-data with a file field (the CSV) and a name field.");
-  }
-  const body = await readCapped(request, MAX_UPLOAD_BYTES);
-  if (!body.ok) throw tooLarge(TOO_LARGE);
-  let form: FormData;
-  try {
-    form = await new Response(new Uint8Array(body.bytes), { headers: { "content-type": request.headers.get("content-type") ?? "" } }).formData();
-  } catch {
-    throw badRequest("The upload could not be read as a form. Choose the file again and upload it.");
-  }
+  const form = await readMultipart(request, MAX_UPLOAD_BYTES, "the campaign", TOO_LARGE);
   const name = campaignNameSchema.safeParse(form.get("name") ?? "");
   if (!name.success) throw unprocessable("Check the campaign's name.", { fieldErrors: { name: name.error.issues.map((i) => i.message) }, formErrors: [] });
   const file = form.get("file");

@@ -62,10 +62,15 @@ export function monthStart(day: string, n = 0): string {
 
 /** The UTC instant at which `day` ("YYYY-MM-DD") begins in `timeZone` (DST-safe: the offset is taken at that instant). */
 export function startOfDay(day: string, timeZone: string): Date {
-  const midnight = Date.parse(`${day}T00:00:00Z`);
-  let guess = midnight - (wallClock(new Date(midnight), timeZone) - midnight);
+  return wallTime(day, 0, timeZone);
+}
+
+/** The UTC instant the wall clock of `timeZone` shows `minutes` past midnight of `day` (a plan's send time). */
+export function wallTime(day: string, minutes: number, timeZone: string): Date {
+  const target = Date.parse(`${day}T00:00:00Z`) + minutes * 60_000;
+  let guess = target - (wallClock(new Date(target), timeZone) - target);
   // Across a change of offset the first guess is off by the change: correct it once.
-  guess = midnight - (wallClock(new Date(guess), timeZone) - guess);
+  guess = target - (wallClock(new Date(guess), timeZone) - guess);
   return new Date(guess);
 }
 

@@ -1,0 +1,45 @@
+import { writeAudit } from "@/lib/audit/write";
+import { withStaff } from "@/lib/auth/guard";
+import { campaignSendJob } from "@/lib/campaigns/send.job";
+import { SENDERS } from "@/lib/client/auth/roles";
+import { runPeriodSchema } from "@/lib/client/plans/schemas";
+import { conflict, notFound, unprocessable } from "@/lib/http/api-error";
+import { parseJsonBody } from "@/lib/http/body";
+import { ok } from "@/lib/http/envelope";
+import { otherMethods } from "@/lib/http/other-methods";
+import { sendJob } from "@/lib/jobs/engine";
+import { publish } from "@/lib/live/bus";
+import { checkRun, makePeriod } from "@/lib/plans/periods";
+import { getPlanView } from "@/lib/plans/queries";
+import { findPlan } from "@/lib/plans/repo";
+
+export const dynamic = "force-dynamic";
+
+/** Makes a period now (DESIGN §13): the current one or a missed one, under the person who runs it; audited. */
+export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
+  const { period } = await parseJsonBody(request, runPeriodSchema);
+  const plan = await findPlan(db, params.id);
+  if (!plan) throw notFound("No such plan. It may have been made on another dashboard.");
+  if (plan.status === "ended") throw conflict("This plan has ended; its periods can no longer be run.", { status: plan.status });
+  const check = await checkRun(db, plan, period, new Date());
+  if (!check.ok) {
+    switch (check.reason) {
+      case "not_a_period":
+        throw unprocessable(`${period} is not a ${plan.frequency} period.`, { fieldErrors: { period: [`Name a ${plan.frequency} period`] }, formErrors: [] });
+      case "not_in_plan":
+        throw conflict(`${period} is outside the plan's dates (${plan.startsOn} to ${plan.endsOn ?? "no end"}).`);
+      case "future":
+        throw conflict(`${period} is not due yet; it is asked at its time. Only the current period or a missed one can be run now.`);
+      case "made":
+        throw conflict(`${period} has already been made; open its campaign from the plan's periods.`);
+    }
+  }
+  const outcome = await makePeriod(db, plan, period, staff);
+  if (outcome.kind === "exists") throw conflict(`${period} has already been made; open its campaign from the plan's periods.`);
+  await writeAudit(db, { action: "plan.period_run", actor: staff, target: plan.id, detail: { period, campaignId: outcome.campaignId }, ip });
+  await sendJob(campaignSendJob, {});
+  publish({ type: "campaign.progress", campaignId: outcome.campaignId });
+  return ok({ plan: await getPlanView(db, plan.id), campaignId: outcome.campaignId }, `${period} is being asked now: its campaign is sending.`, 201);
+});
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,0 +1,67 @@
+import { writeAudit } from "@/lib/audit/write";
+import { withStaff } from "@/lib/auth/guard";
+import { parseCampaignCsv } from "@/lib/campaigns/parse";
+import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { MAX_CAMPAIGN_BYTES } from "@/lib/client/campaigns/schemas";
+import { pageParam } from "@/lib/client/http/page-param";
+import { describe } from "@/lib/client/plans/schedule";
+import { planFieldsSchema } from "@/lib/client/plans/schemas";
+import { getConfig } from "@/lib/config";
+import { ApiError, tooLarge, unprocessable } from "@/lib/http/api-error";
+import { ok } from "@/lib/http/envelope";
+import { readMultipart } from "@/lib/http/multipart";
+import { otherMethods } from "@/lib/http/other-methods";
+import { getPlanView, readPlanPage } from "@/lib/plans/queries";
+import { createPlan } from "@/lib/plans/repo";
+import { flattenError } from "zod";
+
+export const dynamic = "force-dynamic";
+
+const MAX_UPLOAD_BYTES = MAX_CAMPAIGN_BYTES + 64 * 1024;
+const TOO_LARGE = "The roster is larger than 2 MiB. Split the members over two plans.";
+const FIELDS = Object.keys(planFieldsSchema.shape);
+
+export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
+  return ok(await readPlanPage(db, pageParam(request.nextUrl.searchParams.get("page"))), "OK", 200, { "Cache-Control": "no-store" });
+});
+
+/** A plan from its roster CSV and schedule (DESIGN §13, docs/architecture.md "Plans"); invalid rows are kept as marked members. */
+export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
+  const form = await readMultipart(request, MAX_UPLOAD_BYTES, "the plan", TOO_LARGE);
+  const raw: Record<string, unknown> = {};
+  for (const key of FIELDS) {
+    const values = form.getAll(key).filter((v): v is string => typeof v === "string");
+    raw[key] = key === "chaseInclude" ? values : values[0];
+  }
+  const fields = planFieldsSchema.safeParse(raw);
+  if (!fields.success) {
+    const flat = flattenError(fields.error);
+    throw unprocessable("Some of the plan's fields are not valid; see each field.", { fieldErrors: flat.fieldErrors, formErrors: flat.formErrors });
+  }
+  const file = form.get("file");
+  if (!(file instanceof Blob))
+    throw unprocessable("Choose the roster CSV to upload.", { fieldErrors: { file: ["Choose the roster CSV to upload."] }, formErrors: [] });
+  if (file.size > MAX_CAMPAIGN_BYTES) throw tooLarge(TOO_LARGE);
+  const template = fields.data.descriptionTemplate;
+  // Each member is checked with the description they would be asked with (the template's longest period filled in).
+  const parsed = parseCampaignCsv(new Uint8Array(await file.arrayBuffer()), { describe: (own) => describe(template, own, "2026-W48") });
+  if (!parsed.ok) throw new ApiError(parsed.status, parsed.message);
+  const { timeZone } = getConfig();
+  const id = await createPlan(db, fields.data, timeZone, parsed.rows, staff.id);
+  const view = await getPlanView(db, id);
+  await writeAudit(db, {
+    action: "plan.created",
+    actor: staff,
+    target: id,
+    detail: { name: fields.data.name, frequency: fields.data.frequency, members: view?.members ?? 0, invalid: view?.invalidMembers ?? 0 },
+    ip,
+  });
+  const invalid = view?.invalidMembers ?? 0;
+  return ok(
+    view,
+    `Plan made: ${view?.members ?? 0} members${invalid > 0 ? `, ${invalid} marked invalid (see the members list)` : ""}. ${view?.nextRunAt ? "The first period is asked at its time." : "It has no period left to ask."}`,
+    201,
+  );
+});
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

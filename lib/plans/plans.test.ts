@@ -1,0 +1,282 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { parseCampaignCsv } from "@/lib/campaigns/parse";
+import { listCampaignRows } from "@/lib/campaigns/queries";
+import { campaignRowKey, sendCampaignRows } from "@/lib/campaigns/send";
+import { describe as describeAsk, dueAt, type Schedule } from "@/lib/client/plans/schedule";
+import type { PlanFields } from "@/lib/client/plans/schemas";
+import { queryRows, type Db } from "@/lib/db/client";
+import { campaigns, fundRequests, planPeriods } from "@/lib/db/schema";
+import { markDoNotAsk } from "@/lib/payers/do-not-ask";
+import type { RequestDeps } from "@/lib/requests/deps";
+import { applyServiceState } from "@/lib/requests/status";
+import { saveSettings } from "@/lib/settings/repo";
+import type { Sandbox } from "@/sandbox/server";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { insertStaff, newTag, requestDeps } from "@/tests/support/request-deps";
+import { startTestSandbox } from "@/tests/support/sandbox";
+import { CREATE_CALL, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
+
+import { checkRun, CATCH_UP_HOURS, makePeriod, runPlanClock, scheduleOf } from "./periods";
+import { readBoard } from "./queries";
+import { changeMembers, changePlanStatus, createPlan, findPlan } from "./repo";
+
+// Plans (DESIGN §13) on a real database and the sandbox: a roster kept with its invalid members, one campaign a
+// period however many runs race (and two instances on Postgres), the 72-hour catch-up and the missed listing, a
+// period's campaign asking each member once across a crash, chasing rounds, and the dues board.
+
+let sb: Sandbox;
+let control: SandboxControl;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  control = sandboxControl(sb);
+});
+afterAll(async () => sb.close());
+
+const HOUR = 3_600_000;
+const LAGOS = "Africa/Lagos";
+
+describe.each(dbTargets())("plans on $name", (target) => {
+  const database = useTestDatabase(target);
+  let deps: RequestDeps;
+  let operator: { id: string; name: string };
+  beforeAll(async () => {
+    deps = requestDeps(database.db, sb, { service: { getRetries: 0 } });
+    operator = await insertStaff(database.db, "Plan Operator");
+  });
+  beforeEach(async () => {
+    await control.reset();
+    await saveSettings(database.db, { declineCooldownHours: 0, maxAsksPerTag: 5 });
+    // Each test's plans alone: earlier plans stop, and their campaigns send nothing more.
+    await database.db.execute(sql`update plans set status = 'ended'`);
+    await database.db.execute(sql`update campaigns set status = 'cancelled' where status in ('sending', 'paused')`);
+  });
+
+  const fields = (over: Partial<PlanFields> = {}): PlanFields => ({
+    name: "Estate dues",
+    descriptionTemplate: "{period} estate dues",
+    frequency: "monthly",
+    day: 1,
+    sendAt: "09:00",
+    startsOn: "2026-01-01",
+    endsOn: null,
+    timeZone: undefined,
+    chaseAfterHours: undefined,
+    chaseTimes: undefined,
+    chaseInclude: undefined,
+    ...over,
+  });
+
+  /** A plan of `lines` ("tag,amount[,description]") made `createdAt` (its clock starts then). */
+  async function plan(lines: string[], over: Partial<PlanFields> = {}, createdAt = new Date(Date.now() - 400 * 24 * HOUR)): Promise<string> {
+    const f = fields(over);
+    const parsed = parseCampaignCsv(new TextEncoder().encode(`tag,amount,description\n${lines.join("\n")}\n`), {
+      describe: (own) => describeAsk(f.descriptionTemplate, own, "2026-W48"),
+    });
+    if (!parsed.ok) throw new Error(parsed.message);
+    const id = await createPlan(database.db, f, LAGOS, parsed.rows, operator.id);
+    await database.db.execute(
+      sql`update plans set active_since = ${createdAt.toISOString()}::timestamptz, checked_until = ${createdAt.toISOString()}::timestamptz where id = ${id}::uuid`,
+    );
+    return id;
+  }
+
+  const planRow = async (id: string) => {
+    const row = await findPlan(database.db, id);
+    if (!row) throw new Error("no plan");
+    return row;
+  };
+
+  const periodCampaigns = (id: string) =>
+    queryRows<{ period: string; n: number }>(
+      database.db,
+      sql`select period, count(*)::int as n from campaigns where plan_id = ${id}::uuid and family_id is null group by period order by period`,
+    );
+
+  async function answer(campaignId: string, row: number, status: "accepted" | "declined", hoursAgo = 1): Promise<void> {
+    const [r] = await database.db
+      .select({ requestId: fundRequests.requestId })
+      .from(fundRequests)
+      .where(eq(fundRequests.idempotencyKey, campaignRowKey(campaignId, row)));
+    await applyServiceState(database.db, r?.requestId ?? "", {
+      status,
+      requestedBy: { name: "Biz", tag: "biz" },
+      requestedSentTo: { name: "Member", tag: "x" },
+      serviceCreatedAt: null,
+      serviceUpdatedAt: new Date(Date.now() - hoursAgo * HOUR),
+    });
+  }
+
+  it("keeps a roster's invalid rows and repeated tags as members marked with the reason", async () => {
+    const [a, b] = [newTag("roster"), newTag("roster")];
+    const id = await plan([`${a},100,`, `${b},abc,`, `@${a.toUpperCase()},200,`, `not a tag!,50,`]);
+    const members = await queryRows<{ row: number; error: string | null }>(
+      database.db,
+      sql`select row, error from plan_members where plan_id = ${id}::uuid order by row`,
+    );
+    expect(members.map((m) => [m.row, m.error === null])).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+      [4, false],
+    ]);
+    expect(members[2]?.error).toBe("This person is already a member (row 1): one ask a person a period.");
+    expect(members[1]?.error).toMatch(/^amount:/);
+  });
+
+  it("makes one campaign a period however many runs race, and sends each member once", async () => {
+    const tags = [newTag("race"), newTag("race"), newTag("race")];
+    const id = await plan(tags.map((t, i) => `${t},${100 + i},`));
+    const row = await planRow(id);
+    const others = database.kind === "postgres" ? [await database.reopen(), await database.reopen()] : [];
+    try {
+      const dbs: Db[] = [database.db, ...others.map((o) => o.db)];
+      const outcomes = await Promise.all(Array.from({ length: 6 }, (_, i) => makePeriod(dbs[i % dbs.length] ?? database.db, row, "2026-11")));
+      expect(outcomes.filter((o) => o.kind === "made")).toHaveLength(1);
+      expect(await periodCampaigns(id)).toEqual([{ period: "2026-11", n: 1 }]);
+      // Two senders at once: each member is asked once.
+      await control.resetStats();
+      await Promise.all([sendCampaignRows(deps, 10), sendCampaignRows({ ...deps, db: dbs[1] ?? database.db }, 10)]);
+      expect(await sendCampaignRows(deps, 10)).toMatchObject({ more: false });
+      expect(await control.count(CREATE_CALL)).toBe(3);
+      const made = outcomes.find((o) => o.kind === "made");
+      if (made?.kind !== "made") throw new Error("no period made");
+      const asked = (await listCampaignRows(database.db, made.campaignId, { page: 1 }, 10)).items;
+      expect(asked.map((r) => `${r.tag} ${r.status} ${r.description}`)).toEqual(tags.map((t) => `${t} sent 2026-11 estate dues`));
+    } finally {
+      for (const o of others) await o.close();
+    }
+  });
+
+  it("leaves no period behind a crash before its commit, and the clock then makes it once", async () => {
+    const id = await plan([`${newTag("crash")},100,`]);
+    const row = await planRow(id);
+    // The process dies inside the making transaction (after the campaign's insert, before the commit).
+    const { createCampaign } = await import("@/lib/campaigns/repo");
+    await expect(
+      createCampaign(database.db, "dies", [], operator.id, {
+        plan: { planId: id, period: "2026-11" },
+        start: true,
+        inTransaction: async () => {
+          throw new Error("killed");
+        },
+      }),
+    ).rejects.toThrow("killed");
+    expect(await periodCampaigns(id)).toEqual([]);
+    expect(await queryRows(database.db, sql`select 1 from plan_periods where plan_id = ${id}::uuid`)).toEqual([]);
+    const now = new Date(dueAt(scheduleOf(row), "2026-11").getTime() + HOUR);
+    const first = await runPlanClock(database.db, now);
+    const again = await runPlanClock(database.db, new Date(now.getTime() + 60_000));
+    expect(first.made.map((m) => m.period)).toContain("2026-11");
+    expect(again.made).toEqual([]);
+    expect((await periodCampaigns(id)).filter((p) => p.period === "2026-11")).toEqual([{ period: "2026-11", n: 1 }]);
+  });
+
+  it("makes a period up to 72 hours late, lists older ones as missed, and lets a person run a missed or current one, not a future one", async () => {
+    const id = await plan([`${newTag("late")},100,`], { startsOn: "2026-08-01" }, new Date("2026-07-20T00:00:00Z"));
+    const row = await planRow(id);
+    const schedule: Schedule = scheduleOf(row);
+    // No server ran from before September's period until 71 h after November's.
+    await database.db.execute(sql`update plans set checked_until = '2026-08-15T00:00:00Z' where id = ${id}::uuid`);
+    const back = new Date(dueAt(schedule, "2026-11").getTime() + (CATCH_UP_HOURS - 1) * HOUR);
+    const pass = await runPlanClock(database.db, back);
+    expect(pass.made.map((m) => m.period)).toEqual(["2026-11"]);
+    expect(pass.missed.map((m) => m.period)).toEqual(["2026-09", "2026-10"]);
+    const listed = await database.db.select({ period: planPeriods.period, status: planPeriods.status }).from(planPeriods).where(eq(planPeriods.planId, id));
+    expect(listed.sort((a, b) => a.period.localeCompare(b.period))).toEqual([
+      { period: "2026-09", status: "missed" },
+      { period: "2026-10", status: "missed" },
+      { period: "2026-11", status: "made" },
+    ]);
+    // A missed period is never made by the clock; a person may run it, once.
+    expect((await runPlanClock(database.db, new Date(back.getTime() + HOUR))).made).toEqual([]);
+    expect(await checkRun(database.db, row, "2026-10", back)).toEqual({ ok: true });
+    expect(await makePeriod(database.db, row, "2026-10", operator)).toMatchObject({ kind: "made" });
+    expect(await checkRun(database.db, row, "2026-10", back)).toEqual({ ok: false, reason: "made" });
+    expect(await checkRun(database.db, row, "2026-11", back)).toEqual({ ok: false, reason: "made" });
+    expect(await checkRun(database.db, row, "2026-12", back)).toEqual({ ok: false, reason: "future" });
+    expect(await checkRun(database.db, row, "2026-07", back)).toEqual({ ok: false, reason: "not_in_plan" });
+    expect(await checkRun(database.db, row, "2026-W48", back)).toEqual({ ok: false, reason: "not_a_period" });
+    const [october] = await database.db
+      .select({ madeBy: planPeriods.madeBy })
+      .from(planPeriods)
+      .where(sql`${planPeriods.planId} = ${id}::uuid and ${planPeriods.period} = '2026-10'`);
+    expect(october?.madeBy).toBe(operator.id);
+  });
+
+  it("asks nobody while paused, and a member change holds from the next period on", async () => {
+    const [stay, go, added] = [newTag("stay"), newTag("go"), newTag("added")];
+    const id = await plan([`${stay},100,`, `${go},100,`]);
+    const row = await planRow(id);
+    expect(await makePeriod(database.db, row, "2026-10")).toMatchObject({ kind: "made" });
+    const result = await changeMembers(database.db, id, {
+      add: [{ tag: added, amount: "70.00", description: "" }],
+      remove: [go],
+      change: [{ tag: stay, amount: "150.00" }],
+    });
+    expect(result).toMatchObject({ added: 1, removed: 1, changed: 1, unknown: [], refused: [] });
+    await changePlanStatus(database.db, id, "pause");
+    expect((await runPlanClock(database.db, new Date(dueAt(scheduleOf(row), "2026-11").getTime() + HOUR))).made.filter((m) => m.planId === id)).toEqual([]);
+    await changePlanStatus(database.db, id, "resume");
+    const made = await makePeriod(database.db, await planRow(id), "2026-11");
+    if (made.kind !== "made") throw new Error("not made");
+    const rows = (await listCampaignRows(database.db, made.campaignId, { page: 1 }, 10)).items.map((r) => `${r.tag} ${r.amount}`);
+    expect(rows).toEqual([`${stay} 150.00`, `${added} 70.00`]);
+    expect(await changePlanStatus(database.db, id, "resume")).toBeNull();
+  });
+
+  it("leaves a do-not-ask member out of a period with the reason", async () => {
+    const [ok, marked] = [newTag("okmember"), newTag("dnamember")];
+    const id = await plan([`${ok},100,`, `${marked},100,`]);
+    await markDoNotAsk(database.db, marked, "Moved out", operator);
+    const made = await makePeriod(database.db, await planRow(id), "2026-11");
+    if (made.kind !== "made") throw new Error("not made");
+    expect((await listCampaignRows(database.db, made.campaignId, { page: 1 }, 10)).items.map((r) => `${r.tag} ${r.status} ${r.leftOut ?? ""}`)).toEqual([
+      `${ok} queued `,
+      `${marked} invalid do_not_ask`,
+    ]);
+  });
+
+  it("chases a period after its hours, at most its rounds, and the board shows the best outcome over the rounds", async () => {
+    const [payer, decliner, later, quiet] = [newTag("bpay"), newTag("bdecline"), newTag("blater"), newTag("bquiet")];
+    const id = await plan([`${payer},100,`, `${decliner},200,`, `${later},300,`, `${quiet},400,`], {
+      chaseAfterHours: 24,
+      chaseTimes: 1,
+      chaseInclude: ["declined"],
+    });
+    const row = await planRow(id);
+    const made = await makePeriod(database.db, row, "2026-11");
+    if (made.kind !== "made") throw new Error("not made");
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 4, more: false });
+    await answer(made.campaignId, 1, "accepted");
+    await answer(made.campaignId, 2, "declined", 30);
+    await answer(made.campaignId, 3, "declined", 30);
+    // The period's round started 25 h ago: the chase is due.
+    await database.db
+      .update(campaigns)
+      .set({ startedAt: new Date(Date.now() - 25 * HOUR) })
+      .where(eq(campaigns.id, made.campaignId));
+    const pass = await runPlanClock(database.db, new Date());
+    expect(pass.chased).toHaveLength(1);
+    expect((await runPlanClock(database.db, new Date(Date.now() + 48 * HOUR))).chased).toEqual([]);
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 2, more: false });
+    const round = pass.chased[0]?.campaignId ?? "";
+    // Round 2: the one who declined before now pays.
+    await answer(round, 2, "accepted", 0);
+
+    const board = await readBoard(database.db, row, 3, false, new Date("2026-11-25T00:00:00Z"));
+    expect(board.periods).toEqual(["2026-09", "2026-10", "2026-11"]);
+    const cell = (tag: string) => board.members.find((m) => m.tag === tag)?.cells.find((c) => c.period === "2026-11");
+    expect(cell(payer)).toMatchObject({ status: "paid", amount: "100.00" });
+    // Declined in the first round and asked again: still pending, the better of the two.
+    expect(cell(decliner)?.status).toBe("pending");
+    expect(cell(later)).toMatchObject({ status: "paid", amount: "300.00" });
+    expect(cell(quiet)?.status).toBe("pending");
+    expect(board.members.find((m) => m.tag === payer)?.cells[0]?.status).toBe("not_asked");
+    expect(board.members.find((m) => m.tag === decliner)?.owing).toBe("200.00");
+    expect(board.totals.find((t) => t.period === "2026-11")).toMatchObject({ asked: "1000.00", rate: 0.4 });
+    const owing = await readBoard(database.db, row, 3, true, new Date("2026-11-25T00:00:00Z"));
+    expect(owing.members.map((m) => m.tag).sort()).toEqual([decliner, quiet].sort());
+  });
+});
