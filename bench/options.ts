@@ -13,6 +13,7 @@ export const BENCH_STEPS = [
   "campaigns",
   "lag",
   "payers",
+  "plans",
 ] as const;
 export type BenchStep = (typeof BENCH_STEPS)[number];
 
@@ -62,6 +63,8 @@ export interface BenchOptions {
   lag: { rows: number; capMs: number };
   /** The payers list at `basePayers` and at `payers` payers (two payments each), and a payer with `heavyRequests` requests. */
   payers: { basePayers: number; payers: number; heavyRequests: number; warmups: number; samples: number };
+  /** A plan of `members` members with its last `periods` periods made (each run timed), then its dues board timed. */
+  plans: { members: number; periods: number; warmups: number; samples: number };
   /** Postgres server for the intake comparison and the scale-out (DATABASE_URL); null: PGlite only, no scale-out. */
   postgresUrl: string | null;
   resultsFile: string;
@@ -118,6 +121,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       },
       lag: { rows: 10, capMs: 120_000 },
       payers: { basePayers: 100, payers: 1_000, heavyRequests: 100, warmups: 1, samples: 3 },
+      plans: { members: 50, periods: 3, warmups: 1, samples: 3 },
       postgresUrl,
       resultsFile: results("smoke.json"),
       updateReadme: false,
@@ -156,6 +160,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     // 500 rows at the default 90 calls a minute: a send and a link confirmation each, 60 background calls a minute, about 17 min.
     lag: { rows: 500, capMs: 30 * 60_000 },
     payers: { basePayers: 100, payers: 100_000, heavyRequests: 1_000, warmups: 3, samples: 7 },
+    plans: { members: 1_000, periods: 12, warmups: 3, samples: 7 },
     postgresUrl,
     // `--only=intake` keeps its old file name; other selections get theirs (e.g. follow-up+page-time-only.json).
     resultsFile: results(only ? `${[...only].join("+")}-only.json` : "latest.json"),

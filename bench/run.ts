@@ -16,6 +16,7 @@ import { benchAmplification } from "./amplification";
 import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, sharedBuild, SMOKE_DIST_DIR } from "./build";
 import { benchCampaignLag } from "./campaign-lag";
 import { benchPayers } from "./payers";
+import { benchPlans } from "./plans";
 import { benchCampaigns } from "./campaigns";
 import { benchNextFloor } from "./next-floor";
 import type { BenchContext } from "./context";
@@ -52,6 +53,7 @@ const results: BenchResults = {
   lag: null,
   nextFloor: null,
   payers: null,
+  plans: null,
 };
 const wants = (step: BenchStep) => options.only === null || options.only.has(step);
 /** SERVICE_RATE_LIMIT_PER_MIN of the dashboard that page weight, follow-up, live latency and amplification share. */
@@ -163,6 +165,8 @@ async function main(): Promise<void> {
   if (wants("lag")) results.lag = await step("campaign lag", () => benchCampaignLag(ctx));
   // Its own two dashboards on the embedded database: 100 payers against 100,000.
   if (wants("payers")) results.payers = await step("payers", () => benchPayers(ctx));
+  // Its own dashboard on the embedded database: a plan of 1,000 members and 12 periods.
+  if (wants("plans")) results.plans = await step("plans", () => benchPlans(ctx));
 }
 
 async function intake(ctx: BenchContext): Promise<void> {
@@ -213,6 +217,7 @@ const report: Report = {
     campaigns: options.campaigns,
     lag: options.lag,
     payers: options.payers,
+    plans: options.plans,
   },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   results,
@@ -237,6 +242,7 @@ const others = {
   campaigns: "campaigns",
   lag: "lag",
   payers: "payers",
+  plans: "plans",
   nextFloor: "intake",
 } as const;
 const expected = (wants("intake") ? 1 + (options.postgresUrl ? 1 : 0) : 0) + Object.values(others).filter(wants).length;

@@ -3,6 +3,7 @@ import type { AmplificationResult } from "./amplification";
 import type { CampaignLagResult } from "./campaign-lag";
 import type { CampaignsResult } from "./campaigns";
 import type { PayersResult } from "./payers";
+import type { PlansResult } from "./plans";
 import type { FollowUpResult } from "./follow-up";
 import type { IntakeResult } from "./intake";
 import type { LiveLatencyResult } from "./live-latency";
@@ -34,6 +35,7 @@ export interface BenchResults {
   lag: CampaignLagResult | null;
   nextFloor: NextFloorResult | null;
   payers: PayersResult | null;
+  plans: PlansResult | null;
 }
 
 const routesOf = (byRoute: Record<string, number>) =>
@@ -288,6 +290,29 @@ function payerLines(r: PayersResult): TargetLine[] {
   ];
 }
 
+function planLines(r: PlansResult): TargetLine[] {
+  const bench = "11. plans";
+  const size = `${r.members.toLocaleString("en")} members × ${r.periods} periods`;
+  return [
+    {
+      bench,
+      metric: `dues board, ${size} (GET /api/plans/:id/board, median of the whole response)`,
+      value: `${r.boardMs} ms`,
+      target: "< 300 ms",
+      verdict: check(r.boardMs < 300),
+    },
+    { bench, metric: `the same as CSV; only those who owe`, value: `${r.boardCsvMs} ms; ${r.boardOwingMs} ms`, target: "", verdict: "info" },
+    { bench, metric: `the plan page with its board (/plans/:id)`, value: `${r.pageMs} ms`, target: "", verdict: "info" },
+    {
+      bench,
+      metric: `making a period of ${r.members.toLocaleString("en")} members (POST …/run, answered once its campaign is sending), over ${r.periods} runs`,
+      value: `median ${r.makeMedianMs} ms, slowest ${r.makeMaxMs} ms`,
+      target: "< 2 s",
+      verdict: check(r.makeMaxMs < 2000),
+    },
+  ];
+}
+
 function followUpLines(f: FollowUpResult): TargetLine[] {
   const bench = "6. follow-up";
   const l = f.latencyMs;
@@ -375,5 +400,6 @@ export function targetLines(r: BenchResults): TargetLine[] {
     ...(r.pageTime ? pageTimeLines(r.pageTime) : []),
     ...(r.lag ? lagLines(r.lag) : []),
     ...(r.payers ? payerLines(r.payers) : []),
+    ...(r.plans ? planLines(r.plans) : []),
   ];
 }

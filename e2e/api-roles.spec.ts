@@ -57,6 +57,8 @@ test.describe("every route × every role", () => {
   let campaignId = "";
   /** A campaign whose one row was sent and waits for its person: ask-again's unanswered always has someone to chase. */
   let chaseCampaignId = "";
+  /** A plan the reads and the schedule change share (the run gets a fresh one each). */
+  let planId = "";
   /** Every campaign made here: cancelled in afterAll too, so one left sending by a failure cannot starve later specs. */
   const madeCampaigns: string[] = [];
 
@@ -79,6 +81,29 @@ test.describe("every route × every role", () => {
     madeCampaigns.push(id);
     for (const step of steps) expect((await admin.post(`/api/campaigns/${id}/${step}`, { headers: { Origin: BASE_URL } })).status()).toBe(200);
     return id;
+  }
+
+  /**
+   * A monthly plan due on the 1st at 00:00 in Lagos (so this month is always due) of one invalid member: a run asks
+   * nobody. A fresh one per run: a period runs once.
+   */
+  async function planToRun(): Promise<string> {
+    const admin = sessions.get("admin");
+    if (!admin) throw new Error("no admin session");
+    const made = await admin.post("/api/plans", {
+      headers: { Origin: BASE_URL },
+      multipart: {
+        name: "Matrix plan",
+        frequency: "monthly",
+        day: "1",
+        sendAt: "00:00",
+        startsOn: "2026-01-01",
+        descriptionTemplate: "{period} matrix dues",
+        file: { name: "roster.csv", mimeType: "text/csv", buffer: Buffer.from("tag,amount\nmatrix.member,not-money\n") },
+      },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    return ((await made.json()) as { data: { id: string } }).data.id;
   }
 
   /** A started campaign of one row to a tag nobody answers, once that row is sent. */
@@ -123,6 +148,7 @@ test.describe("every route × every role", () => {
     sessions.set("anonymous", await playwrightRequest.newContext({ baseURL: BASE_URL, storageState: { cookies: [], origins: [] } }));
     campaignId = await campaignIn([]);
     chaseCampaignId = await sentToOneWhoWaits(admin);
+    planId = await planToRun();
   });
 
   test.afterAll(async () => {
@@ -154,15 +180,19 @@ test.describe("every route × every role", () => {
     // Each state change gets a campaign in the state it starts from; the reads share one.
     const before: Record<string, ("start" | "pause")[]> = { start: [], pause: ["start"], resume: ["start", "pause"], cancel: [] };
     const step = /^\/api\/campaigns\/\[id\]\/(start|pause|resume|cancel)$/.exec(route.pattern)?.[1];
-    const target = route.pattern.startsWith("/api/campaigns/")
-      ? step
-        ? await campaignIn(before[step] ?? [])
-        : campaignId
-      : route.pattern === "/api/staff/[id]/reset-2fa"
-        ? await personWithTwoStep("viewer")
-        : route.pattern === "/api/me/sessions/[id]"
-          ? randomUUID()
-          : staffTargetId;
+    const target = route.pattern.startsWith("/api/plans/")
+      ? route.pattern.endsWith("/run")
+        ? await planToRun()
+        : planId
+      : route.pattern.startsWith("/api/campaigns/")
+        ? step
+          ? await campaignIn(before[step] ?? [])
+          : campaignId
+        : route.pattern === "/api/staff/[id]/reset-2fa"
+          ? await personWithTwoStep("viewer")
+          : route.pattern === "/api/me/sessions/[id]"
+            ? randomUUID()
+            : staffTargetId;
     const url = route.pattern
       .replace("[id]", route.pattern.endsWith("/ask-again") ? chaseCampaignId : target)
       .replace("[requestId]", requestId)
@@ -284,6 +314,23 @@ test.describe("every route × every role", () => {
         }
         return res;
       }
+      case "POST /api/plans":
+        return ctx.post(url, {
+          headers,
+          multipart: {
+            name: "Matrix plan",
+            frequency: "weekly",
+            day: "1",
+            sendAt: "09:00",
+            startsOn: "2099-01-01",
+            descriptionTemplate: "{period} matrix",
+            file: { name: "m.csv", mimeType: "text/csv", buffer: Buffer.from("tag,amount\nmatrix.weekly,5\n") },
+          },
+        });
+      case "PATCH /api/plans/[id]":
+        return ctx.patch(url, { headers, data: { schedule: { frequency: "monthly", day: 1, sendAt: "00:00", startsOn: "2026-01-01", endsOn: null } } });
+      case "POST /api/plans/[id]/run":
+        return ctx.post(url, { headers, data: { period: new Date().toLocaleDateString("en-CA", { timeZone: "Africa/Lagos" }).slice(0, 7) } });
       case "PATCH /api/settings":
         // Always off: other specs must never see two-step sign-in required.
         return ctx.patch(url, { headers, data: { require2fa: false } });

@@ -45,9 +45,24 @@ async function pages(page: Page): Promise<{ list: { name: string; path: string }
   });
   expect(campaign.status(), await campaign.text()).toBe(201);
   const campaignId = ((await campaign.json()) as { data: { id: string } }).data.id;
+  // A plan of one member who waits; nothing is sent until its first period's time (or a run).
+  const plan = await page.request.post(`${BASE_URL}/api/plans`, {
+    headers: { Origin: BASE_URL },
+    multipart: {
+      name: "Page tour plan",
+      frequency: "monthly",
+      day: "28",
+      sendAt: "09:00",
+      startsOn: "2099-01-01",
+      descriptionTemplate: "{period} tour dues",
+      file: { name: "roster.csv", mimeType: "text/csv", buffer: Buffer.from("tag,amount\ntour.member,40\n") },
+    },
+  });
+  expect(plan.status(), await plan.text()).toBe(201);
+  const planId = ((await plan.json()) as { data: { id: string } }).data.id;
   // No page takes a staff or session id; were one to, concretePath fails for the empty id rather than visit a wrong one.
   // The request's person is a payer from the moment they are asked.
-  const ids: RealIds = { request: requestId, payment: delivered.uuid, campaign: campaignId, payer: "accept.auto", staff: "", session: "" };
+  const ids: RealIds = { request: requestId, payment: delivered.uuid, campaign: campaignId, payer: "accept.auto", plan: planId, staff: "", session: "" };
   const patterns = pagePatterns().filter((p) => p !== "/sign-in");
   expect(patterns).toEqual(
     expect.arrayContaining(["/account", "/campaigns", "/campaigns/[id]", "/campaigns/new", "/payers/[tag]", "/payments/[uuid]", "/requests/[id]"]),

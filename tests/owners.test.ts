@@ -26,6 +26,9 @@ const TABLES: Record<string, string> = {
   paymentHourTotals: "payment_hour_totals",
   payerStats: "payer_stats",
   doNotAsk: "do_not_ask",
+  plans: "plans",
+  planMembers: "plan_members",
+  planPeriods: "plan_periods",
 };
 
 const sources = sourceFiles;

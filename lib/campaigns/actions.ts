@@ -35,3 +35,10 @@ export async function applyCampaignAction(
   publish({ type: "campaign.progress", campaignId: id });
   return { ok: true, campaign: await getCampaignView(db, id) };
 }
+
+/** Campaigns made already sending (a plan's period or its chase, lib/plans): the sender woken, their pages told. */
+export async function announceStartedCampaigns(ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  for (const id of ids) publish({ type: "campaign.progress", campaignId: id });
+  await sendJob(campaignSendJob, {});
+}

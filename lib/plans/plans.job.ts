@@ -2,10 +2,8 @@ import "server-only";
 
 import { z } from "zod";
 
-import { campaignSendJob } from "@/lib/campaigns/send.job";
+import { announceStartedCampaigns } from "@/lib/campaigns/actions";
 import { defineJob } from "@/lib/jobs/define";
-import { sendJob } from "@/lib/jobs/engine";
-import { publish } from "@/lib/live/bus";
 
 import { runPlanClock } from "./periods";
 
@@ -31,8 +29,6 @@ export const plansClockJob = defineJob({
     async () => {
       const pass = await runPlanClock(db, new Date(), log);
       for (const m of pass.missed) log(`[plans] plan ${m.planId}: ${m.period} was due more than 72 h ago; listed as missed`);
-      const started = [...pass.made, ...pass.chased];
-      for (const s of started) publish({ type: "campaign.progress", campaignId: s.campaignId });
-      if (started.length > 0) await sendJob(campaignSendJob, {});
+      await announceStartedCampaigns([...pass.made, ...pass.chased].map((s) => s.campaignId));
     },
 });

@@ -133,3 +133,83 @@ describe("campaign sending across a SIGTERM", () => {
     expect(new Set(held.map((r) => r.requested_sent_to.tag)).size).toBe(rows);
   });
 });
+
+// Issue 24: a plan's period is made once and asks each member once, whatever the process does. A period is run,
+// the dashboard is killed with SIGKILL the moment it answers (its campaign sending, its first rows at most just
+// out), and restarted: the period has exactly one campaign, each member is asked once, and running it again is a 409.
+describe("a plan's period across a SIGKILL", () => {
+  const data = freshDataDir("plan-crash");
+  let sandbox: Sandbox | undefined;
+  let app: Dashboard | undefined;
+  afterAll(async () => {
+    await app?.stop("SIGKILL");
+    await sandbox?.close();
+    data.remove();
+  });
+
+  it("keeps one campaign for the period and asks each member once across a kill right after the run", async () => {
+    const members = 40;
+    sandbox = await startSandbox({ port: PORTS.planCrash.sandbox, apiKey: HARDENING_KEY, webhookRetryDelaysMs: [], log: () => {} });
+    const env = sandboxModeEnv(PORTS.planCrash.sandbox, { SERVICE_RATE_LIMIT_PER_MIN: "3000" });
+    app = await startDashboard({ port: PORTS.planCrash.app, dataDir: data.dir, env });
+    const first = app;
+    const admin = await signIn(first.url, DEMO.email, DEMO.password);
+    const stamp = Date.now().toString(36);
+    const form = new FormData();
+    // Due on the 1st at 00:00 in Lagos: this month's period is always due, so it can be run now.
+    for (const [k, v] of Object.entries({
+      name: "Crash plan",
+      frequency: "monthly",
+      day: "1",
+      sendAt: "00:00",
+      startsOn: "2026-01-01",
+      descriptionTemplate: "{period} dues",
+    }))
+      form.set(k, v);
+    form.set(
+      "file",
+      new Blob([`tag,amount\n${Array.from({ length: members }, (_, i) => `plan${stamp}.${i},${100 + i}`).join("\n")}\n`], { type: "text/csv" }),
+      "roster.csv",
+    );
+    const plan = await admin.json<Envelope<{ id: string }>>("/api/plans", { method: "POST", body: form });
+    expect(plan.status, JSON.stringify(plan.body)).toBe(201);
+    const period = new Date().toLocaleDateString("en-CA", { timeZone: "Africa/Lagos" }).slice(0, 7);
+    const run = () =>
+      admin.json<Envelope<{ campaignId: string }>>(`/api/plans/${plan.body.data.id}/run`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ period }),
+      });
+    const ran = await run();
+    expect(ran.status, JSON.stringify(ran.body)).toBe(201);
+    process.kill(first.pid, "SIGKILL");
+    await first.exit;
+    const ours = async () => (await sandboxControl(sandbox as Sandbox).requests()).filter((r) => r.requested_sent_to.tag.startsWith(`plan${stamp}.`));
+    expect((await ours()).length).toBeLessThan(members);
+
+    app = await startDashboard({ port: PORTS.planCrash.app, dataDir: data.dir, env });
+    const again = await signIn(app.url, DEMO.email, DEMO.password);
+    const done = await waitFor(
+      "the period's campaign done after the restart",
+      async () => {
+        const c = (await again.json<Envelope<CampaignCounts>>(`/api/campaigns/${ran.body.data.campaignId}`)).body.data;
+        return c.status === "done" ? c : undefined;
+      },
+      120_000,
+      250,
+    );
+    expect(done.counts.queued).toBe(0);
+    expect(done.counts.sent + done.counts.failed).toBe(members);
+    const held = await ours();
+    expect(new Set(held.map((r) => r.requested_sent_to.tag)).size).toBe(held.length);
+    expect(held.length).toBeGreaterThanOrEqual(members - 1);
+    const view = await again.json<Envelope<{ periods: { period: string; status: string; campaignId: string }[] }>>(`/api/plans/${plan.body.data.id}`);
+    expect(view.body.data.periods).toEqual([expect.objectContaining({ period, status: "made", campaignId: ran.body.data.campaignId })]);
+    const rerun = await again.json<Envelope>(`/api/plans/${plan.body.data.id}/run`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ period }),
+    });
+    expect(rerun.status).toBe(409);
+  });
+});

@@ -40,6 +40,7 @@ export const PORTS = {
   review: { app: await app(), sandbox: await sandbox() },
   campaignCrash: { app: await app(), sandbox: await sandbox() },
   campaignStop: { app: await app(), sandbox: await sandbox() },
+  planCrash: { app: await app(), sandbox: await sandbox() },
   accounts: { app: await app(), sandbox: await sandbox() },
   campaignsReview: { app: await app(), sandbox: await sandbox() },
   limits: { app: await app(), sandbox: await sandbox() },

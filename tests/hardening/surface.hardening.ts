@@ -70,7 +70,7 @@ let app: Dashboard;
 let admin: Session;
 const data = freshDataDir("surface");
 /** Seeded records, so every list and detail page renders something real and every [param] route finds its record. */
-const seed: RealIds = { request: "", payment: payload().uuid, staff: "", campaign: "", session: "", payer: "surface.seed" };
+const seed: RealIds = { request: "", payment: payload().uuid, staff: "", campaign: "", session: "", payer: "surface.seed", plan: "" };
 /** The person the own-account routes (/api/me/…) are called as: the seeded session is their second sign-in. */
 const me = { email: "seed.me@hardening.test", password: "seed-me-password", session: null as Session | null };
 /** A person whose password the walk changes (which ends their other sessions: never `me`'s). */
@@ -89,6 +89,21 @@ async function createStaff(email: string, password: string, role: "viewer" | "op
   });
   expect(made.status, `seed staff ${email}`).toBe(201);
   return made.body.data.id;
+}
+
+/** A monthly plan (due on the 1st at 00:00 Lagos time, so the current month is always due) of one invalid member. */
+function planForm(name: string): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ name, frequency: "monthly", day: "1", sendAt: "00:00", startsOn: "2026-01-01", descriptionTemplate: "{period} dues" }))
+    form.set(k, v);
+  form.set("file", new Blob(["tag,amount\nsurface.plan,not-money\n"], { type: "text/csv" }), "roster.csv");
+  return form;
+}
+
+async function makePlan(name: string): Promise<string> {
+  const plan = await admin.json<Envelope<{ id: string }>>("/api/plans", { method: "POST", body: planForm(name) });
+  expect(plan.status, JSON.stringify(plan.body)).toBe(201);
+  return plan.body.data.id;
 }
 
 beforeAll(async () => {
@@ -139,6 +154,9 @@ beforeAll(async () => {
   const campaign = await admin.json<Envelope<{ id: string }>>("/api/campaigns", { method: "POST", body: form });
   expect(campaign.status, JSON.stringify(campaign.body)).toBe(201);
   seed.campaign = campaign.body.data.id;
+
+  // A plan whose one member is invalid: running its period asks nobody (the tests below count requests).
+  seed.plan = await makePlan("Seeded plan");
 
   // Each seeded id has the form lib/http/route-params.ts asks of its kind: none is a stand-in of another kind.
   for (const [kind, id] of Object.entries(seed) as [IdKind, string][]) expect(malformedParam({ [FORM_OF_KIND[kind]]: id }), `${kind} id ${id}`).toBeNull();
@@ -309,6 +327,13 @@ describe("1. the service key never leaves the server", () => {
           await campaignSettled((c) => c.status === "cancelled" && c.counts.queued === 0, "the cancelled campaign's claimed rows to settle");
           return post(admin, url(routeOf("POST /api/campaigns/[id]/ask-again")), { include: ["unanswered"], unansweredForHours: 0 });
         },
+      ],
+      ["POST /api/plans", () => admin.fetch("/api/plans", { method: "POST", body: planForm("Walk plan") })],
+      ["PATCH /api/plans/[id]", () => post(admin, url(routeOf("PATCH /api/plans/[id]")), { status: "pause" }, "PATCH")],
+      [
+        "POST /api/plans/[id]/run",
+        () =>
+          post(admin, url(routeOf("POST /api/plans/[id]/run")), { period: new Date().toLocaleDateString("en-CA", { timeZone: "Africa/Lagos" }).slice(0, 7) }),
       ],
       // Cleared, so the walk's own requests to this tag stay possible.
       ["PATCH /api/payers/[tag]", () => post(admin, url(routeOf("PATCH /api/payers/[tag]")), { doNotAsk: false }, "PATCH")],

@@ -7,7 +7,7 @@ import path from "node:path";
 import { ROOT } from "./paths";
 
 /** The records a path parameter can name (a payer by their tag). */
-export type IdKind = "request" | "payment" | "staff" | "campaign" | "session" | "payer";
+export type IdKind = "request" | "payment" | "staff" | "campaign" | "session" | "payer" | "plan";
 
 /** A real id of each kind, made by the test's own setup. */
 export type RealIds = Record<IdKind, string>;
@@ -16,7 +16,15 @@ export type RealIds = Record<IdKind, string>;
  * The name lib/http/route-params.ts's table gives each kind's form (a request's page names its segment [id],
  * but holds a service request id): tests that can load server code check each seeded id against it.
  */
-export const FORM_OF_KIND: Record<IdKind, string> = { request: "requestId", payment: "uuid", staff: "id", campaign: "id", session: "id", payer: "tag" };
+export const FORM_OF_KIND: Record<IdKind, string> = {
+  request: "requestId",
+  payment: "uuid",
+  staff: "id",
+  campaign: "id",
+  session: "id",
+  payer: "tag",
+  plan: "id",
+};
 
 /** The collection a dynamic segment follows says what it holds: /api/campaigns/[id] a campaign, /requests/[id] a request. */
 const KIND_AFTER: Record<string, IdKind> = {
@@ -26,6 +34,7 @@ const KIND_AFTER: Record<string, IdKind> = {
   campaigns: "campaign",
   sessions: "session",
   payers: "payer",
+  plans: "plan",
 };
 
 function pageFiles(dir: string): string[] {

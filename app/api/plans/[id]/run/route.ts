@@ -1,14 +1,12 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { campaignSendJob } from "@/lib/campaigns/send.job";
+import { announceStartedCampaigns } from "@/lib/campaigns/actions";
 import { SENDERS } from "@/lib/client/auth/roles";
 import { runPeriodSchema } from "@/lib/client/plans/schemas";
 import { conflict, notFound, unprocessable } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
-import { sendJob } from "@/lib/jobs/engine";
-import { publish } from "@/lib/live/bus";
 import { checkRun, makePeriod } from "@/lib/plans/periods";
 import { getPlanView } from "@/lib/plans/queries";
 import { findPlan } from "@/lib/plans/repo";
@@ -37,8 +35,7 @@ export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, par
   const outcome = await makePeriod(db, plan, period, staff);
   if (outcome.kind === "exists") throw conflict(`${period} has already been made; open its campaign from the plan's periods.`);
   await writeAudit(db, { action: "plan.period_run", actor: staff, target: plan.id, detail: { period, campaignId: outcome.campaignId }, ip });
-  await sendJob(campaignSendJob, {});
-  publish({ type: "campaign.progress", campaignId: outcome.campaignId });
+  await announceStartedCampaigns([outcome.campaignId]);
   return ok({ plan: await getPlanView(db, plan.id), campaignId: outcome.campaignId }, `${period} is being asked now: its campaign is sending.`, 201);
 });
 

@@ -1,0 +1,54 @@
+import { flattenError } from "zod";
+import { describe, expect, it } from "vitest";
+
+import { planFieldsSchema, planPatchSchema } from "./schemas";
+
+// The plan form's and POST /api/plans's one schema: each bad field named on its own (the 422's fieldErrors).
+
+const good = {
+  name: "Estate dues",
+  descriptionTemplate: "{period} estate dues",
+  frequency: "monthly",
+  day: "28",
+  sendAt: "09:00",
+  startsOn: "2026-12-01",
+  endsOn: "",
+};
+
+const errorsOf = (input: Record<string, unknown>) => {
+  const parsed = planFieldsSchema.safeParse(input);
+  return parsed.success ? {} : flattenError(parsed.error).fieldErrors;
+};
+
+describe("plan fields", () => {
+  it("takes a form's strings: the day as a number, a blank end as none, no time zone as the team's", () => {
+    const parsed = planFieldsSchema.parse(good);
+    expect(parsed).toMatchObject({ day: 28, endsOn: null });
+    expect([parsed.timeZone, parsed.chaseInclude]).toEqual([undefined, undefined]);
+    expect(planFieldsSchema.parse({ ...good, timeZone: "Europe/London", chaseAfterHours: "48", chaseTimes: "2", chaseInclude: ["declined"] })).toMatchObject({
+      timeZone: "Europe/London",
+      chaseAfterHours: 48,
+      chaseTimes: 2,
+      chaseInclude: ["declined"],
+    });
+  });
+
+  it("names the field at fault: a day outside its frequency's range, an end before the start, a bad time, an unknown zone", () => {
+    expect(Object.keys(errorsOf({ ...good, day: "31" }))).toEqual(["day"]);
+    expect(errorsOf({ ...good, frequency: "weekly", day: "8" }).day?.[0]).toBe("For a weekly plan, choose a day from 1 (Monday) to 7 (Sunday)");
+    expect(errorsOf({ ...good, day: "0" }).day?.[0]).toBe("For a monthly plan, choose a day from 1 to 28 (every month has it)");
+    expect(Object.keys(errorsOf({ ...good, endsOn: "2026-11-30" }))).toEqual(["endsOn"]);
+    expect(Object.keys(errorsOf({ ...good, sendAt: "25:00" }))).toEqual(["sendAt"]);
+    expect(Object.keys(errorsOf({ ...good, startsOn: "2026-02-30" }))).toEqual(["startsOn"]);
+    expect(errorsOf({ ...good, timeZone: "Mars/Olympus" }).timeZone?.[0]).toBe("Unknown time zone: use an IANA name such as Africa/Lagos");
+    expect(Object.keys(errorsOf({ ...good, chaseAfterHours: "24" })).sort()).toEqual(["chaseInclude", "chaseTimes"]);
+    expect(Object.keys(errorsOf({ ...good, descriptionTemplate: `${"x".repeat(135)}{period}` }))).toEqual(["descriptionTemplate"]);
+  });
+
+  it("takes one change at a time in a PATCH", () => {
+    expect(planPatchSchema.safeParse({ status: "pause" }).success).toBe(true);
+    expect(planPatchSchema.safeParse({ status: "pause", members: { add: [] } }).success).toBe(false);
+    expect(planPatchSchema.safeParse({ members: { add: [], remove: [], change: [] } }).success).toBe(false);
+    expect(planPatchSchema.safeParse({ schedule: { frequency: "weekly", day: 9, sendAt: "09:00", startsOn: "2026-12-01", endsOn: null } }).success).toBe(false);
+  });
+});
