@@ -314,6 +314,8 @@ test.describe("every route × every role", () => {
         }
         return res;
       }
+      case "GET /api/payments/export":
+        return ctx.get(`${url}?format=xero`, { headers });
       case "POST /api/plans":
         return ctx.post(url, {
           headers,

@@ -1,7 +1,7 @@
 // Sandbox-only control API (no bearer key): act as the consumer, inject faults, read stats and deliveries.
 import { requestIdParam } from "./api-routes";
 import { parseFault, type FaultTable } from "./faults";
-import { fail, HttpError, isRecord, jsonReply, ok, readForm, readJson, redirect, type Reply } from "./http-util";
+import { fail, HttpError, isRecord, jsonReply, mediaType, ok, readBody, readForm, readJson, redirect, type Reply } from "./http-util";
 import type { RequestActions } from "./request-actions";
 import { route, type RouteContext, type Route } from "./router";
 import type { Store } from "./state";
@@ -20,16 +20,29 @@ interface ControlDeps {
   apiUrl: () => string;
 }
 
+function parseJsonText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new HttpError(400, `Request body is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 export function controlRoutes(deps: ControlDeps): Route[] {
   const { store, actions, faults, stats, sender, unit } = deps;
 
   // The consumer page's forms ask for a redirect back to it, carrying the outcome as a notice.
-  async function decide(ctx: RouteContext, act: (id: number) => Reply): Promise<Reply> {
-    const form = await readForm(ctx.req);
+  // A JSON body may carry options: `{ "webhook": false }` accepts without sending the delivery (a lost webhook).
+  async function decide(ctx: RouteContext, act: (id: number, options: { webhook?: boolean }) => Reply): Promise<Reply> {
+    const json = mediaType(ctx.req) === "application/json";
+    const form = json ? new URLSearchParams() : await readForm(ctx.req);
     const wantsRedirect = ctx.query.get("redirect") === "1" || form.get("redirect") === "1";
     let reply: Reply;
     try {
-      reply = act(requestIdParam(ctx.params.id));
+      const text = json ? await readBody(ctx.req) : "";
+      const body: unknown = text.trim() === "" ? {} : parseJsonText(text);
+      const options = isRecord(body) && body.webhook === false ? { webhook: false } : {};
+      reply = act(requestIdParam(ctx.params.id), options);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       reply = fail(error.status, error.message);
@@ -45,8 +58,8 @@ export function controlRoutes(deps: ControlDeps): Route[] {
   return [
     route("GET", "/sandbox/requests", () => ok("Fund requests", { requests: [...store.requests.values()].map(listed) })),
     route("POST", "/sandbox/requests/:id/accept", (ctx) =>
-      decide(ctx, (id) => {
-        const { request, transaction } = actions.accept(id);
+      decide(ctx, (id, options) => {
+        const { request, transaction } = actions.accept(id, options);
         return ok(`Accepted request ${id} from ${request.requestedBy.name}`, {
           request: fundRequestView(request),
           transaction: paymentEvent(transaction, unit, deps.apiUrl()),

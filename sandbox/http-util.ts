@@ -83,7 +83,7 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function mediaType(req: IncomingMessage): string {
+export function mediaType(req: IncomingMessage): string {
   return (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 

@@ -139,6 +139,25 @@ describe("accepting a request", () => {
     expect(tiny.customer.frequency).toBe(2);
   });
 
+  it("accepts without sending the webhook when asked (a lost webhook): settled and verifiable, no delivery", async () => {
+    const id = await createRequest(sandbox, { amount: 25, tag: "ada.obi", description: "lost hook", meta: { notificationUrl: receiver.url } });
+    const res = await api("POST", `/sandbox/requests/${id}/accept`, { key: null, body: { webhook: false } });
+    expect(res.status).toBe(200);
+    expect(await statusOf(sandbox, id)).toBe("accepted");
+    const { uuid } = acceptedEvent(res);
+    expect((await verify(uuid)).status).toBe(200);
+    expect((await deliveriesOf(sandbox)).filter((d) => d.request_id === id)).toEqual([]);
+    // A body that is not JSON is refused with the reason, and nothing is accepted.
+    const other = await createRequest(sandbox, { amount: 5, tag: "ada.obi", description: "bad body", meta: { notificationUrl: receiver.url } });
+    const bad = await fetch(`${sandbox.apiUrl}/sandbox/requests/${other}/accept`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{nope",
+    });
+    expect(bad.status).toBe(400);
+    expect(await statusOf(sandbox, other)).toBe("pending");
+  });
+
   it("sends nothing when there is no notification URL", async () => {
     const id = await createRequest(sandbox, { amount: 10, tag: "ada.obi", description: "no hook" });
     await api("POST", `/sandbox/requests/${id}/accept`, { key: null });

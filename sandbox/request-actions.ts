@@ -28,7 +28,8 @@ interface ActionDeps {
 
 export interface RequestActions {
   create(input: PeerRequestInput): FundRequest;
-  accept(id: number): { request: FundRequest; transaction: Transaction };
+  /** `webhook: false` settles without sending the delivery: a lost webhook, for the books' exceptions (DESIGN §14). */
+  accept(id: number, options?: { webhook?: boolean }): { request: FundRequest; transaction: Transaction };
   decline(id: number): FundRequest;
 }
 
@@ -95,14 +96,15 @@ export function createRequestActions(deps: ActionDeps): RequestActions {
       if (decision) deps.timers.later(deps.autoDelayMs, () => ignoreIfAlreadyDecided(() => actions[decision](request.id)));
       return request;
     },
-    accept(id) {
+    accept(id, options = {}) {
       const request = pending(id);
       request.status = "accepted";
       request.updatedAt = new Date().toISOString();
       const transaction = settle(request);
       request.transactionUuid = transaction.uuid;
       deps.log(`request ${id} accepted by ${request.sentTo.tag}; transaction ${transaction.uuid}`);
-      notify(request, transaction);
+      if (options.webhook === false) deps.log(`request ${id}: its webhook is not sent (asked for a lost webhook)`);
+      else notify(request, transaction);
       return { request, transaction };
     },
     decline(id) {

@@ -11,7 +11,10 @@ describe("csvField", () => {
   });
 
   it("defuses cells a spreadsheet would run as formulas", () => {
-    for (const start of ["=", "+", "-", "@", "\t", "\r"]) expect(csvField(`${start}1`).replace(/^"/, "")).toMatch(/^'/);
+    for (const start of ["=", "+", "-", "@", "\t", "\r"]) expect(csvField(`${start}A1`).replace(/^"/, "")).toMatch(/^'/);
+    // A negative amount is a number an accounting import must read as one; "-1+2" is still a formula.
+    expect(csvField("-15.00")).toBe("-15.00");
+    expect(csvField("-1+2")).toBe("'-1+2");
     expect(csvField("=1+1")).toBe("'=1+1");
     expect(csvField('=A1,"x"')).toBe(`"'=A1,""x"""`);
   });

@@ -328,6 +328,7 @@ describe("1. the service key never leaves the server", () => {
           return post(admin, url(routeOf("POST /api/campaigns/[id]/ask-again")), { include: ["unanswered"], unansweredForHours: 0 });
         },
       ],
+      ["GET /api/payments/export", () => admin.fetch("/api/payments/export?format=quickbooks")],
       ["POST /api/plans", () => admin.fetch("/api/plans", { method: "POST", body: planForm("Walk plan") })],
       ["PATCH /api/plans/[id]", () => post(admin, url(routeOf("PATCH /api/plans/[id]")), { status: "pause" }, "PATCH")],
       [

@@ -1,0 +1,53 @@
+import { sql } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+
+import { peerTransferPayloadSchema } from "@/lib/service/schemas";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { payload } from "@/tests/support/payloads";
+
+import { accountingCsv, paymentsForExport } from "./accounting-export";
+import { recordPayment } from "./record";
+
+// The accounting export (DESIGN §14) on a real database: a line per payment and per fee, the day in Lagos time
+// across midnight, formula-guarded text and amounts that stay numbers.
+
+const LOG = { remoteAddr: "203.0.113.9", signatureOk: true } as const;
+const LAGOS = "Africa/Lagos";
+
+describe.each(dbTargets())("accounting export on $name", (target) => {
+  const database = useTestDatabase(target);
+  beforeEach(async () => {
+    await database.db.execute(sql`delete from payments`);
+  });
+
+  /** A payment of `gross` naira with a fee of `fee`, received at `at` (UTC ISO). */
+  async function paid(uuid: string, gross: number, fee: number, at: string, description: string, name = "Ada Obi") {
+    const body = payload({ uuid, amount: gross, actual_amount: gross, settled_amount: gross - fee, fees: fee, description });
+    const parsed = peerTransferPayloadSchema.parse({ ...body, customer: { ...body.customer, name, tag: "ada.obi" } });
+    expect(await recordPayment(database.db, parsed, "major", LOG)).toBe("recorded");
+    await database.db.execute(sql`update payments set received_at = ${at}::timestamptz where uuid = ${uuid}`);
+  }
+
+  it("writes Xero's and QuickBooks' files: each payment gross, each fee negative, on its Lagos day", async () => {
+    // 23:30 on 24 November in Lagos is 22:30 UTC; 00:30 on 25 November in Lagos is 23:30 UTC on the 24th.
+    await paid("0b7d2f4e-0000-4000-8000-000000000001", 1500, 15, "2026-11-24T22:30:00Z", "November dues");
+    await paid("0b7d2f4e-0000-4000-8000-000000000002", 2000, 0, "2026-11-24T23:30:00Z", '=HYPERLINK("x")', "Bola, Ade");
+    const day24 = await paymentsForExport(database.db, { from: "2026-11-24", to: "2026-11-24" }, LAGOS);
+    expect(day24.map((p) => p.uuid)).toEqual(["0b7d2f4e-0000-4000-8000-000000000001"]);
+    const both = await paymentsForExport(database.db, { from: "2026-11-24", to: "2026-11-25" }, LAGOS);
+    expect(accountingCsv("xero", both, LAGOS).split("\r\n")).toEqual([
+      "*Date,*Amount,Payee,Description,Reference",
+      "24/11/2026,1500.00,Ada Obi,November dues,0b7d2f4e-0000-4000-8000-000000000001",
+      "24/11/2026,-15.00,Peer transfer service,Fee: November dues,0b7d2f4e-0000-4000-8000-000000000001",
+      // No fee, no fee line; the description a spreadsheet would run is defused.
+      `25/11/2026,2000.00,"Bola, Ade","'=HYPERLINK(""x"")",0b7d2f4e-0000-4000-8000-000000000002`,
+      "",
+    ]);
+    expect(accountingCsv("quickbooks", day24, LAGOS).split("\r\n")).toEqual([
+      "Date,Description,Amount",
+      "24/11/2026,Ada Obi: November dues (0b7d2f4e-0000-4000-8000-000000000001),1500.00",
+      "24/11/2026,Fee: November dues (0b7d2f4e-0000-4000-8000-000000000001),-15.00",
+      "",
+    ]);
+  });
+});

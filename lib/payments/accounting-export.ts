@@ -1,0 +1,79 @@
+import "server-only";
+
+// Payments and their fees for an accountant (DESIGN §14, docs/architecture.md "Closing the books"): Xero's bank
+// statement CSV and QuickBooks' three-column CSV, a line per payment (the gross amount the payer sent) and a line per
+// fee (negative), each on the day it was received in TIMEZONE, formula-guarded (plain numbers stay numbers).
+import { and, asc, gte, lt, type SQL } from "drizzle-orm";
+
+import type { ExportFormat } from "@/lib/client/payments/export-query";
+import { instantsOfDays, type DayRange } from "@/lib/client/time/day-range";
+import { dayOf } from "@/lib/client/time/zone";
+import { csvRow } from "@/lib/csv/row";
+import type { Db } from "@/lib/db/client";
+import { payments } from "@/lib/db/schema";
+
+import { CSV_MAX_ROWS } from "./query";
+
+interface ExportPayment {
+  uuid: string;
+  receivedAt: Date;
+  actualAmount: string;
+  fees: string;
+  customerName: string | null;
+  customerTag: string | null;
+  description: string | null;
+}
+
+/** The payee the fee lines name: the service takes the fee. */
+const FEE_PAYEE = "Peer transfer service";
+
+/** DD/MM/YYYY, the day in `timeZone`: what Xero and QuickBooks read for a Nigerian organisation. */
+function ledgerDate(at: Date, timeZone: string): string {
+  const [y, m, d] = dayOf(at, timeZone).split("-");
+  return `${d}/${m}/${y}`;
+}
+
+const negative = (amount: string) => (/^0+(\.0+)?$/.test(amount) ? null : `-${amount}`);
+
+export async function paymentsForExport(db: Db, range: DayRange, timeZone: string): Promise<ExportPayment[]> {
+  const { from, to } = instantsOfDays(range, timeZone);
+  const conditions: SQL[] = [];
+  if (from) conditions.push(gte(payments.receivedAt, from));
+  if (to) conditions.push(lt(payments.receivedAt, to));
+  return db
+    .select({
+      uuid: payments.uuid,
+      receivedAt: payments.receivedAt,
+      actualAmount: payments.actualAmount,
+      fees: payments.fees,
+      customerName: payments.customerName,
+      customerTag: payments.customerTag,
+      description: payments.description,
+    })
+    .from(payments)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(asc(payments.receivedAt), asc(payments.uuid))
+    .limit(CSV_MAX_ROWS);
+}
+
+function payee(p: ExportPayment): string {
+  return p.customerName || (p.customerTag ? `@${p.customerTag}` : "Unknown payer");
+}
+
+/** The file for `format`: its header, then per payment its line and, when it had a fee, the fee's. */
+export function accountingCsv(format: ExportFormat, items: readonly ExportPayment[], timeZone: string): string {
+  const lines: string[] = [format === "xero" ? csvRow(["*Date", "*Amount", "Payee", "Description", "Reference"]) : csvRow(["Date", "Description", "Amount"])];
+  for (const p of items) {
+    const date = ledgerDate(p.receivedAt, timeZone);
+    const what = p.description || "Peer transfer";
+    const fee = negative(p.fees);
+    if (format === "xero") {
+      lines.push(csvRow([date, p.actualAmount, payee(p), what, p.uuid]));
+      if (fee) lines.push(csvRow([date, fee, FEE_PAYEE, `Fee: ${what}`, p.uuid]));
+    } else {
+      lines.push(csvRow([date, `${payee(p)}: ${what} (${p.uuid})`, p.actualAmount]));
+      if (fee) lines.push(csvRow([date, `Fee: ${what} (${p.uuid})`, fee]));
+    }
+  }
+  return lines.join("");
+}
