@@ -302,7 +302,6 @@ function planLines(r: PlansResult): TargetLine[] {
       verdict: check(r.boardMs < 300),
     },
     { bench, metric: `the same as CSV; only those who owe`, value: `${r.boardCsvMs} ms; ${r.boardOwingMs} ms`, target: "", verdict: "info" },
-    { bench, metric: `the plan page with its board (/plans/:id)`, value: `${r.pageMs} ms`, target: "", verdict: "info" },
     {
       bench,
       metric: `making a period of ${r.members.toLocaleString("en")} members (POST …/run, answered once its campaign is sending), over ${r.periods} runs`,

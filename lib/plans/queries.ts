@@ -183,13 +183,17 @@ export async function readBoard(db: Db, plan: PlanRow, count: number, owingOnly:
     ),
     queryRows<{ period: string; collected: string }>(
       db,
-      sql`select pp.period, coalesce(sum(p.settled_amount), 0)::numeric(20,2)::text as collected
-          from plan_periods pp
-          join campaigns c on c.id = pp.campaign_id or c.family_id = pp.campaign_id
-          join campaign_rows cr on cr.campaign_id = c.id
+      sql`with roots as (
+            select period, campaign_id from plan_periods where plan_id = ${plan.id}::uuid and period in (${keys}) and campaign_id is not null
+          ), family as (
+            select r.period, c.id from roots r join campaigns c on c.id = r.campaign_id
+            union all
+            select r.period, c.id from roots r join campaigns c on c.family_id = r.campaign_id
+          )
+          select f.period, coalesce(sum(p.settled_amount), 0)::numeric(20,2)::text as collected
+          from family f join campaign_rows cr on cr.campaign_id = f.id
           join payments p on p.fund_request_id = cr.fund_request_id
-          where pp.plan_id = ${plan.id}::uuid and pp.period in (${keys})
-          group by pp.period`,
+          group by f.period`,
     ),
   ]);
 
