@@ -28,6 +28,7 @@ export const ROUTE_TABLE: RouteCase[] = [
   { method: "GET", pattern: "/api/payments/[uuid]", allowed: ["admin", "operator", "viewer"] },
   { method: "GET", pattern: "/api/payments/settled-per-day", allowed: ["admin", "operator", "viewer"] },
   { method: "GET", pattern: "/api/payments/export", allowed: ["admin", "operator"] },
+  { method: "GET", pattern: "/api/reports/daily", allowed: ["admin", "operator", "viewer"] },
   { method: "POST", pattern: "/api/payments/[uuid]/verify", allowed: ["admin", "operator"] },
   { method: "GET", pattern: "/api/webhook-events", allowed: ["admin"] },
   { method: "POST", pattern: "/api/webhooks/peer-transfer", allowed: "signature", reads: "json" },

@@ -29,6 +29,7 @@ const TABLES: Record<string, string> = {
   plans: "plans",
   planMembers: "plan_members",
   planPeriods: "plan_periods",
+  balanceReadings: "balance_readings",
 };
 
 const sources = sourceFiles;

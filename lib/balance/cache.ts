@@ -10,6 +10,7 @@ import { getService } from "@/lib/service/app-client";
 import { ServiceError } from "@/lib/service/errors";
 import { createGroupCommit } from "@/lib/util/group-commit";
 
+import { recordBalanceReading } from "./readings";
 import { toBalanceView, type BalanceView } from "./view";
 import { processSingleton } from "@/lib/util/process-singleton";
 
@@ -83,12 +84,15 @@ async function read(fresh: boolean): Promise<BalanceView> {
 async function refresh(db: Db, leaseUntil: Date, lastKnown: BalanceView | null): Promise<BalanceView> {
   const started = new Date();
   try {
-    const view = toBalanceView(await getService().getBalance(), new Date());
+    const readAt = new Date();
+    const view = toBalanceView(await getService().getBalance(), readAt);
     // An invalidation during the call cleared the lease: the value is answered but not kept as fresh.
     await db
       .update(balanceCache)
       .set({ value: view, fetchedAt: started, refreshingUntil: null })
       .where(and(eq(balanceCache.id, ROW), eq(balanceCache.refreshingUntil, leaseUntil)));
+    // The day book's reading (docs/architecture.md, "Closing the books"): a failure to keep it never fails the read.
+    await recordBalanceReading(db, view, readAt).catch((e: unknown) => console.error(`[balance] reading not kept: ${safeErrorSummary(e)}`));
     return view;
   } catch (error) {
     await db

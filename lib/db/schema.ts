@@ -65,6 +65,8 @@ export const fundRequests = pgTable(
     index("fund_requests_tag_idx").on(t.tag),
     // A payer's requests (lib/payers): the tag as a payer key (lower case, no leading @), newest first.
     index("fund_requests_payer_idx").on(sql`lower(regexp_replace(${t.tag}, '^@', ''))`, t.createdAt),
+    // The day book counts answers by the day they came (lib/reports/daily.ts).
+    index("fund_requests_decided_idx").on(t.decidedAt),
     // One payment per request and one request per payment: linking is decided by these constraints.
     uniqueIndex("fund_requests_payment_uuid_key").on(t.paymentUuid),
   ],
@@ -471,3 +473,15 @@ export const planPeriods = pgTable(
 export type PlanRow = typeof plans.$inferSelect;
 export type PlanMemberRow = typeof planMembers.$inferSelect;
 export type PlanPeriodRow = typeof planPeriods.$inferSelect;
+
+// The main wallet's balance as the dashboard read it (lib/balance/readings.ts, its one writer): the day book's
+// first and last reading of each day. Minor units (kobo), fractional as the service sends them.
+export const balanceReadings = pgTable(
+  "balance_readings",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    readAt: timestamp("read_at", { withTimezone: true, mode: "date" }).notNull(),
+    mainMinor: numeric("main_minor", { precision: 24, scale: 4 }).notNull(),
+  },
+  (t) => [index("balance_readings_read_idx").on(t.readAt)],
+);

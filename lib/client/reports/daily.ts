@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+import { dayParamSchema } from "@/lib/client/time/day-param";
+
+// The day book (DESIGN §14): what GET /api/reports/daily answers and the /reports page shows. Days are days in
+// TIMEZONE; money is decimal naira strings; the balance is the main wallet's, from the readings of that day.
+
+export const MAX_REPORT_DAYS = 366;
+
+export interface DayEntry {
+  date: string;
+  requests: { sent: number; accepted: number; declined: number; failed: number };
+  asked: string;
+  acceptedAmount: string;
+  payments: { count: number; gross: string; fees: string; settled: string; verified: number };
+  balance: { first: string; last: string; change: string } | null;
+  /** The balance's change less the settled amount of the payments received between its first and last reading. */
+  unexplained: string | null;
+  openExceptions: number;
+}
+
+export interface DayBook {
+  from: string;
+  to: string;
+  days: DayEntry[];
+  /** The sums over the days (balance: the first day's first reading to the last day's last). */
+  total: Omit<DayEntry, "date" | "openExceptions"> & { date: "total" };
+}
+
+export const dayBookQuerySchema = z.object({
+  from: dayParamSchema,
+  to: dayParamSchema,
+  format: z.enum(["json", "csv"]).catch("json").default("json"),
+});

@@ -1,0 +1,156 @@
+import "server-only";
+
+// The day book (DESIGN §14, docs/architecture.md "Closing the books"): per day in the time zone, the requests sent
+// and answered, the payments received and the main wallet's first and last balance reading, each part one grouped
+// read over an indexed range (created_at, decided_at, received_at, read_at), so a year costs four scans, not 366.
+import { sql } from "drizzle-orm";
+
+import type { DayBook, DayEntry } from "@/lib/client/reports/daily";
+import { addDays, endOfDay, startOfDay } from "@/lib/client/time/zone";
+import { queryRows, type Db } from "@/lib/db/client";
+
+interface RequestDay {
+  d: string;
+  sent: number;
+  failed: number;
+  asked: string;
+}
+
+interface DecidedDay {
+  d: string;
+  accepted: number;
+  declined: number;
+  accepted_amount: string;
+}
+
+interface PaymentDay {
+  d: string;
+  count: number;
+  gross: string;
+  fees: string;
+  settled: string;
+  verified: number;
+}
+
+interface BalanceDay {
+  d: string;
+  first: string;
+  last: string;
+  change: string;
+  settled_between: string;
+}
+
+/** Kobo of a decimal naira string: sums stay exact. */
+const kobo = (naira: string) => {
+  const [whole = "0", cents = ""] = naira.replace("-", "").split(".");
+  const k = BigInt(whole) * 100n + BigInt((cents + "00").slice(0, 2));
+  return naira.startsWith("-") ? -k : k;
+};
+const naira = (k: bigint) => {
+  const a = k < 0n ? -k : k;
+  return `${k < 0n ? "-" : ""}${a / 100n}.${String(a % 100n).padStart(2, "0")}`;
+};
+
+/** Every day from `from` to `to` (both included, at most 366 apart: the route checks). */
+export async function readDayBook(db: Db, from: string, to: string, timeZone: string): Promise<DayBook> {
+  const start = startOfDay(from, timeZone).toISOString();
+  const end = endOfDay(to, timeZone).toISOString();
+  const day = (column: string) => sql`((${sql.raw(column)} at time zone ${timeZone})::date)::text`;
+  const [created, decided, paid, balances] = await Promise.all([
+    queryRows<RequestDay>(
+      db,
+      sql`select ${day("created_at")} as d,
+            (count(*) filter (where status in ('pending', 'accepted', 'declined')))::int as sent,
+            (count(*) filter (where status = 'failed'))::int as failed,
+            coalesce(sum(amount) filter (where status in ('pending', 'accepted', 'declined')), 0)::numeric(20,2)::text as asked
+          from fund_requests where created_at >= ${start}::timestamptz and created_at < ${end}::timestamptz group by 1`,
+    ),
+    queryRows<DecidedDay>(
+      db,
+      sql`select ${day("decided_at")} as d,
+            (count(*) filter (where status = 'accepted'))::int as accepted,
+            (count(*) filter (where status = 'declined'))::int as declined,
+            coalesce(sum(amount) filter (where status = 'accepted'), 0)::numeric(20,2)::text as accepted_amount
+          from fund_requests where decided_at >= ${start}::timestamptz and decided_at < ${end}::timestamptz group by 1`,
+    ),
+    queryRows<PaymentDay>(
+      db,
+      sql`select ${day("received_at")} as d, count(*)::int as count,
+            coalesce(sum(actual_amount), 0)::numeric(20,2)::text as gross, coalesce(sum(fees), 0)::numeric(20,2)::text as fees,
+            coalesce(sum(settled_amount), 0)::numeric(20,2)::text as settled,
+            (count(*) filter (where verification = 'verified'))::int as verified
+          from payments where received_at >= ${start}::timestamptz and received_at < ${end}::timestamptz group by 1`,
+    ),
+    queryRows<BalanceDay>(
+      db,
+      sql`with days as (
+            select ${day("read_at")} as d, min(read_at) as first_at, max(read_at) as last_at,
+              (array_agg(main_minor order by read_at, id))[1] as first_minor, (array_agg(main_minor order by read_at desc, id desc))[1] as last_minor
+            from balance_readings where read_at >= ${start}::timestamptz and read_at < ${end}::timestamptz group by 1
+          )
+          select b.d, round(b.first_minor / 100, 2)::text as first, round(b.last_minor / 100, 2)::text as last,
+            round((b.last_minor - b.first_minor) / 100, 2)::text as change,
+            (select coalesce(sum(p.settled_amount), 0)::numeric(20,2)::text from payments p where p.received_at > b.first_at and p.received_at <= b.last_at) as settled_between
+          from days b`,
+    ),
+  ]);
+  const byDay = <T extends { d: string }>(rows: T[]) => new Map(rows.map((r) => [r.d, r]));
+  const [c, dd, p, b] = [byDay(created), byDay(decided), byDay(paid), byDay(balances)];
+  const days: DayEntry[] = [];
+  for (let date = from; date <= to; date = addDays(date, 1)) {
+    const balance = b.get(date);
+    days.push({
+      date,
+      requests: {
+        sent: c.get(date)?.sent ?? 0,
+        accepted: dd.get(date)?.accepted ?? 0,
+        declined: dd.get(date)?.declined ?? 0,
+        failed: c.get(date)?.failed ?? 0,
+      },
+      asked: c.get(date)?.asked ?? "0.00",
+      acceptedAmount: dd.get(date)?.accepted_amount ?? "0.00",
+      payments: {
+        count: p.get(date)?.count ?? 0,
+        gross: p.get(date)?.gross ?? "0.00",
+        fees: p.get(date)?.fees ?? "0.00",
+        settled: p.get(date)?.settled ?? "0.00",
+        verified: p.get(date)?.verified ?? 0,
+      },
+      balance: balance ? { first: balance.first, last: balance.last, change: balance.change } : null,
+      unexplained: balance ? naira(kobo(balance.change) - kobo(balance.settled_between)) : null,
+      // The exceptions inbox is not built yet: nothing is counted open.
+      openExceptions: 0,
+    });
+  }
+  const sum = (pick: (e: DayEntry) => string) => naira(days.reduce((t, e) => t + kobo(pick(e)), 0n));
+  const count = (pick: (e: DayEntry) => number) => days.reduce((t, e) => t + pick(e), 0);
+  const withBalance = days.filter((e) => e.balance !== null);
+  const firstReading = withBalance[0]?.balance ?? null;
+  const lastReading = withBalance[withBalance.length - 1]?.balance ?? null;
+  const change = firstReading && lastReading ? naira(kobo(lastReading.last) - kobo(firstReading.first)) : null;
+  return {
+    from,
+    to,
+    days,
+    total: {
+      date: "total",
+      requests: {
+        sent: count((e) => e.requests.sent),
+        accepted: count((e) => e.requests.accepted),
+        declined: count((e) => e.requests.declined),
+        failed: count((e) => e.requests.failed),
+      },
+      asked: sum((e) => e.asked),
+      acceptedAmount: sum((e) => e.acceptedAmount),
+      payments: {
+        count: count((e) => e.payments.count),
+        gross: sum((e) => e.payments.gross),
+        fees: sum((e) => e.payments.fees),
+        settled: sum((e) => e.payments.settled),
+        verified: count((e) => e.payments.verified),
+      },
+      balance: firstReading && lastReading && change ? { first: firstReading.first, last: lastReading.last, change } : null,
+      unexplained: withBalance.length === 0 ? null : sum((e) => e.unexplained ?? "0.00"),
+    },
+  };
+}
