@@ -20,16 +20,26 @@ export interface BulkRows {
   ms: number;
 }
 
+/** A year, for the day book's rows (bench/day-book.ts). */
+export const YEAR_SECONDS = 365 * 24 * 3600;
+
 /**
- * Adds `payments` payment rows from `customers` payers and `deliveries` delivery-log rows (numbered from `firstIndex`,
+ * Adds `payments` payment rows from `customers` payers (spread over the last `spreadSeconds`) and `deliveries` delivery-log rows (numbered from `firstIndex`,
  * so batches never collide); the caller makes sure nobody else has the database open (PGlite).
  */
-export async function addBulkRows(target: DbTarget, payments: number, deliveries: number, firstIndex = 1, customers = CUSTOMERS): Promise<BulkRows> {
+export async function addBulkRows(
+  target: DbTarget,
+  payments: number,
+  deliveries: number,
+  firstIndex = 1,
+  customers = CUSTOMERS,
+  spreadSeconds = WEEK_SECONDS,
+): Promise<BulkRows> {
   const started = performance.now();
   const database = await openDatabase(target, { migrate: false });
   try {
     const { db } = database;
-    const paymentStep = WEEK_SECONDS / Math.max(1, payments);
+    const paymentStep = spreadSeconds / Math.max(1, payments);
     await db.execute(sql`
       insert into payments (uuid, type, amount, actual_amount, settled_amount, fees, description, paypoint, customer_uuid, customer_name,
         customer_tag, customer_email, customer_phone, customer_avatar, peer_tag, verification, verification_attempts, verified_at, link_note, received_at)

@@ -17,6 +17,7 @@ import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, sharedBuild,
 import { benchCampaignLag } from "./campaign-lag";
 import { benchPayers } from "./payers";
 import { benchPlans } from "./plans";
+import { benchDayBook } from "./day-book";
 import { benchCampaigns } from "./campaigns";
 import { benchNextFloor } from "./next-floor";
 import type { BenchContext } from "./context";
@@ -54,6 +55,7 @@ const results: BenchResults = {
   nextFloor: null,
   payers: null,
   plans: null,
+  dayBook: null,
 };
 const wants = (step: BenchStep) => options.only === null || options.only.has(step);
 /** SERVICE_RATE_LIMIT_PER_MIN of the dashboard that page weight, follow-up, live latency and amplification share. */
@@ -167,6 +169,8 @@ async function main(): Promise<void> {
   if (wants("payers")) results.payers = await step("payers", () => benchPayers(ctx));
   // Its own dashboard on the embedded database: a plan of 1,000 members and 12 periods.
   if (wants("plans")) results.plans = await step("plans", () => benchPlans(ctx));
+  // Its own dashboard on the embedded database: a year of 100,000 payments and requests.
+  if (wants("day-book")) results.dayBook = await step("day book", () => benchDayBook(ctx));
 }
 
 async function intake(ctx: BenchContext): Promise<void> {
@@ -218,6 +222,7 @@ const report: Report = {
     lag: options.lag,
     payers: options.payers,
     plans: options.plans,
+    dayBook: options.dayBook,
   },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   results,
@@ -243,6 +248,7 @@ const others = {
   lag: "lag",
   payers: "payers",
   plans: "plans",
+  dayBook: "day-book",
   nextFloor: "intake",
 } as const;
 const expected = (wants("intake") ? 1 + (options.postgresUrl ? 1 : 0) : 0) + Object.values(others).filter(wants).length;

@@ -4,6 +4,7 @@ import type { CampaignLagResult } from "./campaign-lag";
 import type { CampaignsResult } from "./campaigns";
 import type { PayersResult } from "./payers";
 import type { PlansResult } from "./plans";
+import type { DayBookResult } from "./day-book";
 import type { FollowUpResult } from "./follow-up";
 import type { IntakeResult } from "./intake";
 import type { LiveLatencyResult } from "./live-latency";
@@ -36,6 +37,7 @@ export interface BenchResults {
   nextFloor: NextFloorResult | null;
   payers: PayersResult | null;
   plans: PlansResult | null;
+  dayBook: DayBookResult | null;
 }
 
 const routesOf = (byRoute: Record<string, number>) =>
@@ -312,6 +314,20 @@ function planLines(r: PlansResult): TargetLine[] {
   ];
 }
 
+function dayBookLines(r: DayBookResult): TargetLine[] {
+  const bench = "12. day book";
+  return [
+    {
+      bench,
+      metric: `a year's day book (${r.days} days) over ${r.payments.toLocaleString("en")} payments and ${r.requests.toLocaleString("en")} requests (median)`,
+      value: `${r.yearMs} ms`,
+      target: "< 1 s",
+      verdict: check(r.yearMs < 1000),
+    },
+    { bench, metric: "the same as CSV", value: `${r.yearCsvMs} ms`, target: "", verdict: "info" },
+  ];
+}
+
 function followUpLines(f: FollowUpResult): TargetLine[] {
   const bench = "6. follow-up";
   const l = f.latencyMs;
@@ -400,5 +416,6 @@ export function targetLines(r: BenchResults): TargetLine[] {
     ...(r.lag ? lagLines(r.lag) : []),
     ...(r.payers ? payerLines(r.payers) : []),
     ...(r.plans ? planLines(r.plans) : []),
+    ...(r.dayBook ? dayBookLines(r.dayBook) : []),
   ];
 }
