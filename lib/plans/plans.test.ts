@@ -149,6 +149,20 @@ describe.each(dbTargets())("plans on $name", (target) => {
     }
   });
 
+  it("makes a due period once when the clock ticks on two instances at once", async () => {
+    const id = await plan([`${newTag("tick")},100,`, `${newTag("tick")},200,`]);
+    const row = await planRow(id);
+    const now = new Date(dueAt(scheduleOf(row), "2026-10").getTime() + HOUR);
+    const other = database.kind === "postgres" ? await database.reopen() : null;
+    try {
+      const passes = await Promise.all([runPlanClock(database.db, now), runPlanClock(other?.db ?? database.db, now), runPlanClock(database.db, now)]);
+      expect(passes.flatMap((p) => p.made.filter((m) => m.planId === id && m.period === "2026-10"))).toHaveLength(1);
+      expect((await periodCampaigns(id)).filter((p) => p.period === "2026-10")).toEqual([{ period: "2026-10", n: 1 }]);
+    } finally {
+      await other?.close();
+    }
+  });
+
   it("leaves no period behind a crash before its commit, and the clock then makes it once", async () => {
     const id = await plan([`${newTag("crash")},100,`]);
     const row = await planRow(id);
