@@ -45,12 +45,38 @@ async function pages(page: Page): Promise<{ list: { name: string; path: string }
   });
   expect(campaign.status(), await campaign.text()).toBe(201);
   const campaignId = ((await campaign.json()) as { data: { id: string } }).data.id;
+  const plan = await page.request.post(`${BASE_URL}/api/plans`, {
+    headers: { Origin: BASE_URL },
+    multipart: {
+      name: "Page tour plan",
+      file: { name: "tour.csv", mimeType: "text/csv", buffer: Buffer.from("tag,amount\ntour.member,25\n") },
+      frequency: "weekly",
+      day: "1",
+      sendAt: "09:00",
+      startsOn: "2026-01-05",
+      descriptionTemplate: "{period} page tour",
+    },
+  });
+  expect(plan.status(), await plan.text()).toBe(201);
+  const planId = ((await plan.json()) as { data: { id: string } }).data.id;
   // No page takes a staff or session id; were one to, concretePath fails for the empty id rather than visit a wrong one.
   // The request's person is a payer from the moment they are asked.
-  const ids: RealIds = { request: requestId, payment: delivered.uuid, campaign: campaignId, payer: "accept.auto", staff: "", session: "" };
+  // `plan` is the kind tests/support/app-paths.ts gives a segment after "plans" (KIND_AFTER).
+  const ids = { request: requestId, payment: delivered.uuid, campaign: campaignId, payer: "accept.auto", plan: planId, staff: "", session: "" } as RealIds;
   const patterns = pagePatterns().filter((p) => p !== "/sign-in");
   expect(patterns).toEqual(
-    expect.arrayContaining(["/account", "/campaigns", "/campaigns/[id]", "/campaigns/new", "/payers/[tag]", "/payments/[uuid]", "/requests/[id]"]),
+    expect.arrayContaining([
+      "/account",
+      "/campaigns",
+      "/campaigns/[id]",
+      "/campaigns/new",
+      "/payers/[tag]",
+      "/payments/[uuid]",
+      "/plans",
+      "/plans/[id]",
+      "/plans/new",
+      "/requests/[id]",
+    ]),
   );
   return {
     list: [...patterns.map((p) => ({ name: nameOf(p), path: concretePath(p, ids) })), { name: "not-found", path: "/no-such-page" }],
