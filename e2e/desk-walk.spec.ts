@@ -26,6 +26,7 @@ interface Made {
   requestId: string;
   paymentUuid: string;
   campaignId: string;
+  planId: string;
 }
 
 /** A request, a payment from the long tag (a signed delivery, as the service sends it) and a draft campaign with that tag. */
@@ -55,7 +56,23 @@ async function makeData(api: APIRequestContext): Promise<Made> {
   });
   expect(campaign.status(), await campaign.text()).toBe(201);
   const campaignId = ((await campaign.json()) as { data: { id: string } }).data.id;
-  return { requestId, paymentUuid: body.uuid, campaignId };
+
+  // A monthly plan with the long tag among its members (nothing is asked until a period is due or run).
+  const plan = await api.post("/api/plans", {
+    headers: { Origin: BASE_URL },
+    multipart: {
+      name: "Estate dues",
+      file: { name: "roster.csv", mimeType: "text/csv", buffer: Buffer.from(`tag,amount\n${LONG_TAG},5000\ntunde.bakare,7500\n`) },
+      frequency: "monthly",
+      day: "1",
+      sendAt: "09:00",
+      startsOn: "2026-01-01",
+      descriptionTemplate: "{period} estate dues",
+    },
+  });
+  expect(plan.status(), await plan.text()).toBe(201);
+  const planId = ((await plan.json()) as { data: { id: string } }).data.id;
+  return { requestId, paymentUuid: body.uuid, campaignId, planId };
 }
 
 /** Every dashboard page; `nav` is the link marked current: `exact` for its own page, else its section's. */
@@ -70,6 +87,9 @@ function dashboardPages(made: Made): { name: string; path: string; nav: { label:
     { name: "campaigns", path: "/campaigns", nav: { label: "Campaigns", exact: true } },
     { name: "new-campaign", path: "/campaigns/new", nav: { label: "Campaigns", exact: false } },
     { name: "campaign", path: `/campaigns/${made.campaignId}`, nav: { label: "Campaigns", exact: false } },
+    { name: "plans", path: "/plans", nav: { label: "Plans", exact: true } },
+    { name: "new-plan", path: "/plans/new", nav: { label: "Plans", exact: false } },
+    { name: "plan", path: `/plans/${made.planId}`, nav: { label: "Plans", exact: false } },
     { name: "payers", path: "/payers", nav: { label: "Payers", exact: true } },
     { name: "payer", path: `/payers/${LONG_TAG}`, nav: { label: "Payers", exact: false } },
     { name: "staff", path: "/staff", nav: { label: "Staff", exact: true } },

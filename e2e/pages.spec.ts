@@ -45,17 +45,17 @@ async function pages(page: Page): Promise<{ list: { name: string; path: string }
   });
   expect(campaign.status(), await campaign.text()).toBe(201);
   const campaignId = ((await campaign.json()) as { data: { id: string } }).data.id;
-  // A plan of one member who waits; nothing is sent until its first period's time (or a run).
+  // A weekly plan of one member who waits, started in January: its board has columns; nothing is sent before its next period's time.
   const plan = await page.request.post(`${BASE_URL}/api/plans`, {
     headers: { Origin: BASE_URL },
     multipart: {
       name: "Page tour plan",
-      frequency: "monthly",
-      day: "28",
+      file: { name: "tour.csv", mimeType: "text/csv", buffer: Buffer.from("tag,amount\ntour.member,25\n") },
+      frequency: "weekly",
+      day: "1",
       sendAt: "09:00",
-      startsOn: "2099-01-01",
-      descriptionTemplate: "{period} tour dues",
-      file: { name: "roster.csv", mimeType: "text/csv", buffer: Buffer.from("tag,amount\ntour.member,40\n") },
+      startsOn: "2026-01-05",
+      descriptionTemplate: "{period} page tour",
     },
   });
   expect(plan.status(), await plan.text()).toBe(201);
@@ -65,7 +65,18 @@ async function pages(page: Page): Promise<{ list: { name: string; path: string }
   const ids: RealIds = { request: requestId, payment: delivered.uuid, campaign: campaignId, payer: "accept.auto", plan: planId, staff: "", session: "" };
   const patterns = pagePatterns().filter((p) => p !== "/sign-in");
   expect(patterns).toEqual(
-    expect.arrayContaining(["/account", "/campaigns", "/campaigns/[id]", "/campaigns/new", "/payers/[tag]", "/payments/[uuid]", "/requests/[id]"]),
+    expect.arrayContaining([
+      "/account",
+      "/campaigns",
+      "/campaigns/[id]",
+      "/campaigns/new",
+      "/payers/[tag]",
+      "/payments/[uuid]",
+      "/plans",
+      "/plans/[id]",
+      "/plans/new",
+      "/requests/[id]",
+    ]),
   );
   return {
     list: [...patterns.map((p) => ({ name: nameOf(p), path: concretePath(p, ids) })), { name: "not-found", path: "/no-such-page" }],

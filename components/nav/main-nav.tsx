@@ -13,6 +13,7 @@ const LINKS: { href: string; label: string; roles: readonly Role[] }[] = [
   { href: "/requests", label: "Requests", roles: ["admin", "operator", "viewer"] },
   { href: "/requests/new", label: "New request", roles: ["admin", "operator"] },
   { href: "/campaigns", label: "Campaigns", roles: ["admin", "operator", "viewer"] },
+  { href: "/plans", label: "Plans", roles: ["admin", "operator", "viewer"] },
   { href: "/payments", label: "Payments", roles: ["admin", "operator", "viewer"] },
   { href: "/payers", label: "Payers", roles: ["admin", "operator", "viewer"] },
   { href: "/webhooks", label: "Deliveries", roles: ["admin"] },

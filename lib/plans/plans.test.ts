@@ -19,7 +19,7 @@ import { startTestSandbox } from "@/tests/support/sandbox";
 import { CREATE_CALL, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
 
 import { checkRun, CATCH_UP_HOURS, makePeriod, runPlanClock, scheduleOf } from "./periods";
-import { readBoard } from "./queries";
+import { getPlanView, readBoard } from "./queries";
 import { changeMembers, changePlanStatus, createPlan, findPlan } from "./repo";
 
 // Plans (DESIGN §13) on a real database and the sandbox: a roster kept with its invalid members, one campaign a
@@ -123,6 +123,16 @@ describe.each(dbTargets())("plans on $name", (target) => {
     ]);
     expect(members[2]?.error).toBe("This person is already a member (row 1): one ask a person a period.");
     expect(members[1]?.error).toMatch(/^amount:/);
+    // The plan's page lists the roster as it is: each member with their amount, the invalid ones with the reason.
+    await markDoNotAsk(database.db, a, "", operator);
+    const view = await getPlanView(database.db, id);
+    expect(view?.roster.map((m) => [m.row, m.tag, m.amount, m.error === null, m.doNotAsk])).toEqual([
+      [1, a, "100.00", true, true],
+      [2, b, null, false, false],
+      [3, a.toUpperCase(), null, false, true],
+      [4, "not a tag!", null, false, false],
+    ]);
+    expect([view?.members, view?.invalidMembers]).toEqual([1, 3]);
   });
 
   it("makes one campaign a period however many runs race, and sends each member once", async () => {

@@ -7,7 +7,16 @@ import { desc, sql } from "drizzle-orm";
 import { getCampaignView } from "@/lib/campaigns/queries";
 import type { Page } from "@/lib/client/http/page-param";
 import { nextRun, recentPeriods } from "@/lib/client/plans/schedule";
-import { CELL_STATUSES, PLAN_PAGE_SIZE, type BoardView, type CellStatus, type PlanListItem, type PlanPeriodView, type PlanView } from "@/lib/client/plans/view";
+import {
+  CELL_STATUSES,
+  PLAN_PAGE_SIZE,
+  type BoardView,
+  type CellStatus,
+  type PlanListItem,
+  type PlanMemberView,
+  type PlanPeriodView,
+  type PlanView,
+} from "@/lib/client/plans/view";
 import { queryRows, type Db } from "@/lib/db/client";
 import { plans, type PlanRow } from "@/lib/db/schema";
 
@@ -84,6 +93,13 @@ export async function getPlanView(db: Db, id: string, now = new Date()): Promise
       chaseRounds: p.chase_rounds,
     });
   }
+  const roster = await queryRows<{ row: number; tag: string; amount: string | null; description: string; error: string | null; do_not_ask: boolean }>(
+    db,
+    sql`select m.row, m.tag, m.amount_naira::text as amount, m.description, m.error, d.tag is not null as do_not_ask
+        from plan_members m left join do_not_ask d on d.tag = m.tag_key
+        where m.plan_id = ${plan.id}::uuid and m.removed_at is null
+        order by m.row`,
+  );
   const next = nextOf(plan, now);
   return {
     id: plan.id,
@@ -106,6 +122,14 @@ export async function getPlanView(db: Db, id: string, now = new Date()): Promise
     invalidMembers: members?.invalid ?? 0,
     createdAt: plan.createdAt.toISOString(),
     periods,
+    roster: roster.map((m): PlanMemberView => ({
+      row: m.row,
+      tag: m.tag,
+      amount: m.amount,
+      description: m.description,
+      error: m.error,
+      doNotAsk: m.do_not_ask,
+    })),
   };
 }
 

@@ -25,27 +25,29 @@ function chosenFile(value: unknown): File | null {
 }
 
 /**
- * The upload form (components/campaigns/new-campaign-form.tsx): the handler's name rule, and the file checked in the
- * browser for what needs no reading: there, not empty, within the handler's limit. The server checks it all again,
- * from the multipart body, with the CSV itself (lib/campaigns/parse.ts).
+ * A file input's one CSV, checked in the browser for what needs no reading: there, not empty, within the handler's
+ * limit. The server checks it all again, from the multipart body, with the CSV itself (lib/campaigns/parse.ts).
  */
+export const csvFileSchema = z.unknown().transform((value, ctx) => {
+  const file = chosenFile(value);
+  const problem = !file
+    ? "Choose the CSV file to upload"
+    : file.size === 0
+      ? "The file is empty. Choose a CSV with a header row and at least one row."
+      : file.size > MAX_CAMPAIGN_BYTES
+        ? `The file is larger than ${MAX_MIB} MiB (${file.size.toLocaleString("en")} bytes). Split it into smaller files.`
+        : null;
+  if (!file || problem) {
+    ctx.addIssue({ code: "custom", message: problem ?? "Choose the CSV file to upload" });
+    return z.NEVER;
+  }
+  return file;
+});
+
+/** The upload form (components/campaigns/new-campaign-form.tsx): the handler's name rule and the file's checks. */
 export const campaignUploadFormSchema = z.object({
   name: campaignNameSchema,
-  file: z.unknown().transform((value, ctx) => {
-    const file = chosenFile(value);
-    const problem = !file
-      ? "Choose the CSV file to upload"
-      : file.size === 0
-        ? "The file is empty. Choose a CSV with a header row and at least one row."
-        : file.size > MAX_CAMPAIGN_BYTES
-          ? `The file is larger than ${MAX_MIB} MiB (${file.size.toLocaleString("en")} bytes). Split it into smaller files.`
-          : null;
-    if (!file || problem) {
-      ctx.addIssue({ code: "custom", message: problem ?? "Choose the CSV file to upload" });
-      return z.NEVER;
-    }
-    return file;
-  }),
+  file: csvFileSchema,
 });
 
 export const campaignRowsQuerySchema = z.object({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { campaignUploadFormSchema, MAX_CAMPAIGN_BYTES } from "@/lib/client/campaigns/schemas";
+import { memberChangeFormSchema, planFieldsSchema, planUploadFormSchema } from "@/lib/client/plans/schemas";
 import { passwordChangeFormSchema, passwordChangeSchema, signInFormSchema, SIGN_IN_CODE_MISSING, twoStepEnableSchema } from "@/lib/client/staff/schemas";
 
 const messages = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
@@ -41,5 +42,28 @@ describe("the forms' schemas", () => {
     expect(messages(campaignUploadFormSchema.safeParse({ name: "Dues", file: file(MAX_CAMPAIGN_BYTES + 1) }))[0]).toBe(
       "file: The file is larger than 2 MiB (2,097,153 bytes). Split it into smaller files.",
     );
+  });
+
+  it("plan form: the handler's fields and their checks, plus the roster file checked as a campaign's", () => {
+    const file = new File([new Uint8Array(10)], "roster.csv", { type: "text/csv" });
+    const fields = { name: "Dues", descriptionTemplate: "{period} dues", frequency: "monthly", day: "1", sendAt: "09:00", startsOn: "2026-12-01", endsOn: "" };
+    expect(planUploadFormSchema.parse({ ...fields, file, chaseInclude: [] })).toEqual({ ...planFieldsSchema.parse(fields), file, chaseInclude: [] });
+    expect(messages(planUploadFormSchema.safeParse({ ...fields, day: "31", file }))).toEqual([
+      "day: For a monthly plan, choose a day from 1 to 28 (every month has it)",
+    ]);
+    expect(messages(planUploadFormSchema.safeParse({ ...fields, file: undefined }))).toEqual(["file: Choose the CSV file to upload"]);
+    expect(messages(planUploadFormSchema.safeParse({ ...fields, file, chaseAfterHours: "24", chaseInclude: [] })).map((m) => m.split(":")[0])).toEqual([
+      "chaseTimes",
+      "chaseInclude",
+    ]);
+  });
+
+  it("change members: one member added, removed or re-priced, as PATCH /api/plans/:id's members", () => {
+    expect(memberChangeFormSchema.parse({ action: "add", tag: "@Ada.Obi", amount: "1,500" })).toEqual({
+      members: { add: [{ tag: "Ada.Obi", amount: "1500.00", description: "" }], remove: [], change: [] },
+    });
+    expect(memberChangeFormSchema.parse({ action: "remove", tag: "ada.obi", amount: "" })).toEqual({ members: { add: [], remove: ["ada.obi"], change: [] } });
+    expect(memberChangeFormSchema.parse({ action: "change", tag: "ada.obi", amount: "200" }).members.change).toEqual([{ tag: "ada.obi", amount: "200.00" }]);
+    expect(messages(memberChangeFormSchema.safeParse({ action: "change", tag: "ada.obi", amount: "" }))).toEqual(["amount: Enter an amount in naira"]);
   });
 });

@@ -10,6 +10,9 @@ const CAMPAIGN = "0b4f3c1e-1111-4222-8333-444455556666";
 const OTHER_CAMPAIGN = "0b4f3c1e-9999-4222-8333-444455556666";
 const UUID = "9d1c7f0a-2222-4333-8444-555566667777";
 const OTHER_UUID = "9d1c7f0a-8888-4333-8444-555566667777";
+const PLAN = "5e6f7a8b-3333-4444-8555-666677778888";
+/** Every plan query in the cache: a period's campaign is not known to be a plan's, so its events re-read them all. */
+const PLAN_KEYS = [keys.planList(1), keys.plan(PLAN), keys.planBoard(PLAN, false), keys.planBoard(PLAN, true)];
 
 /** A cache holding one query of every kind the screens read, for two ids each. */
 function filledCache(): QueryClient {
@@ -34,6 +37,10 @@ function filledCache(): QueryClient {
     keys.campaign(OTHER_CAMPAIGN),
     keys.campaignRows(OTHER_CAMPAIGN, { page: 1 }),
     keys.sessions,
+    keys.planList(1),
+    keys.plan(PLAN),
+    keys.planBoard(PLAN, false),
+    keys.planBoard(PLAN, true),
   ];
   for (const key of all) client.setQueryData(key, { data: true });
   return client;
@@ -52,7 +59,7 @@ function touched(event: LiveEvent): string[] {
 const json = (...list: QueryKey[]) => list.map((k) => JSON.stringify(k)).sort();
 
 describe("liveEffect: exactly the queries an event changed", () => {
-  it("request.updated: the request lists, that request and the money panel; its campaign's list rows and page when a campaign sent it", () => {
+  it("request.updated: the request lists, that request and the money panel; its campaign's list rows and page, and the plans, when a campaign sent it", () => {
     expect(touched({ type: "request.updated", requestId: "101", campaignId: null, status: "accepted" })).toEqual(
       json(keys.requestList({ page: 1 }), keys.requestList({ status: "pending", page: 2 }), keys.request("101"), keys.desk),
     );
@@ -67,6 +74,7 @@ describe("liveEffect: exactly the queries an event changed", () => {
         keys.campaign(CAMPAIGN),
         keys.campaignRows(CAMPAIGN, { page: 1 }),
         keys.campaignRows(CAMPAIGN, { status: "invalid", page: 1 }),
+        ...PLAN_KEYS,
       ),
     );
   });
@@ -77,9 +85,9 @@ describe("liveEffect: exactly the queries an event changed", () => {
     );
   });
 
-  it("payment.recorded: every payments list, the chart, the money panel, and that payment", () => {
+  it("payment.recorded: every payments list, the chart, the money panel, that payment, and the plans (a board's collected)", () => {
     expect(touched({ type: "payment.recorded", uuid: UUID })).toEqual(
-      json(keys.paymentList({ page: 1 }), keys.paymentList({ q: "ada", page: 3 }), keys.settledPerDay, keys.desk, keys.payment(UUID)),
+      json(keys.paymentList({ page: 1 }), keys.paymentList({ q: "ada", page: 3 }), keys.settledPerDay, keys.desk, keys.payment(UUID), ...PLAN_KEYS),
     );
   });
 
@@ -89,7 +97,7 @@ describe("liveEffect: exactly the queries an event changed", () => {
     );
   });
 
-  it("campaign.progress: the campaign lists and that campaign's page, no other campaign", () => {
+  it("campaign.progress: the campaign lists and that campaign's page, no other campaign; the plans (its boards)", () => {
     expect(touched({ type: "campaign.progress", campaignId: CAMPAIGN })).toEqual(
       json(
         keys.campaignList(1),
@@ -97,6 +105,7 @@ describe("liveEffect: exactly the queries an event changed", () => {
         keys.campaign(CAMPAIGN),
         keys.campaignRows(CAMPAIGN, { page: 1 }),
         keys.campaignRows(CAMPAIGN, { status: "invalid", page: 1 }),
+        ...PLAN_KEYS,
       ),
     );
   });

@@ -30,21 +30,23 @@ export function liveEffect(event: LiveEvent): QueryKey[] {
       return [
         keys.requestLists,
         ...(event.requestId ? [keys.request(event.requestId)] : []),
-        ...(event.campaignId ? [keys.campaignLists, keys.campaign(event.campaignId)] : []),
+        // A campaign's request may be a plan period's: its board, periods and the plans list count it.
+        ...(event.campaignId ? [keys.campaignLists, keys.campaign(event.campaignId), keys.plans] : []),
         // Answered or linked: the money panel's outstanding amount moves, and so do the payer's counts.
         keys.desk,
         keys.payers,
       ];
     case "payment.recorded":
       // A new payment is in the lists and the chart; it is linked later (request.updated and payment.updated say so).
-      return [keys.paymentLists, keys.settledPerDay, keys.desk, keys.payment(event.uuid), keys.payers];
+      return [keys.paymentLists, keys.settledPerDay, keys.desk, keys.payment(event.uuid), keys.payers, keys.plans];
     case "payment.updated":
       // Linked or verified: the lists show both, and so does its detail (also drawn on its request's page).
       return [keys.paymentLists, keys.payment(event.uuid)];
     case "balance.changed":
       return [keys.balance];
     case "campaign.progress":
-      return [keys.campaignLists, keys.campaign(event.campaignId)];
+      // The campaign may be a plan period's (a run, a chasing round): the plans read its rows too.
+      return [keys.campaignLists, keys.campaign(event.campaignId), keys.plans];
   }
 }
 
@@ -81,14 +83,14 @@ export function parseLiveEvent(type: LiveEventType, data: string): LiveEvent | n
 export function fallbackEffect(type: LiveEventType): QueryKey[] {
   switch (type) {
     case "request.updated":
-      return [["requests"], ["campaigns"], keys.desk, keys.payers];
+      return [["requests"], ["campaigns"], keys.desk, keys.payers, keys.plans];
     case "payment.recorded":
-      return [["payments"], keys.payers];
+      return [["payments"], keys.payers, keys.plans];
     case "payment.updated":
       return [["payments"]];
     case "balance.changed":
       return [keys.balance];
     case "campaign.progress":
-      return [["campaigns"]];
+      return [["campaigns"], keys.plans];
   }
 }

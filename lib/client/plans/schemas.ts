@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 import { ASK_AGAIN_STATES } from "@/lib/client/campaigns/constants";
-import { campaignNameSchema } from "@/lib/client/campaigns/schemas";
+import { campaignNameSchema, csvFileSchema } from "@/lib/client/campaigns/schemas";
 import { pageParamSchema } from "@/lib/client/http/page-param";
 import { descriptionSchema, nairaAmountSchema, tagSchema } from "@/lib/client/requests/schemas";
 import { isTimeZone } from "@/lib/client/time/zone";
@@ -73,22 +73,27 @@ function checkChase(v: z.infer<typeof chaseSchema>, ctx: z.RefinementCtx): void 
   if (!v.chaseInclude?.length) ctx.addIssue({ code: "custom", path: ["chaseInclude"], message });
 }
 
+const planFieldsShape = {
+  name: campaignNameSchema,
+  descriptionTemplate: descriptionSchema.refine(
+    (t) => descriptionSchema.safeParse(t.replaceAll("{period}", LONGEST_PERIOD)).success,
+    "With {period} filled in, the description is too long",
+  ),
+  ...scheduleFieldsSchema.shape,
+  ...chaseSchema.shape,
+};
+
+function checkPlan(v: z.infer<typeof scheduleFieldsSchema> & z.infer<typeof chaseSchema>, ctx: z.RefinementCtx): void {
+  checkSchedule(v, ctx);
+  checkChase(v, ctx);
+}
+
 /** POST /api/plans's fields (the roster file is read apart) and the new-plan form's. */
-export const planFieldsSchema = z
-  .object({
-    name: campaignNameSchema,
-    descriptionTemplate: descriptionSchema.refine(
-      (t) => descriptionSchema.safeParse(t.replaceAll("{period}", LONGEST_PERIOD)).success,
-      "With {period} filled in, the description is too long",
-    ),
-    ...scheduleFieldsSchema.shape,
-    ...chaseSchema.shape,
-  })
-  .superRefine((v, ctx) => {
-    checkSchedule(v, ctx);
-    checkChase(v, ctx);
-  });
+export const planFieldsSchema = z.object(planFieldsShape).superRefine(checkPlan);
 export type PlanFields = z.infer<typeof planFieldsSchema>;
+
+/** The new-plan form (components/plans/new-plan-form.tsx): the handler's fields, and the roster file checked as a campaign's is. */
+export const planUploadFormSchema = z.object({ ...planFieldsShape, file: csvFileSchema }).superRefine(checkPlan);
 
 const memberSchema = z.object({ tag: tagSchema, amount: nairaAmountSchema, description: z.string().trim().max(200).optional().default("") });
 
@@ -116,6 +121,32 @@ export const planPatchSchema = z.union([
     .strict(),
 ]);
 export type PlanPatch = z.infer<typeof planPatchSchema>;
+
+/** What the plan page's "Change members" form can do to one member at a time. */
+export const MEMBER_CHANGES = ["add", "remove", "change"] as const;
+
+/** The "Change members" form: one member added, removed or re-priced, sent as PATCH /api/plans/:id's `members`. */
+export const memberChangeFormSchema = z
+  .object({
+    action: z.enum(MEMBER_CHANGES, { error: "Choose add, remove or change" }),
+    tag: tagSchema,
+    amount: z.string().optional().default(""),
+  })
+  .superRefine((v, ctx) => {
+    if (v.action === "remove") return;
+    const amount = nairaAmountSchema.safeParse(v.amount);
+    if (!amount.success) ctx.addIssue({ code: "custom", path: ["amount"], message: amount.error.issues[0]?.message ?? "Enter an amount in naira" });
+  })
+  .transform(({ action, tag, amount }) => {
+    const naira = action === "remove" ? "" : nairaAmountSchema.parse(amount);
+    return {
+      members: {
+        add: action === "add" ? [{ tag, amount: naira, description: "" }] : [],
+        remove: action === "remove" ? [tag] : [],
+        change: action === "change" ? [{ tag, amount: naira }] : [],
+      },
+    };
+  });
 
 export const runPeriodSchema = z.object({
   period: z

@@ -45,6 +45,8 @@ export interface PlanView {
   invalidMembers: number;
   createdAt: string;
   periods: PlanPeriodView[];
+  /** The roster now, in row order: members who will be asked and those marked invalid (removed ones left out). */
+  roster: PlanMemberView[];
 }
 
 export interface PlanListItem {

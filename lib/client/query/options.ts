@@ -2,6 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { payerListSearch, type PayerListQuery } from "@/lib/client/payers/search";
 import { payerKey } from "@/lib/client/payers/tag";
 import type { PayerDetail, PayerPage } from "@/lib/client/payers/view";
+import type { BoardView, PlanListItem, PlanView } from "@/lib/client/plans/view";
 
 import type { SessionView } from "@/lib/auth/sessions";
 import type { BalanceView } from "@/lib/balance/view";
@@ -53,7 +54,23 @@ export const keys = {
   payerLists: ["payers", "list"] as const,
   payerList: (p: PayerListQuery) => ["payers", "list", { q: p.q ?? "", filter: p.filter ?? "", sort: p.sort, page: p.page }] as const,
   payer: (tag: string) => ["payers", "detail", payerKey(tag)] as const,
+  /** Plans: a period's requests and payments change its board, its periods' counts and the list's last period. */
+  plans: ["plans"] as const,
+  planLists: ["plans", "list"] as const,
+  planList: (page: number) => ["plans", "list", { page }] as const,
+  /** One plan; its dues board sits under it, so invalidating this key re-reads the whole plan page. */
+  plan: (id: string) => ["plans", "detail", id.toLowerCase()] as const,
+  planBoard: (id: string, owing: boolean) => ["plans", "detail", id.toLowerCase(), "board", { owing }] as const,
 };
+
+/** The query string of a plan's dues board (the page's URL, the API's, and its CSV): `?owing=1` for those who owe only. */
+export function planBoardSearch(p: { owing: boolean; format?: "csv" }): string {
+  const q = new URLSearchParams();
+  if (p.owing) q.set("owing", "1");
+  if (p.format) q.set("format", p.format);
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}
 
 /** The overview's recent payments: the first page of the unfiltered payments list (the same query as /payments opens with). */
 export const RECENT_PAYMENTS_FILTER: PaymentFilter = { page: 1 };
@@ -143,4 +160,22 @@ export const payerQuery = (tag: string) =>
   queryOptions({
     queryKey: keys.payer(tag),
     queryFn: () => apiFetch<PayerDetail>(`/api/payers/${encodeURIComponent(payerKey(tag))}`),
+  });
+
+export const planListQuery = (page: number) =>
+  queryOptions({
+    queryKey: keys.planList(page),
+    queryFn: () => apiFetch<Page<PlanListItem>>(`/api/plans${page > 1 ? `?page=${page}` : ""}`),
+  });
+
+export const planQuery = (id: string) =>
+  queryOptions({
+    queryKey: keys.plan(id),
+    queryFn: () => apiFetch<PlanView>(`/api/plans/${encodeURIComponent(id)}`),
+  });
+
+export const planBoardQuery = (id: string, owing: boolean) =>
+  queryOptions({
+    queryKey: keys.planBoard(id, owing),
+    queryFn: () => apiFetch<BoardView>(`/api/plans/${encodeURIComponent(id)}/board${planBoardSearch({ owing })}`),
   });

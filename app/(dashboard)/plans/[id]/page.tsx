@@ -1,0 +1,44 @@
+import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
+import { notFound } from "next/navigation";
+
+import { planHref } from "@/components/plans/format";
+import { PlanPage as PlanScreen } from "@/components/plans/plan-page";
+import { requirePageStaff } from "@/lib/auth/page-guard";
+import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { boardQuerySchema } from "@/lib/client/plans/schemas";
+import { keys } from "@/lib/client/query/options";
+import { getDb } from "@/lib/db";
+import { malformedParam } from "@/lib/http/route-params";
+import { getPlanView, readBoard } from "@/lib/plans/queries";
+import { findPlan } from "@/lib/plans/repo";
+import { getServerQueryClient } from "@/lib/query/server-client";
+
+export const metadata = { title: "Plan" };
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+// The plan and its dues board are queries, prefetched here with the reads their route handlers use; live request,
+// payment and campaign events invalidate them (lib/client/live/effects.ts). The board's "owing" filter stays in the URL.
+export default async function PlanPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Search }) {
+  const { id: raw } = await params;
+  const staff = await requirePageStaff(ANY_STAFF, planHref(raw));
+  // A plan id is a uuid, which never needs percent-encoding: anything else is simply not found.
+  if (malformedParam({ id: raw })) notFound();
+  const id = raw.toLowerCase();
+  const search = await searchParams;
+  const { owing } = boardQuerySchema.parse({ owing: Array.isArray(search.owing) ? search.owing[0] : search.owing });
+  const db = await getDb();
+  const row = await findPlan(db, id);
+  if (!row) notFound();
+  const client = getServerQueryClient();
+  const now = new Date();
+  await Promise.all([
+    client.prefetchQuery({ queryKey: keys.plan(id), queryFn: () => getPlanView(db, id, now) }),
+    client.prefetchQuery({ queryKey: keys.planBoard(id, owing), queryFn: () => readBoard(db, row, 12, owing, now) }),
+  ]);
+  return (
+    <HydrationBoundary state={dehydrate(client)}>
+      <PlanScreen id={id} owing={owing} now={now.toISOString()} canSend={SENDERS.includes(staff.role)} />
+    </HydrationBoundary>
+  );
+}

@@ -1,0 +1,5 @@
+import { PlansSkeleton } from "@/components/plans/skeleton";
+
+export default function Loading() {
+  return <PlansSkeleton label="Loading plans" />;
+}
