@@ -15,6 +15,8 @@ import type { PaymentPage, PaymentView, SettledDay } from "@/lib/payments/view";
 import { requestListSearch } from "@/lib/client/requests/list-search";
 import type { RequestListQuery } from "@/lib/client/requests/schemas";
 import type { FundRequestView, RequestPage } from "@/lib/requests/view";
+import type { DayBook } from "@/lib/client/reports/daily";
+import { dayBookSearch } from "@/lib/client/reports/range";
 
 // The one definition of every query: its key and how the browser reads it (our route handlers). A page's server
 // component prefetches the same key with the same read function its route handler calls (docs/architecture.md,
@@ -53,6 +55,9 @@ export const keys = {
   payerLists: ["payers", "list"] as const,
   payerList: (p: PayerListQuery) => ["payers", "list", { q: p.q ?? "", filter: p.filter ?? "", sort: p.sort, page: p.page }] as const,
   payer: (tag: string) => ["payers", "detail", payerKey(tag)] as const,
+  /** The day book of /reports, one per range (both days given: the page fills in the defaults). */
+  dayBooks: ["reports", "daily"] as const,
+  dayBook: (r: { from: string; to: string }) => ["reports", "daily", { from: r.from, to: r.to }] as const,
 };
 
 /** The overview's recent payments: the first page of the unfiltered payments list (the same query as /payments opens with). */
@@ -143,4 +148,11 @@ export const payerQuery = (tag: string) =>
   queryOptions({
     queryKey: keys.payer(tag),
     queryFn: () => apiFetch<PayerDetail>(`/api/payers/${encodeURIComponent(payerKey(tag))}`),
+  });
+
+/** The day book (GET /api/reports/daily) of a range whose defaults the page has filled in, so every render asks the same days. */
+export const dayBookQuery = (r: { from: string; to: string }) =>
+  queryOptions({
+    queryKey: keys.dayBook(r),
+    queryFn: () => apiFetch<DayBook>(`/api/reports/daily${dayBookSearch(r)}`),
   });
