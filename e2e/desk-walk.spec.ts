@@ -92,6 +92,7 @@ function dashboardPages(made: Made): { name: string; path: string; nav: { label:
     { name: "plan", path: `/plans/${made.planId}`, nav: { label: "Plans", exact: false } },
     { name: "payers", path: "/payers", nav: { label: "Payers", exact: true } },
     { name: "payer", path: `/payers/${LONG_TAG}`, nav: { label: "Payers", exact: false } },
+    { name: "reports", path: "/reports", nav: { label: "Day book", exact: true } },
     { name: "staff", path: "/staff", nav: { label: "Staff", exact: true } },
     { name: "audit", path: "/audit", nav: { label: "Audit log", exact: true } },
     { name: "webhooks", path: "/webhooks", nav: { label: "Deliveries", exact: true } },

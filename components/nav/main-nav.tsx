@@ -16,6 +16,7 @@ const LINKS: { href: string; label: string; roles: readonly Role[] }[] = [
   { href: "/plans", label: "Plans", roles: ["admin", "operator", "viewer"] },
   { href: "/payments", label: "Payments", roles: ["admin", "operator", "viewer"] },
   { href: "/payers", label: "Payers", roles: ["admin", "operator", "viewer"] },
+  { href: "/reports", label: "Day book", roles: ["admin", "operator", "viewer"] },
   { href: "/webhooks", label: "Deliveries", roles: ["admin"] },
   { href: "/staff", label: "Staff", roles: ["admin"] },
   { href: "/audit", label: "Audit log", roles: ["admin"] },

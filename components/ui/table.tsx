@@ -51,7 +51,8 @@ export function DataTable({
   children?: ReactNode;
 }) {
   return (
-    <div className={cardClasses("overflow-x-auto")} tabIndex={0} role="region" aria-label={label}>
+    // Positioned, so a cell's sr-only words (absolutely positioned) scroll with the table, not past the page's edge.
+    <div className={cardClasses("relative overflow-x-auto")} tabIndex={0} role="region" aria-label={label}>
       <table className="stacked-table min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50 text-left text-slate-700">

@@ -41,6 +41,8 @@ function filledCache(): QueryClient {
     keys.plan(PLAN),
     keys.planBoard(PLAN, false),
     keys.planBoard(PLAN, true),
+    keys.dayBook({ from: "2026-11-01", to: "2026-11-25" }),
+    keys.dayBook({ from: "2026-10-01", to: "2026-10-31" }),
   ];
   for (const key of all) client.setQueryData(key, { data: true });
   return client;
@@ -58,10 +60,13 @@ function touched(event: LiveEvent): string[] {
 
 const json = (...list: QueryKey[]) => list.map((k) => JSON.stringify(k)).sort();
 
+/** Every day book in the cache: each range's days may hold the event's request, payment or balance reading. */
+const DAY_BOOKS = [keys.dayBook({ from: "2026-11-01", to: "2026-11-25" }), keys.dayBook({ from: "2026-10-01", to: "2026-10-31" })];
+
 describe("liveEffect: exactly the queries an event changed", () => {
-  it("request.updated: the request lists, that request and the money panel; its campaign's list rows and page, and the plans, when a campaign sent it", () => {
+  it("request.updated: the request lists, that request, the money panel and the day books; its campaign's list rows and page, and the plans, when a campaign sent it", () => {
     expect(touched({ type: "request.updated", requestId: "101", campaignId: null, status: "accepted" })).toEqual(
-      json(keys.requestList({ page: 1 }), keys.requestList({ status: "pending", page: 2 }), keys.request("101"), keys.desk),
+      json(keys.requestList({ page: 1 }), keys.requestList({ status: "pending", page: 2 }), keys.request("101"), keys.desk, ...DAY_BOOKS),
     );
     expect(touched({ type: "request.updated", requestId: "101", campaignId: CAMPAIGN, status: "accepted" })).toEqual(
       json(
@@ -69,6 +74,7 @@ describe("liveEffect: exactly the queries an event changed", () => {
         keys.requestList({ status: "pending", page: 2 }),
         keys.request("101"),
         keys.desk,
+        ...DAY_BOOKS,
         keys.campaignList(1),
         keys.campaignList(2),
         keys.campaign(CAMPAIGN),
@@ -81,19 +87,27 @@ describe("liveEffect: exactly the queries an event changed", () => {
 
   it("request.updated for a request still being sent (no service id yet) touches the lists only", () => {
     expect(touched({ type: "request.updated", requestId: null, campaignId: null, status: "sending" })).toEqual(
-      json(keys.requestList({ page: 1 }), keys.requestList({ status: "pending", page: 2 }), keys.desk),
+      json(keys.requestList({ page: 1 }), keys.requestList({ status: "pending", page: 2 }), keys.desk, ...DAY_BOOKS),
     );
   });
 
-  it("payment.recorded: every payments list, the chart, the money panel, that payment, and the plans (a board's collected)", () => {
+  it("payment.recorded: every payments list, the chart, the money panel, that payment, the plans (a board's collected) and the day books", () => {
     expect(touched({ type: "payment.recorded", uuid: UUID })).toEqual(
-      json(keys.paymentList({ page: 1 }), keys.paymentList({ q: "ada", page: 3 }), keys.settledPerDay, keys.desk, keys.payment(UUID), ...PLAN_KEYS),
+      json(
+        keys.paymentList({ page: 1 }),
+        keys.paymentList({ q: "ada", page: 3 }),
+        keys.settledPerDay,
+        keys.desk,
+        keys.payment(UUID),
+        ...PLAN_KEYS,
+        ...DAY_BOOKS,
+      ),
     );
   });
 
-  it("payment.updated: the payments lists and that payment (its request's page reads the same query), not the chart", () => {
+  it("payment.updated: the payments lists, that payment (its request's page reads the same query) and the day books' verified counts, not the chart", () => {
     expect(touched({ type: "payment.updated", uuid: UUID.toUpperCase(), verification: "verified" })).toEqual(
-      json(keys.paymentList({ page: 1 }), keys.paymentList({ q: "ada", page: 3 }), keys.payment(UUID)),
+      json(keys.paymentList({ page: 1 }), keys.paymentList({ q: "ada", page: 3 }), keys.payment(UUID), ...DAY_BOOKS),
     );
   });
 
@@ -110,8 +124,8 @@ describe("liveEffect: exactly the queries an event changed", () => {
     );
   });
 
-  it("balance.changed: the balance alone", () => {
-    expect(touched({ type: "balance.changed" })).toEqual(json(keys.balance));
+  it("balance.changed: the balance and the day books (their balance columns), nothing else", () => {
+    expect(touched({ type: "balance.changed" })).toEqual(json(keys.balance, ...DAY_BOOKS));
   });
 });
 
@@ -133,5 +147,19 @@ describe("parseLiveEvent", () => {
     expect(parseLiveEvent("payment.recorded", "not json")).toBeNull();
     expect(parseLiveEvent("request.updated", "null")).toBeNull();
     for (const type of LIVE_EVENT_TYPES) expect(fallbackEffect(type).length, type).toBeGreaterThan(0);
+  });
+
+  it("an unreadable event that could change a day (a request, a payment, the balance) invalidates the day books too", () => {
+    const client = filledCache();
+    for (const type of ["request.updated", "payment.recorded", "payment.updated", "balance.changed"] as const) {
+      const hit = fallbackEffect(type).flatMap((key) =>
+        client
+          .getQueryCache()
+          .findAll({ queryKey: key })
+          .map((q) => JSON.stringify(q.queryKey)),
+      );
+      expect(hit, type).toEqual(expect.arrayContaining(json(...DAY_BOOKS)));
+    }
+    expect(fallbackEffect("campaign.progress")).not.toContainEqual(keys.dayBooks);
   });
 });

@@ -35,15 +35,19 @@ export function liveEffect(event: LiveEvent): QueryKey[] {
         // Answered or linked: the money panel's outstanding amount moves, and so do the payer's counts.
         keys.desk,
         keys.payers,
+        // Sent, accepted, declined or failed: the day book counts each on its day.
+        keys.dayBooks,
       ];
     case "payment.recorded":
       // A new payment is in the lists and the chart; it is linked later (request.updated and payment.updated say so).
-      return [keys.paymentLists, keys.settledPerDay, keys.desk, keys.payment(event.uuid), keys.payers, keys.plans];
+      return [keys.paymentLists, keys.settledPerDay, keys.desk, keys.payment(event.uuid), keys.payers, keys.plans, keys.dayBooks];
     case "payment.updated":
-      // Linked or verified: the lists show both, and so does its detail (also drawn on its request's page).
-      return [keys.paymentLists, keys.payment(event.uuid)];
+      // Linked or verified: the lists show both, and so does its detail (also drawn on its request's page); the day
+      // book counts the verified payments of each day.
+      return [keys.paymentLists, keys.payment(event.uuid), keys.dayBooks];
     case "balance.changed":
-      return [keys.balance];
+      // The day book's balance columns come from the readings.
+      return [keys.balance, keys.dayBooks];
     case "campaign.progress":
       // The campaign may be a plan period's (a run, a chasing round): the plans read its rows too.
       return [keys.campaignLists, keys.campaign(event.campaignId), keys.plans];
@@ -83,13 +87,13 @@ export function parseLiveEvent(type: LiveEventType, data: string): LiveEvent | n
 export function fallbackEffect(type: LiveEventType): QueryKey[] {
   switch (type) {
     case "request.updated":
-      return [["requests"], ["campaigns"], keys.desk, keys.payers, keys.plans];
+      return [["requests"], ["campaigns"], keys.desk, keys.payers, keys.plans, keys.dayBooks];
     case "payment.recorded":
-      return [["payments"], keys.payers, keys.plans];
+      return [["payments"], keys.payers, keys.plans, keys.dayBooks];
     case "payment.updated":
-      return [["payments"]];
+      return [["payments"], keys.dayBooks];
     case "balance.changed":
-      return [keys.balance];
+      return [keys.balance, keys.dayBooks];
     case "campaign.progress":
       return [["campaigns"], keys.plans];
   }

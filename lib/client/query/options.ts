@@ -16,6 +16,8 @@ import type { PaymentPage, PaymentView, SettledDay } from "@/lib/payments/view";
 import { requestListSearch } from "@/lib/client/requests/list-search";
 import type { RequestListQuery } from "@/lib/client/requests/schemas";
 import type { FundRequestView, RequestPage } from "@/lib/requests/view";
+import type { DayBook } from "@/lib/client/reports/daily";
+import { dayBookSearch } from "@/lib/client/reports/range";
 
 // The one definition of every query: its key and how the browser reads it (our route handlers). A page's server
 // component prefetches the same key with the same read function its route handler calls (docs/architecture.md,
@@ -61,6 +63,9 @@ export const keys = {
   /** One plan; its dues board sits under it, so invalidating this key re-reads the whole plan page. */
   plan: (id: string) => ["plans", "detail", id.toLowerCase()] as const,
   planBoard: (id: string, owing: boolean) => ["plans", "detail", id.toLowerCase(), "board", { owing }] as const,
+  /** The day book of /reports, one per range (both days given: the page fills in the defaults). */
+  dayBooks: ["reports", "daily"] as const,
+  dayBook: (r: { from: string; to: string }) => ["reports", "daily", { from: r.from, to: r.to }] as const,
 };
 
 /** The query string of a plan's dues board (the page's URL, the API's, and its CSV): `?owing=1` for those who owe only. */
@@ -178,4 +183,11 @@ export const planBoardQuery = (id: string, owing: boolean) =>
   queryOptions({
     queryKey: keys.planBoard(id, owing),
     queryFn: () => apiFetch<BoardView>(`/api/plans/${encodeURIComponent(id)}/board${planBoardSearch({ owing })}`),
+  });
+
+/** The day book (GET /api/reports/daily) of a range whose defaults the page has filled in, so every render asks the same days. */
+export const dayBookQuery = (r: { from: string; to: string }) =>
+  queryOptions({
+    queryKey: keys.dayBook(r),
+    queryFn: () => apiFetch<DayBook>(`/api/reports/daily${dayBookSearch(r)}`),
   });

@@ -2,10 +2,12 @@ import { z } from "zod";
 
 import { dayParamSchema } from "@/lib/client/time/day-param";
 
+import { dayBookRange } from "./range";
+
 // The day book (DESIGN §14): what GET /api/reports/daily answers and the /reports page shows. Days are days in
 // TIMEZONE; money is decimal naira strings; the balance is the main wallet's, from the readings of that day.
 
-export const MAX_REPORT_DAYS = 366;
+export { MAX_REPORT_DAYS } from "./range";
 
 export interface DayEntry {
   date: string;
@@ -31,4 +33,14 @@ export const dayBookQuerySchema = z.object({
   from: dayParamSchema,
   to: dayParamSchema,
   format: z.enum(["json", "csv"]).catch("json").default("json"),
+});
+
+/**
+ * The /reports page's day pickers: the route's rule for the days (an empty picker is the default), and when both are
+ * given the route's refusals, shown beside the last day before anything is asked.
+ */
+export const dayBookFormSchema = z.object({ from: dayParamSchema, to: dayParamSchema }).superRefine(({ from, to }, ctx) => {
+  if (!from || !to) return;
+  const range = dayBookRange({ from, to }, to);
+  if (!range.ok) ctx.addIssue({ code: "custom", path: [range.field], message: range.fieldMessage });
 });

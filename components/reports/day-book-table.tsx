@@ -1,0 +1,142 @@
+import type { ReactNode } from "react";
+
+import { Badge } from "@/components/ui/badge";
+import { DataTable, Td, type Column } from "@/components/ui/table";
+import type { DayBook, DayEntry } from "@/lib/client/reports/daily";
+import { formatMajor } from "@/lib/client/money";
+
+import { dayLabel, isZero, spansYears } from "./format";
+
+const money = (amount: string) => formatMajor("NGN", amount);
+
+const COLUMNS: Column[] = [
+  "Day",
+  { label: "Requests sent", align: "right" },
+  { label: "Accepted", align: "right" },
+  { label: "Declined", align: "right" },
+  { label: "Failed", align: "right" },
+  { label: "Asked", align: "right" },
+  { label: "Accepted amount", align: "right" },
+  { label: "Payments", align: "right", lead: true },
+  { label: "Gross", align: "right" },
+  { label: "Fees", align: "right" },
+  { label: "Settled", align: "right", lead: true },
+  { label: "Verified", align: "right" },
+  { label: "Balance first", align: "right" },
+  { label: "Balance last", align: "right" },
+  { label: "Balance change", align: "right" },
+  { label: "Unexplained", align: "right", lead: true },
+  { label: "Open exceptions", align: "right" },
+];
+
+const NUM = "text-right tabular-nums";
+const MONEY = "text-right whitespace-nowrap tabular-nums";
+
+/** "—" to the eye, words to a screen reader: a value there is none of (no balance reading that day). */
+function None({ words }: { words: string }) {
+  return (
+    <>
+      <span aria-hidden="true">—</span>
+      <span className="sr-only">{words}</span>
+    </>
+  );
+}
+
+/** Not zero is what needs a look: said in words ("Check"), not by colour alone. */
+function Unexplained({ amount }: { amount: string | null }) {
+  if (amount === null) return <None words="no balance reading" />;
+  if (isZero(amount)) return <>{money(amount)}</>;
+  return (
+    <span className="inline-flex flex-wrap items-center justify-end gap-1">
+      <Badge tone="warning">Check</Badge>
+      <span className="font-semibold text-amber-900">{money(amount)}</span>
+    </span>
+  );
+}
+
+type Row = Omit<DayEntry, "openExceptions"> & { openExceptions: number | null };
+
+/**
+ * One day's cells, or the total's (its open exceptions are not a sum: each day counts those open then). An array, not
+ * a component: DataTable labels each cell of a row for the phone's card, so the cells are the row's own children.
+ */
+function cells(row: Row, head: ReactNode): ReactNode[] {
+  const cell = (key: string, className: string, value: ReactNode, extra: Record<string, string | undefined> = {}) => (
+    <Td key={key} className={className} data-testid={key} {...extra}>
+      {value}
+    </Td>
+  );
+  const reading = (pick: (b: NonNullable<Row["balance"]>) => string) => (row.balance ? money(pick(row.balance)) : <None words="no reading" />);
+  return [
+    <th key="day" scope="row" className="order-first px-3 py-2 text-left font-semibold whitespace-nowrap">
+      {head}
+    </th>,
+    cell("requests-sent", NUM, row.requests.sent),
+    cell("requests-accepted", NUM, row.requests.accepted),
+    cell("requests-declined", NUM, row.requests.declined),
+    cell("requests-failed", NUM, row.requests.failed),
+    cell("asked", MONEY, money(row.asked)),
+    cell("accepted-amount", MONEY, money(row.acceptedAmount)),
+    cell("payments", NUM, row.payments.count),
+    cell("gross", MONEY, money(row.payments.gross)),
+    cell("fees", MONEY, money(row.payments.fees)),
+    cell("settled", MONEY, money(row.payments.settled)),
+    cell("verified", NUM, row.payments.verified),
+    cell(
+      "balance-first",
+      MONEY,
+      reading((b) => b.first),
+    ),
+    cell(
+      "balance-last",
+      MONEY,
+      reading((b) => b.last),
+    ),
+    cell(
+      "balance-change",
+      MONEY,
+      reading((b) => b.change),
+    ),
+    cell("unexplained", MONEY, <Unexplained amount={row.unexplained} />, {
+      "data-unexplained": row.unexplained !== null && !isZero(row.unexplained) ? "" : undefined,
+    }),
+    cell("open-exceptions", NUM, row.openExceptions === null ? <None words="not summed" /> : row.openExceptions),
+  ];
+}
+
+/** One row a day, oldest first, then the range's total; below `sm` each row is a card (DataTable). */
+export function DayBookTable({ book, today }: { book: DayBook; today: string }) {
+  const withYear = spansYears(book.from, book.to);
+  const days = book.days.length;
+  return (
+    <DataTable label="Day book table" caption="The day book: one row a day, oldest first, then the total for the range" columns={COLUMNS}>
+      {book.days.map((d) => (
+        <tr key={d.date} data-testid="day-row" data-day={d.date}>
+          {cells(
+            d,
+            <>
+              <time dateTime={d.date}>{dayLabel(d.date, withYear)}</time>
+              {d.date === today ? (
+                <>
+                  {" "}
+                  <span className="text-xs font-normal text-slate-600">(today)</span>
+                </>
+              ) : null}
+            </>,
+          )}
+        </tr>
+      ))}
+      <tr data-testid="day-book-total" className="bg-slate-50">
+        {cells(
+          { ...book.total, openExceptions: null },
+          <>
+            Total{" "}
+            <span className="text-xs font-normal text-slate-600">
+              ({days} day{days === 1 ? "" : "s"})
+            </span>
+          </>,
+        )}
+      </tr>
+    </DataTable>
+  );
+}

@@ -1,0 +1,222 @@
+// The day book (issue 25, DESIGN §14) as a finance person reads it in Chromium: a paid request counted in today's row
+// and the total, the chart of settled against the balance's change, a payment landing while the page is open (no
+// reload), the CSV, axe clean with no sideways scroll on a laptop and a phone, and a range the route refuses.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+import { DEV_API_KEY } from "../lib/config/dev-key";
+import { formatMajor } from "../lib/client/money";
+import type { DayBook, DayEntry } from "../lib/client/reports/daily";
+import { quickRanges } from "../lib/client/time/day-range";
+import { addDays, dayOf, monthStart } from "../lib/client/time/zone";
+import { payload } from "../tests/support/payloads";
+import { deliverySignature } from "../tests/support/sign-delivery";
+import { BASE_URL, uniqueTag } from "./support";
+
+test.describe.configure({ mode: "serial" });
+
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+// The e2e server runs with the default TIMEZONE, Africa/Lagos: the page's default is this month so far.
+const TODAY = dayOf(new Date(), "Africa/Lagos");
+const MONTH = monthStart(TODAY);
+const money = (amount: string) => formatMajor("NGN", amount);
+
+async function expectAxeClean(page: Page, where: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    `axe at ${where}`,
+  ).toEqual([]);
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `${where} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
+}
+
+/** The day book GET /api/reports/daily answers now (this month so far, as the page shows with no days in its URL). */
+async function bookNow(request: APIRequestContext): Promise<DayBook> {
+  const res = await request.get(`/api/reports/daily?from=${MONTH}&to=${TODAY}`);
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { data: DayBook }).data;
+}
+
+const todayOf = (book: DayBook): DayEntry => {
+  const entry = book.days.find((d) => d.date === TODAY);
+  if (!entry) throw new Error(`the day book has no row for ${TODAY}`);
+  return entry;
+};
+
+/**
+ * Waits until today's row and the total row show what the route answers (other specs' payments may land meanwhile,
+ * so the two are read together until they agree), and returns today's payment count.
+ */
+async function expectPageMatchesRoute(page: Page, request: APIRequestContext, atLeast: number): Promise<number> {
+  const today = page.locator(`[data-testid="day-row"][data-day="${TODAY}"]`);
+  const total = page.getByTestId("day-book-total");
+  let count = -1;
+  await expect
+    .poll(
+      async () => {
+        const book = await bookNow(request);
+        const entry = todayOf(book);
+        const wanted = [entry.payments.count, money(entry.payments.settled), book.total.payments.count, money(book.total.payments.settled)].join(" | ");
+        const shown = [
+          await today.getByTestId("payments").textContent(),
+          await today.getByTestId("settled").textContent(),
+          await total.getByTestId("payments").textContent(),
+          await total.getByTestId("settled").textContent(),
+        ].join(" | ");
+        count = entry.payments.count;
+        return shown === wanted && count >= atLeast ? "matches" : `page ${shown}; route ${wanted}`;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe("matches");
+  return count;
+}
+
+/** A payment as the service delivers it (a signed webhook) from a tag no request waits on: settled NGN 1,485.00. */
+async function deliverPayment(request: APIRequestContext): Promise<void> {
+  const tag = uniqueTag("book.pay");
+  const delivery = payload({ description: "Day book live", meta: { peer_tag: tag, name: "Day Book" } });
+  const body = JSON.stringify({ ...delivery, customer: { ...delivery.customer, tag } });
+  const res = await request.post("/api/webhooks/peer-transfer", {
+    data: Buffer.from(body),
+    headers: { "content-type": "application/json", "x-service-signature": deliverySignature(body, DEV_API_KEY) },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+let paidSettled = "";
+
+test.beforeAll(async ({ request }) => {
+  // accept.* accepts and pays about a second after the request (the sandbox's auto user), by webhook.
+  const tag = uniqueTag("accept.book");
+  const made = await request.post("/api/requests", {
+    headers: { Origin: BASE_URL },
+    data: { tag, amount: "321.50", description: "Day book", idempotencyKey: `book${Date.now()}` },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/api/payments?tag=${encodeURIComponent(tag)}`);
+        const page = ((await res.json()) as { data: { items: { settledAmount: string }[] } }).data;
+        paidSettled = page.items[0]?.settledAmount ?? "";
+        return page.items.length;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(1);
+});
+
+test("today's row counts the paid request with its settled amount; the total row, the totals and the chart agree; axe clean at 1280 and 375 px", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/reports");
+  await expect(page.getByRole("heading", { level: 1, name: "Day book" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Day book" })).toHaveAttribute("aria-current", "page");
+  const count = await expectPageMatchesRoute(page, request, 1);
+  expect(count).toBeGreaterThanOrEqual(1);
+
+  const book = await bookNow(request);
+  const today = page.locator(`[data-testid="day-row"][data-day="${TODAY}"]`);
+  // One row a day of the month so far, then the total; today's is marked and named as a Lagos day ("Tue 24 Nov").
+  await expect(page.getByTestId("day-row")).toHaveCount(book.days.length);
+  await expect(today.getByRole("rowheader")).toContainText(/^[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2} \(today\)$/);
+  await expect(page.getByTestId("day-book-total").getByRole("rowheader")).toHaveText(`Total (${book.days.length} day${book.days.length === 1 ? "" : "s"})`);
+  // Today's settled is at least this payment's.
+  const settledToday = Number(todayOf(book).payments.settled);
+  expect(settledToday).toBeGreaterThanOrEqual(Number(paidSettled));
+  expect(Number(paidSettled)).toBeGreaterThan(0);
+  // A day's accepted request is counted on the day it was answered.
+  expect(Number(await today.getByTestId("requests-accepted").textContent())).toBeGreaterThanOrEqual(1);
+
+  const chart = page.getByRole("img", { name: /^Bar chart of the amount settled and the balance change per day/ });
+  await expect(chart).toBeVisible();
+  await expect(chart).toHaveAttribute("aria-label", new RegExp(`${money(book.total.payments.settled).replace(/[.]/g, "\\.")} settled in total`));
+  await expect(page.getByTestId("day-book-chart").locator("rect.fill-brand-600")).toHaveCount(book.days.length);
+  await expect(page.getByText("Settled (left bar)")).toBeVisible();
+  await expect(page.getByTestId("total-settled")).toContainText(money(book.total.payments.settled));
+
+  await expectAxeClean(page, "/reports at 1280");
+  await page.setViewportSize({ width: 375, height: 812 });
+  // A phone shows each day as a card: its lines are labelled, the table does not scroll sideways.
+  await expect(today.locator('td[data-label="Settled"]')).toBeVisible();
+  await expectAxeClean(page, "/reports at 375");
+});
+
+test("a payment landing while the page is open shows in today's row and the total with no reload", async ({ page, request }) => {
+  await page.goto("/reports");
+  await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
+  const before = await expectPageMatchesRoute(page, request, 1);
+  let reloads = 0;
+  page.on("load", () => (reloads += 1));
+  await deliverPayment(request);
+  const after = await expectPageMatchesRoute(page, request, before + 1);
+  expect(after).toBeGreaterThanOrEqual(before + 1);
+  expect(reloads).toBe(0);
+});
+
+test("the CSV link answers the days in view as text/csv, a header row, a row a day and the total", async ({ page, request }) => {
+  const last = quickRanges(TODAY).find((r) => r.key === "last-month");
+  if (!last) throw new Error("no last-month quick range");
+  await page.goto("/reports");
+  await page.getByRole("link", { name: "Last month" }).click();
+  await expect(page).toHaveURL(`${BASE_URL}/reports?from=${last.from}&to=${last.to}`);
+  await expect(page.getByRole("link", { name: "Last month" })).toHaveAttribute("aria-current", "true");
+  const days = Number(last.to.slice(8));
+  await expect(page.getByTestId("day-row")).toHaveCount(days);
+  await expect(page.getByTestId("day-row").first()).toHaveAttribute("data-day", last.from);
+
+  const href = await page.getByRole("link", { name: "Download CSV" }).getAttribute("href");
+  expect(href).toBe(`/api/reports/daily?from=${last.from}&to=${last.to}&format=csv`);
+  const res = await request.get(href ?? "");
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toMatch(/^text\/csv/);
+  const lines = (await res.text()).trim().split(/\r?\n/);
+  expect(lines[0]).toMatch(/^date,requests_sent,/);
+  expect(lines).toHaveLength(days + 2);
+  expect(lines[1]).toMatch(new RegExp(`^${last.from},`));
+  expect(lines[lines.length - 1]).toMatch(/^total,/);
+});
+
+test("the pickers change the days in the URL, and refuse a last day before the first beside the field", async ({ page }) => {
+  await page.goto("/reports");
+  await page.getByLabel("First day").fill(TODAY);
+  await page.getByLabel("Last day (included)").fill(TODAY);
+  await expect(page.getByText("1 day (at most 366)")).toBeVisible();
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(`${BASE_URL}/reports?from=${TODAY}&to=${TODAY}`);
+  await expect(page.getByTestId("day-row")).toHaveCount(1);
+  await expect(page.getByTestId("day-row")).toHaveAttribute("data-day", TODAY);
+
+  await page.getByLabel("Last day (included)").fill(addDays(TODAY, -1));
+  await page.getByLabel("First day").fill(TODAY);
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page.locator("#book-to-error")).toHaveText("The last day is before the first");
+  await expect(page.getByLabel("Last day (included)")).toHaveAttribute("aria-invalid", "true");
+  await expect(page).toHaveURL(`${BASE_URL}/reports?from=${TODAY}&to=${TODAY}`);
+});
+
+test("a range of 400 days, or one ending before it starts, shows the route's refusal instead of the book", async ({ page, request }) => {
+  const message = "That is 400 days; the day book shows at most 366 at once. Choose a shorter range.";
+  const api = await request.get("/api/reports/daily?from=2025-01-01&to=2026-02-04");
+  expect(api.status()).toBe(422);
+  expect(((await api.json()) as { message: string }).message).toBe(message);
+
+  await page.goto("/reports?from=2025-01-01&to=2026-02-04");
+  await expect(page.getByRole("heading", { level: 1, name: "Day book" })).toBeVisible();
+  const alert = page.getByRole("alert").filter({ hasText: "These days cannot be shown" });
+  await expect(alert).toContainText(message);
+  await expect(page.getByTestId("day-row")).toHaveCount(0);
+  await expect(page.getByTestId("day-book-chart")).toHaveCount(0);
+  // The pickers still hold the days asked for, to shorten from.
+  await expect(page.getByLabel("First day")).toHaveValue("2025-01-01");
+  await expectAxeClean(page, "/reports refusing 400 days");
+
+  await page.goto("/reports?from=2026-11-10&to=2026-11-01");
+  await expect(page.getByRole("alert").filter({ hasText: "These days cannot be shown" })).toContainText("The last day is before the first; swap them.");
+});
