@@ -17,7 +17,7 @@ import { addBulkRows, YEAR_SECONDS } from "./bulk-rows";
 import type { BenchContext } from "./context";
 import { startDashboard } from "./dashboard";
 import { freePorts, SERVER_PORTS } from "./ports";
-import { signIn, type Session } from "./session";
+import { signIn, timeGet } from "./session";
 import { median, round } from "./stats";
 
 export interface DayBookResult {
@@ -28,14 +28,6 @@ export interface DayBookResult {
   /** Median whole-response times of the year's day book, as JSON and as CSV. */
   yearMs: number;
   yearCsvMs: number;
-}
-
-async function timeOnce(admin: Session, p: string): Promise<number> {
-  const t0 = performance.now();
-  const res = await admin.fetch(p);
-  await res.text();
-  if (res.status !== 200) throw new Error(`${p}: HTTP ${res.status}`);
-  return performance.now() - t0;
 }
 
 /** `count` fund requests over the last year (every status) and two balance readings a day. */
@@ -87,7 +79,7 @@ export async function benchDayBook(ctx: BenchContext): Promise<DayBookResult> {
     const taken = new Map<string, number[]>();
     for (let pass = 0; pass < warmups + samples; pass++) {
       for (const p of paths) {
-        const ms = await timeOnce(admin, p);
+        const ms = await timeGet(admin, p);
         if (pass >= warmups) taken.set(p, [...(taken.get(p) ?? []), ms]);
       }
     }

@@ -17,7 +17,7 @@ import { addBulkRows } from "./bulk-rows";
 import type { BenchContext } from "./context";
 import { startDashboard, type Dashboard } from "./dashboard";
 import { freePorts, SERVER_PORTS } from "./ports";
-import { signIn, type Session } from "./session";
+import { signIn, timeGet, type Session } from "./session";
 import { median, round } from "./stats";
 
 export const HEAVY_TAG = "bench.heavy";
@@ -73,14 +73,6 @@ async function payerCount(target: DbTarget): Promise<{ payers: number; payments:
   }
 }
 
-async function timeOnce(admin: Session, p: string): Promise<number> {
-  const t0 = performance.now();
-  const res = await admin.fetch(p);
-  await res.text();
-  if (res.status !== 200) throw new Error(`${p}: HTTP ${res.status}`);
-  return performance.now() - t0;
-}
-
 export async function benchPayers(ctx: BenchContext): Promise<PayersResult> {
   const { basePayers, payers, heavyRequests, warmups, samples } = ctx.options.payers;
   const smallDir = mkdtempSync(path.join(ctx.tempRoot, "payers-small-"));
@@ -118,7 +110,7 @@ export async function benchPayers(ctx: BenchContext): Promise<PayersResult> {
         // Which side goes first alternates from pass to pass, so the machine's other work falls on both alike.
         const order: ("small" | "large")[] = pass % 2 === 0 ? ["small", "large"] : ["large", "small"];
         for (const side of order) {
-          const ms = await timeOnce(side === "small" ? small : big, p);
+          const ms = await timeGet(side === "small" ? small : big, p);
           if (pass >= warmups) entry[side].push(ms);
         }
         taken.set(p, entry);

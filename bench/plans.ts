@@ -19,7 +19,7 @@ import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";
 import type { BenchContext } from "./context";
 import { startDashboard, type Dashboard } from "./dashboard";
 import { freePorts, SERVER_PORTS } from "./ports";
-import { signIn, type Session } from "./session";
+import { signIn, timeGet } from "./session";
 import { median, round } from "./stats";
 
 const TIME_ZONE = "Africa/Lagos";
@@ -37,14 +37,6 @@ export interface PlansResult {
   boardMs: number;
   boardCsvMs: number;
   boardOwingMs: number;
-}
-
-async function timeOnce(admin: Session, p: string): Promise<number> {
-  const t0 = performance.now();
-  const res = await admin.fetch(p);
-  await res.text();
-  if (res.status !== 200) throw new Error(`${p}: HTTP ${res.status}`);
-  return performance.now() - t0;
 }
 
 /** Every row of the plan's campaigns a request of varied outcome (and a payment for the paid), as if answered. */
@@ -158,7 +150,7 @@ export async function benchPlans(ctx: BenchContext): Promise<PlansResult> {
     const taken = new Map<string, number[]>();
     for (let pass = 0; pass < warmups + samples; pass++) {
       for (const p of Object.values(paths)) {
-        const ms = await timeOnce(admin, p);
+        const ms = await timeGet(admin, p);
         if (pass >= warmups) taken.set(p, [...(taken.get(p) ?? []), ms]);
       }
     }

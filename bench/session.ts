@@ -1,5 +1,7 @@
 // The benchmarks' view of a signed-in staff member: the shared sign-in session (tests/support/sign-in.ts),
 // with `json` answering the envelope's data and message, which is what the benchmarks read.
+import { performance } from "node:perf_hooks";
+
 import { signIn as signInOverHttp, type Session as HttpSession } from "@/tests/support/sign-in";
 
 export interface Session extends Omit<HttpSession, "json"> {
@@ -28,4 +30,13 @@ export async function signIn(baseUrl: string, email: string, password: string, c
       return { status: res.status, data: parsed.data as T, message: parsed.message ?? text.slice(0, 200) };
     },
   };
+}
+
+/** One signed-in GET, read whole: its milliseconds (a non-200 answer throws, naming the path). */
+export async function timeGet(session: Session, path: string): Promise<number> {
+  const t0 = performance.now();
+  const res = await session.fetch(path);
+  await res.text();
+  if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+  return performance.now() - t0;
 }
