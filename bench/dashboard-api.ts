@@ -45,6 +45,18 @@ export async function uploadCampaign(admin: Session, name: string, csv: string):
   return { view: body.data, ms, bytes: Buffer.byteLength(csv) };
 }
 
+/** Uploads a plan (`POST /api/plans`, multipart) from its schedule fields and a `tag,amount` roster; answers its id. */
+export async function uploadPlan(admin: Session, fields: Record<string, string>, roster: string): Promise<{ id: string; members: number }> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  form.set("file", new Blob([roster], { type: "text/csv" }), "roster.csv");
+  const res = await admin.fetch("/api/plans", { method: "POST", body: form });
+  const text = await res.text();
+  const body = JSON.parse(text) as { data?: { id: string; members: number }; message?: string };
+  if (res.status !== 201 || !body.data?.id) throw new Error(`uploading plan ${fields.name}: HTTP ${res.status} ${body.message ?? text.slice(0, 200)}`);
+  return body.data;
+}
+
 let tagCounter = 0;
 /** A consumer tag nobody has used: the sandbox makes a consumer who waits for a person. */
 export function freshTag(prefix: string): string {

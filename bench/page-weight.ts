@@ -7,7 +7,7 @@ import { sleep } from "@/tests/support/wait-for";
 
 import { BLANK_APP_DIR } from "./build";
 import type { BenchContext } from "./context";
-import { campaignCsv, createRequest, uploadCampaign } from "./dashboard-api";
+import { campaignCsv, createRequest, uploadCampaign, uploadPlan } from "./dashboard-api";
 import { cleanEnv } from "./dashboard";
 import { measure, type PageWeight } from "./first-load";
 import { freePorts, SERVER_PORTS } from "./ports";
@@ -50,18 +50,31 @@ export function builtPages(root: string, distDir: string): string[] {
 
 /**
  * Something for every page with a parameter to show: a request that was accepted and paid (/requests/[id],
- * /payments/[uuid]) and a two-row draft campaign (/campaigns/[id]).
+ * /payments/[uuid]), a two-row draft campaign (/campaigns/[id]) and a two-member plan whose first period is a year
+ * away, so it asks nobody (/plans/[id]).
  */
 export async function samplePageParams(admin: Session): Promise<PageParams> {
   const requestId = await createRequest(admin, "accept.auto");
   const campaign = await uploadCampaign(admin, "Bench sample campaign", campaignCsv("bench.s", 2));
+  const startsOn = `${new Date().getUTCFullYear() + 1}-01-01`;
+  const plan = await uploadPlan(
+    admin,
+    { name: "Bench sample plan", frequency: "monthly", day: "1", sendAt: "09:00", startsOn, descriptionTemplate: "{period} dues" },
+    campaignCsv("bench.p", 2),
+  );
   let paymentUuid: string | null = null;
   for (let i = 0; i < 60 && !paymentUuid; i++) {
     const res = await admin.json<{ paymentUuid: string | null }>(`/api/requests/${requestId}`);
     paymentUuid = res.data?.paymentUuid ?? null;
     if (!paymentUuid) await sleep(250);
   }
-  return { "/requests/[id]": requestId, "/payments/[uuid]": paymentUuid, "/campaigns/[id]": campaign.view.id, "/payers/[tag]": "accept.auto" };
+  return {
+    "/requests/[id]": requestId,
+    "/payments/[uuid]": paymentUuid,
+    "/campaigns/[id]": campaign.view.id,
+    "/payers/[tag]": "accept.auto",
+    "/plans/[id]": plan.id,
+  };
 }
 
 /** Sample values of a built route's parameter, by route (e.g. "/requests/[id]" → a request id); null: none. */

@@ -17,6 +17,7 @@ import { openDatabase, queryRows } from "@/lib/db/client";
 import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";
 
 import type { BenchContext } from "./context";
+import { uploadPlan } from "./dashboard-api";
 import { startDashboard, type Dashboard } from "./dashboard";
 import { freePorts, SERVER_PORTS } from "./ports";
 import { signIn, timeGet } from "./session";
@@ -93,21 +94,13 @@ export async function benchPlans(ctx: BenchContext): Promise<PlansResult> {
     // Due on the 1st at 00:00 in Lagos, from far enough back that the last `periods` months are all due.
     const startsOn = monthStart(dayOf(new Date(), TIME_ZONE), -periods - 1);
     const roster = `tag,amount\n${Array.from({ length: members }, (_, i) => `bench.member${i},${1000 + (i % 50)}`).join("\n")}\n`;
-    const form = new FormData();
-    for (const [k, v] of Object.entries({
-      name: "Bench dues",
-      frequency: "monthly",
-      day: "1",
-      sendAt: "00:00",
-      startsOn,
-      descriptionTemplate: "{period} dues",
-    }))
-      form.set(k, v);
-    form.set("file", new Blob([roster], { type: "text/csv" }), "roster.csv");
-    const made = await admin.fetch("/api/plans", { method: "POST", body: form });
-    const body = (await made.json()) as { data: { id: string; members: number } };
-    if (made.status !== 201 || body.data.members !== members) throw new Error(`plan upload: HTTP ${made.status}, ${body.data.members} members`);
-    planId = body.data.id;
+    const plan = await uploadPlan(
+      admin,
+      { name: "Bench dues", frequency: "monthly", day: "1", sendAt: "00:00", startsOn, descriptionTemplate: "{period} dues" },
+      roster,
+    );
+    if (plan.members !== members) throw new Error(`plan upload: ${plan.members} members, not ${members}`);
+    planId = plan.id;
     const keys = recentPeriods({ frequency: "monthly", day: 1, sendAt: "00:00", startsOn, endsOn: null, timeZone: TIME_ZONE }, new Date(), periods).map(
       (p) => p.period,
     );
