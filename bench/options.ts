@@ -15,6 +15,7 @@ export const BENCH_STEPS = [
   "payers",
   "plans",
   "day-book",
+  "exceptions",
 ] as const;
 export type BenchStep = (typeof BENCH_STEPS)[number];
 
@@ -68,6 +69,8 @@ export interface BenchOptions {
   plans: { members: number; periods: number; warmups: number; samples: number };
   /** A year of `payments` payments and as many requests, then the year's day book timed. */
   dayBook: { payments: number; warmups: number; samples: number };
+  /** The exceptions inbox at `baseExceptions` and at `exceptions` exceptions. */
+  exceptions: { baseExceptions: number; exceptions: number; warmups: number; samples: number };
   /** Postgres server for the intake comparison and the scale-out (DATABASE_URL); null: PGlite only, no scale-out. */
   postgresUrl: string | null;
   resultsFile: string;
@@ -126,6 +129,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       payers: { basePayers: 100, payers: 1_000, heavyRequests: 100, warmups: 1, samples: 3 },
       plans: { members: 50, periods: 3, warmups: 1, samples: 3 },
       dayBook: { payments: 1_000, warmups: 1, samples: 3 },
+      exceptions: { baseExceptions: 100, exceptions: 1_000, warmups: 1, samples: 3 },
       postgresUrl,
       resultsFile: results("smoke.json"),
       updateReadme: false,
@@ -166,6 +170,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     payers: { basePayers: 100, payers: 100_000, heavyRequests: 1_000, warmups: 3, samples: 7 },
     plans: { members: 1_000, periods: 12, warmups: 3, samples: 7 },
     dayBook: { payments: 100_000, warmups: 3, samples: 7 },
+    exceptions: { baseExceptions: 100, exceptions: 100_000, warmups: 3, samples: 7 },
     postgresUrl,
     // `--only=intake` keeps its old file name; other selections get theirs (e.g. follow-up+page-time-only.json).
     resultsFile: results(only ? `${[...only].join("+")}-only.json` : "latest.json"),

@@ -11,7 +11,10 @@ import type { BenchResults, TargetLine } from "./targets";
 export interface Report {
   kind: "full" | "smoke";
   machine: MachineInfo;
-  sizes: Pick<BenchOptions, "intake" | "amplification" | "live" | "followUp" | "scaleOut" | "pageTime" | "campaigns" | "lag" | "payers" | "plans" | "dayBook">;
+  sizes: Pick<
+    BenchOptions,
+    "intake" | "amplification" | "live" | "followUp" | "scaleOut" | "pageTime" | "campaigns" | "lag" | "payers" | "plans" | "dayBook" | "exceptions"
+  >;
   durationSeconds: number;
   results: BenchResults;
   targets: TargetLine[];

@@ -16,6 +16,7 @@ import { benchAmplification } from "./amplification";
 import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, sharedBuild, SMOKE_DIST_DIR } from "./build";
 import { benchCampaignLag } from "./campaign-lag";
 import { benchPayers } from "./payers";
+import { benchExceptions } from "./exceptions";
 import { benchPlans } from "./plans";
 import { benchDayBook } from "./day-book";
 import { benchCampaigns } from "./campaigns";
@@ -56,6 +57,7 @@ const results: BenchResults = {
   payers: null,
   plans: null,
   dayBook: null,
+  exceptions: null,
 };
 const wants = (step: BenchStep) => options.only === null || options.only.has(step);
 /** SERVICE_RATE_LIMIT_PER_MIN of the dashboard that page weight, follow-up, live latency and amplification share. */
@@ -171,6 +173,8 @@ async function main(): Promise<void> {
   if (wants("plans")) results.plans = await step("plans", () => benchPlans(ctx));
   // Its own dashboard on the embedded database: a year of 100,000 payments and requests.
   if (wants("day-book")) results.dayBook = await step("day book", () => benchDayBook(ctx));
+  // Its own two dashboards on the embedded database: 100 exceptions against 100,000.
+  if (wants("exceptions")) results.exceptions = await step("exceptions", () => benchExceptions(ctx));
 }
 
 async function intake(ctx: BenchContext): Promise<void> {
@@ -223,6 +227,7 @@ const report: Report = {
     payers: options.payers,
     plans: options.plans,
     dayBook: options.dayBook,
+    exceptions: options.exceptions,
   },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   results,
@@ -249,6 +254,7 @@ const others = {
   payers: "payers",
   plans: "plans",
   dayBook: "day-book",
+  exceptions: "exceptions",
   nextFloor: "intake",
 } as const;
 const expected = (wants("intake") ? 1 + (options.postgresUrl ? 1 : 0) : 0) + Object.values(others).filter(wants).length;

@@ -3,6 +3,7 @@ import type { AmplificationResult } from "./amplification";
 import type { CampaignLagResult } from "./campaign-lag";
 import type { CampaignsResult } from "./campaigns";
 import type { PayersResult } from "./payers";
+import type { ExceptionsResult } from "./exceptions";
 import type { PlansResult } from "./plans";
 import type { DayBookResult } from "./day-book";
 import type { FollowUpResult } from "./follow-up";
@@ -38,6 +39,7 @@ export interface BenchResults {
   payers: PayersResult | null;
   plans: PlansResult | null;
   dayBook: DayBookResult | null;
+  exceptions: ExceptionsResult | null;
 }
 
 const routesOf = (byRoute: Record<string, number>) =>
@@ -321,11 +323,21 @@ function dayBookLines(r: DayBookResult): TargetLine[] {
       bench,
       metric: `a year's day book (${r.days} days) over ${r.payments.toLocaleString("en")} payments and ${r.requests.toLocaleString("en")} requests (median)`,
       value: `${r.yearMs} ms`,
-      target: "< 1 s",
-      verdict: check(r.yearMs < 1000),
+      target: "< 300 ms",
+      verdict: check(r.yearMs < 300),
     },
     { bench, metric: "the same as CSV", value: `${r.yearCsvMs} ms`, target: "", verdict: "info" },
   ];
+}
+
+function exceptionLines(r: ExceptionsResult): TargetLine[] {
+  return r.paths.map((p) => ({
+    bench: "13. exceptions",
+    metric: `${p.path}: ${r.largeExceptions.toLocaleString("en")} exceptions against ${r.smallExceptions} (median of the whole response)`,
+    value: `${p.smallMs} → ${p.largeMs} ms = ${p.growth}×`,
+    target: "≤ 1.5×",
+    verdict: check(p.growth <= 1.5),
+  }));
 }
 
 function followUpLines(f: FollowUpResult): TargetLine[] {
@@ -417,5 +429,6 @@ export function targetLines(r: BenchResults): TargetLine[] {
     ...(r.payers ? payerLines(r.payers) : []),
     ...(r.plans ? planLines(r.plans) : []),
     ...(r.dayBook ? dayBookLines(r.dayBook) : []),
+    ...(r.exceptions ? exceptionLines(r.exceptions) : []),
   ];
 }

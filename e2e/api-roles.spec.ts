@@ -106,6 +106,30 @@ test.describe("every route × every role", () => {
     return ((await made.json()) as { data: { id: string } }).data.id;
   }
 
+  /** An exception in `state`: a payment from a tag nobody asked is not linked, and its exception opens at once. */
+  async function exceptionIn(state: "open" | "resolved"): Promise<string> {
+    const admin = sessions.get("admin");
+    if (!admin) throw new Error("no admin session");
+    const tag = `nobody.asked${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const body = JSON.stringify(payload({ meta: { peer_tag: tag, name: "Nobody Asked" } }));
+    expect((await admin.post("/api/webhooks/peer-transfer", { data: body, headers: signedHeaders(body, DEV_API_KEY) })).status()).toBe(200);
+    const uuid = (JSON.parse(body) as { uuid: string }).uuid;
+    let id = "";
+    await expect
+      .poll(
+        async () => {
+          const page = (await (await admin.get("/api/exceptions?kind=unlinked_payment")).json()) as { data: { items: { id: string; paymentUuid: string }[] } };
+          id = page.data.items.find((e) => e.paymentUuid === uuid)?.id ?? "";
+          return id;
+        },
+        { timeout: 30_000 },
+      )
+      .not.toBe("");
+    if (state === "resolved")
+      expect((await admin.post(`/api/exceptions/${id}/resolve`, { headers: { Origin: BASE_URL }, data: { note: "Matrix" } })).status()).toBe(200);
+    return id;
+  }
+
   /** A started campaign of one row to a tag nobody answers, once that row is sent. */
   async function sentToOneWhoWaits(admin: APIRequestContext): Promise<string> {
     const csv = `tag,amount,description\nwaits.matrix${Date.now().toString(36)},3,Matrix chase\n`;
@@ -180,19 +204,21 @@ test.describe("every route × every role", () => {
     // Each state change gets a campaign in the state it starts from; the reads share one.
     const before: Record<string, ("start" | "pause")[]> = { start: [], pause: ["start"], resume: ["start", "pause"], cancel: [] };
     const step = /^\/api\/campaigns\/\[id\]\/(start|pause|resume|cancel)$/.exec(route.pattern)?.[1];
-    const target = route.pattern.startsWith("/api/plans/")
-      ? route.pattern.endsWith("/run")
-        ? await planToRun()
-        : planId
-      : route.pattern.startsWith("/api/campaigns/")
-        ? step
-          ? await campaignIn(before[step] ?? [])
-          : campaignId
-        : route.pattern === "/api/staff/[id]/reset-2fa"
-          ? await personWithTwoStep("viewer")
-          : route.pattern === "/api/me/sessions/[id]"
-            ? randomUUID()
-            : staffTargetId;
+    const target = route.pattern.startsWith("/api/exceptions/[id]")
+      ? await exceptionIn(route.pattern.endsWith("/reopen") ? "resolved" : "open")
+      : route.pattern.startsWith("/api/plans/")
+        ? route.pattern.endsWith("/run")
+          ? await planToRun()
+          : planId
+        : route.pattern.startsWith("/api/campaigns/")
+          ? step
+            ? await campaignIn(before[step] ?? [])
+            : campaignId
+          : route.pattern === "/api/staff/[id]/reset-2fa"
+            ? await personWithTwoStep("viewer")
+            : route.pattern === "/api/me/sessions/[id]"
+              ? randomUUID()
+              : staffTargetId;
     const url = route.pattern
       .replace("[id]", route.pattern.endsWith("/ask-again") ? chaseCampaignId : target)
       .replace("[requestId]", requestId)
@@ -331,6 +357,8 @@ test.describe("every route × every role", () => {
         });
       case "PATCH /api/plans/[id]":
         return ctx.patch(url, { headers, data: { schedule: { frequency: "monthly", day: 1, sendAt: "00:00", startsOn: "2026-01-01", endsOn: null } } });
+      case "POST /api/exceptions/[id]/resolve":
+        return ctx.post(url, { headers, data: { note: "Matrix: settled by hand" } });
       case "POST /api/plans/[id]/run":
         return ctx.post(url, { headers, data: { period: new Date().toLocaleDateString("en-CA", { timeZone: "Africa/Lagos" }).slice(0, 7) } });
       case "PATCH /api/settings":

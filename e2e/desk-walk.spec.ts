@@ -92,6 +92,7 @@ function dashboardPages(made: Made): { name: string; path: string; nav: { label:
     { name: "plan", path: `/plans/${made.planId}`, nav: { label: "Plans", exact: false } },
     { name: "payers", path: "/payers", nav: { label: "Payers", exact: true } },
     { name: "payer", path: `/payers/${LONG_TAG}`, nav: { label: "Payers", exact: false } },
+    { name: "exceptions", path: "/exceptions", nav: { label: "Exceptions", exact: true } },
     { name: "reports", path: "/reports", nav: { label: "Day book", exact: true } },
     { name: "staff", path: "/staff", nav: { label: "Staff", exact: true } },
     { name: "audit", path: "/audit", nav: { label: "Audit log", exact: true } },
@@ -159,7 +160,8 @@ for (const viewport of VIEWPORTS) {
 
       // The current page's link, and only it, is marked.
       const links = page.getByRole("navigation", { name: "Main", includeHidden: true }).getByRole("link", { includeHidden: true });
-      const current = links.filter({ hasText: new RegExp(`^${nav.label}$`) });
+      // Exceptions carries its open count beside the word ("Exceptions3", "Exceptions999+").
+      const current = links.filter({ hasText: new RegExp(`^${nav.label}([\\d,]+\\+?)?$`) });
       await expect(current, where).toHaveAttribute("aria-current", nav.exact ? "page" : "true");
       await expect(page.locator('nav[aria-label="Main"] [aria-current]'), where).toHaveCount(1);
 

@@ -62,7 +62,16 @@ async function pages(page: Page): Promise<{ list: { name: string; path: string }
   const planId = ((await plan.json()) as { data: { id: string } }).data.id;
   // No page takes a staff or session id; were one to, concretePath fails for the empty id rather than visit a wrong one.
   // The request's person is a payer from the moment they are asked.
-  const ids: RealIds = { request: requestId, payment: delivered.uuid, campaign: campaignId, payer: "accept.auto", plan: planId, staff: "", session: "" };
+  const ids: RealIds = {
+    request: requestId,
+    payment: delivered.uuid,
+    campaign: campaignId,
+    payer: "accept.auto",
+    plan: planId,
+    staff: "",
+    session: "",
+    exception: "",
+  };
   const patterns = pagePatterns().filter((p) => p !== "/sign-in");
   expect(patterns).toEqual(
     expect.arrayContaining([
@@ -93,6 +102,8 @@ for (const width of [1280, 375]) {
     mkdirSync("test-results/screenshots", { recursive: true });
     await page.setViewportSize({ width, height: 900 });
     const tour = await pages(page);
+    // A budget per page (axe and a full-page screenshot take seconds each on a busy 2-core machine), not one for all.
+    test.setTimeout(20_000 + 8_000 * tour.list.length);
     for (const { name, path } of tour.list) {
       await page.goto(path);
       await expect(page.locator("h1").first()).toBeVisible();

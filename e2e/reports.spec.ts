@@ -3,6 +3,7 @@
 // reload), the CSV, axe clean with no sideways scroll on a laptop and a phone, and a range the route refuses.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import Papa from "papaparse";
 
 import { DEV_API_KEY } from "../lib/config/dev-key";
 import { formatMajor } from "../lib/client/money";
@@ -207,4 +208,34 @@ test("a range of 400 days, or one ending before it starts, shows the route's ref
 
   await page.goto("/reports?from=2026-11-10&to=2026-11-01");
   await expect(page.getByRole("alert").filter({ hasText: "These days cannot be shown" })).toContainText("The last day is before the first; swap them.");
+});
+
+test("the payments page downloads today's Xero and QuickBooks files: a line per payment and a negative one per fee, totals equal to the day book's", async ({
+  page,
+  request,
+}) => {
+  const kobo = (v: string) => Math.round(Number(v) * 100);
+  await page.goto(`/payments?from=${TODAY}&to=${TODAY}`);
+  const exports = page.getByRole("region", { name: "Export for accounting" });
+  await expect(exports).toContainText(`received ${TODAY} to ${TODAY}`);
+  /** One file's amounts, read back with a CSV parser, after checking its columns. */
+  const downloaded = async (name: string, columns: string[], amountColumn: string): Promise<number[]> => {
+    const [file] = await Promise.all([page.waitForEvent("download"), exports.getByRole("link", { name }).click()]);
+    const text = await (await file.createReadStream()).toArray();
+    const parsed = Papa.parse<Record<string, string>>(Buffer.concat(text).toString("utf8"), { header: true, skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.meta.fields).toEqual(columns);
+    return parsed.data.map((row) => kobo(row[amountColumn] ?? ""));
+  };
+  // Other specs' payments may land meanwhile: the files and the day book are read together until they agree.
+  await expect(async () => {
+    const xero = await downloaded("Xero CSV", ["*Date", "*Amount", "Payee", "Description", "Reference"], "*Amount");
+    const quickbooks = await downloaded("QuickBooks CSV", ["Date", "Description", "Amount"], "Amount");
+    const today = todayOf(await bookNow(request));
+    for (const amounts of [xero, quickbooks]) {
+      expect(amounts.filter((a) => a > 0)).toHaveLength(today.payments.count);
+      expect(amounts.filter((a) => a > 0).reduce((t, a) => t + a, 0)).toBe(kobo(today.payments.gross));
+      expect(-amounts.filter((a) => a < 0).reduce((t, a) => t + a, 0)).toBe(kobo(today.payments.fees));
+    }
+  }).toPass({ timeout: 30_000 });
 });

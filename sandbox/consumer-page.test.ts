@@ -12,8 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function create(tag: string, amount: number, description: string): Promise<number> {
-  const res = await call(sandbox, sandbox.apiUrl, "POST", PEER, { body: { amount, tag, description } });
+async function create(tag: string, amount: number, description: string, meta?: { notificationUrl: string }): Promise<number> {
+  const res = await call(sandbox, sandbox.apiUrl, "POST", PEER, { body: { amount, tag, description, ...(meta ? { meta } : {}) } });
   return schema.createdEnvelope.parse(res.json).data.request_id;
 }
 
@@ -35,11 +35,11 @@ function formAction(html: string, id: number, action: "accept" | "decline"): str
   return match[1].replaceAll("&amp;", "&");
 }
 
-async function submit(action: string): Promise<Response> {
+async function submit(action: string, body = "redirect=1"): Promise<Response> {
   return fetch(`${sandbox.apiUrl}${action}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: "redirect=1",
+    body,
     redirect: "manual",
   });
 }
@@ -87,6 +87,22 @@ describe("consumer page", () => {
     const after = await page(location.slice(1));
     expect(after).toContain(`Accepted request ${id} from Adaeze Foods Ltd`);
     expect(after).not.toContain(`/sandbox/requests/${id}/accept`);
+  });
+
+  it("accepts without sending the payment notice through its third button (a lost webhook)", async () => {
+    // Both ask for their notice at a closed port: the plain accept's delivery is recorded, the lost one's is not.
+    const meta = { notificationUrl: "http://127.0.0.1:9/hook" };
+    const [plain, lost] = [await create("tunde.bakare", 12.5, "Plain notice", meta), await create("tunde.bakare", 12.5, "Lost notice", meta)];
+    const html = await page();
+    expect(html.slice(html.indexOf("Lost notice"))).toMatch(
+      /<input type="hidden" name="webhook" value="0"><button type="submit" class="lost">Accept, lose the notice<span class="visually-hidden"> request \d+/,
+    );
+    expect((await submit(formAction(html, plain, "accept"))).status).toBe(303);
+    expect((await submit(formAction(html, lost, "accept"), "redirect=1&webhook=0")).status).toBe(303);
+    expect([await statusOf(plain), await statusOf(lost)]).toEqual(["accepted", "accepted"]);
+    const sent = await call(sandbox, sandbox.apiUrl, "GET", "/sandbox/webhooks");
+    const ids = (sent.json as { data: { deliveries: { request_id: number }[] } }).data.deliveries.map((d) => d.request_id);
+    expect([ids.includes(plain), ids.includes(lost)]).toEqual([true, false]);
   });
 
   it("declines through the form, and reports a second click instead of failing silently", async () => {

@@ -96,10 +96,11 @@ function renderRequest(request: FundRequest): string {
   const amount = escapeHtml(displayAmount(request));
   const from = escapeHtml(request.requestedBy.name);
   const context = `request ${request.id}, ${amount} from ${from}`;
-  const button = (action: "accept" | "decline", label: string) =>
+  // `lost`: accepted and paid, but the payment notice is never sent (a lost webhook, for the books' exceptions).
+  const button = (action: "accept" | "decline", label: string, lost = false) =>
     `<form method="post" action="/sandbox/requests/${request.id}/${action}?redirect=1">` +
-    `<input type="hidden" name="redirect" value="1">` +
-    `<button type="submit" class="${action}">${label}<span class="visually-hidden"> ${context}</span></button></form>`;
+    `<input type="hidden" name="redirect" value="1">${lost ? `<input type="hidden" name="webhook" value="0">` : ""}` +
+    `<button type="submit" class="${lost ? "lost" : action}">${label}<span class="visually-hidden"> ${context}</span></button></form>`;
   return `<li>
 <h3>${amount}</h3>
 <dl>
@@ -107,7 +108,7 @@ function renderRequest(request: FundRequest): string {
 <dt>Requested by</dt><dd>${from} <span class="tag">@${escapeHtml(request.requestedBy.tag)}</span></dd>
 <dt>Request</dt><dd>#${request.id}, <time datetime="${escapeHtml(request.createdAt)}">${escapeHtml(request.createdAt)}</time></dd>
 </dl>
-<div class="actions">${button("accept", "Accept")}${button("decline", "Decline")}</div>
+<div class="actions">${button("accept", "Accept")}${button("decline", "Decline")}${button("accept", "Accept, lose the notice", true)}</div>
 </li>`;
 }
 
@@ -124,10 +125,11 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; m
 dt { font-weight: 600; }
 dd { margin: 0; }
 .tag { color: #4a5260; font-weight: normal; font-size: 0.9em; }
-.actions { display: flex; gap: 0.75rem; }
+.actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
 button { font: inherit; padding: 0.5rem 1.25rem; border-radius: 0.375rem; border: 2px solid transparent; cursor: pointer; }
 button.accept { background: #146c2e; color: #fff; }
 button.decline { background: #fff; color: #a3192b; border-color: #a3192b; }
+button.lost { background: #fff; color: #4a5260; border-color: #4a5260; }
 button:focus-visible, a:focus-visible { outline: 3px solid #1a5fb4; outline-offset: 2px; }
 .notice { background: #e7f1fd; border-left: 4px solid #1a5fb4; padding: 0.75rem 1rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }

@@ -32,7 +32,8 @@ export function controlRoutes(deps: ControlDeps): Route[] {
   const { store, actions, faults, stats, sender, unit } = deps;
 
   // The consumer page's forms ask for a redirect back to it, carrying the outcome as a notice.
-  // A JSON body may carry options: `{ "webhook": false }` accepts without sending the delivery (a lost webhook).
+  // A JSON body may carry options: `{ "webhook": false }` accepts without sending the delivery (a lost webhook); the
+  // consumer page's third button sends `webhook=0` in its form for the same.
   async function decide(ctx: RouteContext, act: (id: number, options: { webhook?: boolean }) => Reply): Promise<Reply> {
     const json = mediaType(ctx.req) === "application/json";
     const form = json ? new URLSearchParams() : await readForm(ctx.req);
@@ -41,7 +42,7 @@ export function controlRoutes(deps: ControlDeps): Route[] {
     try {
       const text = json ? await readBody(ctx.req) : "";
       const body: unknown = text.trim() === "" ? {} : parseJsonText(text);
-      const options = isRecord(body) && body.webhook === false ? { webhook: false } : {};
+      const options = (isRecord(body) && body.webhook === false) || form.get("webhook") === "0" ? { webhook: false } : {};
       reply = act(requestIdParam(ctx.params.id), options);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;

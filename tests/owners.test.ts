@@ -30,6 +30,7 @@ const TABLES: Record<string, string> = {
   planMembers: "plan_members",
   planPeriods: "plan_periods",
   balanceReadings: "balance_readings",
+  exceptions: "exceptions",
 };
 
 const sources = sourceFiles;

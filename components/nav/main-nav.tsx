@@ -2,11 +2,14 @@
 
 // The header's navigation: a row of links on wide screens, a menu button and a panel on phones (docs/architecture.md, "The shell").
 
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
+import { openCountText } from "@/components/exceptions/format";
 import type { Role } from "@/lib/client/auth/roles";
+import { openExceptionsQuery } from "@/lib/client/query/options";
 
 const LINKS: { href: string; label: string; roles: readonly Role[] }[] = [
   { href: "/", label: "Overview", roles: ["admin", "operator", "viewer"] },
@@ -16,6 +19,7 @@ const LINKS: { href: string; label: string; roles: readonly Role[] }[] = [
   { href: "/plans", label: "Plans", roles: ["admin", "operator", "viewer"] },
   { href: "/payments", label: "Payments", roles: ["admin", "operator", "viewer"] },
   { href: "/payers", label: "Payers", roles: ["admin", "operator", "viewer"] },
+  { href: "/exceptions", label: "Exceptions", roles: ["admin", "operator", "viewer"] },
   { href: "/reports", label: "Day book", roles: ["admin", "operator", "viewer"] },
   { href: "/webhooks", label: "Deliveries", roles: ["admin"] },
   { href: "/staff", label: "Staff", roles: ["admin"] },
@@ -50,6 +54,9 @@ export function MainNav({ role, mustEnrol = false, account }: { role: Role; must
   const [openOn, setOpenOn] = useState<string | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const open = openOn === pathname;
+  // The exceptions' live open count (the `exceptions.changed` event refetches it); none while only /account opens.
+  const exceptions = useQuery({ ...openExceptionsQuery(), enabled: !mustEnrol });
+  const openExceptions = exceptions.data && exceptions.data.open > 0 ? openCountText(exceptions.data) : null;
   const links = LINKS.filter((l) => l.roles.includes(role) && (!mustEnrol || ENROLMENT_LINKS.has(l.href)));
   const current = currentLink(
     pathname,
@@ -89,14 +96,25 @@ export function MainNav({ role, mustEnrol = false, account }: { role: Role; must
           <ul className="flex flex-col text-sm md:flex-row md:flex-wrap md:gap-x-3 md:gap-y-1">
             {links.map((l) => {
               const here = current?.href === l.href;
+              const count = l.href === "/exceptions" ? openExceptions : null;
               return (
                 <li key={l.href}>
                   <Link
                     href={l.href}
                     aria-current={here ? (current.exact ? "page" : "true") : undefined}
+                    aria-label={count ? `${l.label}, ${count} open` : undefined}
                     className={`block py-2 whitespace-nowrap md:py-0 ${here ? "font-semibold text-slate-950 underline decoration-2 underline-offset-4" : "text-slate-700 hover:text-slate-950 hover:underline"}`}
                   >
                     {l.label}
+                    {count ? (
+                      <span
+                        aria-hidden="true"
+                        data-testid="exceptions-badge"
+                        className="ml-1.5 inline-block rounded-full bg-red-100 px-1.5 text-xs leading-5 font-semibold text-red-900 tabular-nums ring-1 ring-red-300"
+                      >
+                        {count}
+                      </span>
+                    ) : null}
                   </Link>
                 </li>
               );

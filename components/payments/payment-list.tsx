@@ -11,12 +11,13 @@ import { paymentFilterSearch } from "@/lib/client/payments/filter-search";
 import type { PaymentFilter } from "@/lib/client/payments/filters";
 import { paymentListQuery } from "@/lib/client/query/options";
 
+import { AccountingExport } from "./accounting-export";
 import { PaymentFilters } from "./payment-filters";
 import { PaymentTotalsView } from "./payment-totals";
 import { PaymentsTable } from "./payments-table";
 
 /** Filters and page live in the URL; live `payment.*` events refetch this query. */
-export function PaymentList({ filter, today }: { filter: PaymentFilter; today: string }) {
+export function PaymentList({ filter, today, canExport }: { filter: PaymentFilter; today: string; canExport: boolean }) {
   const router = useRouter();
   const pathname = usePathname();
   const query = useQuery(paymentListQuery(filter));
@@ -35,6 +36,7 @@ export function PaymentList({ filter, today }: { filter: PaymentFilter; today: s
         <>
           {query.data ? <PaymentTotalsView totals={query.data.totals} /> : null}
           <ListHeading title="Payments received" csvHref={csvHref} />
+          {canExport ? <AccountingExport range={{ from: filter.from, to: filter.to }} /> : null}
           <PaymentsTable items={query.data?.items ?? []} empty={query.isPending ? "Loading…" : "No payments match."} />
         </>
       )}

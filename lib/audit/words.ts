@@ -5,7 +5,7 @@ import type { AuditAction } from "@/lib/audit/write";
 import { formatMajor } from "@/lib/client/money";
 
 /** What an entry is about, which decides where its target links. */
-export type AuditTargetKind = "request" | "payment" | "campaign" | "staff" | "payer" | "plan" | "none";
+export type AuditTargetKind = "request" | "payment" | "campaign" | "staff" | "payer" | "plan" | "exception" | "none";
 
 /** The parts of a row a sentence may use; `targetName` is the staff member's or campaign's name when known. */
 export interface AuditFacts {
@@ -195,6 +195,19 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
       `Changed the plan's schedule to ${text(f.detail?.frequency) ?? "?"} on day ${text(f.detail?.day) ?? "?"} at ${text(f.detail?.sendAt) ?? "?"}`,
   },
   "plan.period_run": { label: "Ran a plan's period", target: "plan", sentence: (f) => `Ran the period ${text(f.detail?.period) ?? "?"} by hand` },
+  "exception.resolved": {
+    label: "Resolved an exception",
+    target: "exception",
+    sentence: (f) => {
+      const linked = text(f.detail?.linkedRequestId);
+      return `Resolved an exception (${text(f.detail?.kind)?.replaceAll("_", " ") ?? "?"})${linked ? `, linking its payment to request #${linked}` : ""}: ${text(f.detail?.note) ?? ""}`;
+    },
+  },
+  "exception.reopened": {
+    label: "Reopened an exception",
+    target: "exception",
+    sentence: (f) => `Reopened an exception (${text(f.detail?.kind)?.replaceAll("_", " ") ?? "?"})`,
+  },
 };
 
 function isKnown(action: string): action is AuditAction {
@@ -234,6 +247,8 @@ export function auditTargetHref(action: string, target: string | null): string |
       return `/payers/${encodeURIComponent(target)}`;
     case "plan":
       return `/plans/${encodeURIComponent(target)}`;
+    case "exception":
+      return "/exceptions?status=resolved";
     case "none":
       return null;
   }
@@ -254,6 +269,8 @@ export function auditTargetText(action: string, target: string | null, targetNam
       return `@${target}`;
     case "plan":
       return targetName ?? "A plan";
+    case "exception":
+      return "An exception";
     case "staff":
     case "none":
       return targetName ?? target;

@@ -44,6 +44,8 @@ export const AUDIT_ACTIONS = [
   "plan.members_changed",
   "plan.schedule_changed",
   "plan.period_run",
+  "exception.resolved",
+  "exception.reopened",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

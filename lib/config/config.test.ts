@@ -47,6 +47,13 @@ describe("parseConfig", () => {
     expect(problems({ TIMEZONE: "Lagos" }).join("\n")).toMatch(/TIMEZONE.*IANA time zone name/);
   });
 
+  it("calls a webhook lost 15 minutes after an acceptance unless LOST_WEBHOOK_MINUTES says, and names the variable when it is not minutes", () => {
+    expect(parseConfig({}).lostWebhookMinutes).toBe(15);
+    expect(parseConfig({ LOST_WEBHOOK_MINUTES: "30" }).lostWebhookMinutes).toBe(30);
+    expect(problems({ LOST_WEBHOOK_MINUTES: "0" }).join("\n")).toMatch(/LOST_WEBHOOK_MINUTES.*between 1 and 1440/);
+    expect(problems({ LOST_WEBHOOK_MINUTES: "soon" }).join("\n")).toMatch(/LOST_WEBHOOK_MINUTES.*number of minutes/);
+  });
+
   it("follows PORT and SANDBOX_PORT", () => {
     const c = parseConfig({ PORT: "3100", SANDBOX_PORT: "5000" });
     expect(c.appUrl).toBe("http://localhost:3100");

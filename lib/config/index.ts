@@ -35,6 +35,8 @@ export interface AppConfig {
   deliveryLogDays: number;
   /** TIMEZONE: the IANA zone every time is shown in and every day (today, reports, filters) is counted in. */
   timeZone: string;
+  /** LOST_WEBHOOK_MINUTES: an accepted request with no payment this long after is an `accepted_without_payment` exception. */
+  lostWebhookMinutes: number;
   /** SESSION_MAX_DAYS: a session ends this long after its sign-in, however active. */
   sessionMaxDays: number;
   warnings: string[];
@@ -116,6 +118,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     serviceRateLimitPerMin: e.SERVICE_RATE_LIMIT_PER_MIN,
     deliveryLogDays: e.DELIVERY_LOG_DAYS,
     sessionMaxDays: e.SESSION_MAX_DAYS,
+    lostWebhookMinutes: e.LOST_WEBHOOK_MINUTES,
     timeZone: e.TIMEZONE,
     warnings,
   };

@@ -59,6 +59,13 @@ export const envSchema = z.object({
     .default(7),
   // The business's time zone (DESIGN §2): every time shown and every day boundary ("today", the chart, date filters).
   TIMEZONE: z.string().default("Africa/Lagos").refine(isTimeZone, "must be an IANA time zone name, such as Africa/Lagos or Europe/London"),
+  // An accepted request with no payment this many minutes later is a lost webhook (DESIGN §14, lib/exceptions).
+  LOST_WEBHOOK_MINUTES: z.coerce
+    .number({ message: "must be a number of minutes" })
+    .int("must be a whole number of minutes")
+    .min(1, "must be between 1 and 1440")
+    .max(1440, "must be between 1 and 1440")
+    .default(15),
   // Days of webhook delivery-log rows kept; older ones are pruned in batches (docs/architecture.md).
   DELIVERY_LOG_DAYS: z.coerce
     .number({ message: "must be a number of days" })

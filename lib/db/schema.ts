@@ -67,6 +67,10 @@ export const fundRequests = pgTable(
     index("fund_requests_payer_idx").on(sql`lower(regexp_replace(${t.tag}, '^@', ''))`, t.createdAt),
     // The day book counts answers by the day they came (lib/reports/daily.ts).
     index("fund_requests_decided_idx").on(t.decidedAt),
+    // Accepted with no payment yet: the lost-webhook scan (lib/exceptions/detect.ts) reads only these.
+    index("fund_requests_unpaid_idx")
+      .on(t.decidedAt)
+      .where(sql`${t.status} = 'accepted' and ${t.paymentUuid} is null`),
     // One payment per request and one request per payment: linking is decided by these constraints.
     uniqueIndex("fund_requests_payment_uuid_key").on(t.paymentUuid),
   ],
@@ -96,6 +100,9 @@ export const payments = pgTable(
       .default("unverified"),
     verificationError: text("verification_error"),
     verificationAttempts: integer("verification_attempts").notNull().default(0),
+    // Set with a failed verdict when the verify host disagreed on the amount, fees or settled amount (an
+    // `amount_mismatch` exception, lib/exceptions), not when it could not be asked or did not know the transaction.
+    verificationMismatch: boolean("verification_mismatch").notNull().default(false),
     verifiedAt: timestamp("verified_at", { withTimezone: true, mode: "date" }),
     fundRequestId: uuid("fund_request_id").references(() => fundRequests.id, { onDelete: "set null" }),
     linkNote: text("link_note"),
@@ -110,6 +117,10 @@ export const payments = pgTable(
     index("payments_payer_idx").on(sql`lower(regexp_replace(${t.customerTag}, '^@', ''))`, t.receivedAt),
     uniqueIndex("payments_fund_request_key").on(t.fundRequestId),
     index("payments_verification_idx").on(t.verification, t.receivedAt),
+    // The exceptions' scan finds payments linking gave up on (lib/exceptions/detect.ts): few, however many payments.
+    index("payments_unlinked_idx")
+      .on(t.receivedAt)
+      .where(sql`${t.fundRequestId} is null and ${t.linkNote} is not null`),
   ],
 );
 
@@ -485,3 +496,46 @@ export const balanceReadings = pgTable(
   },
   (t) => [index("balance_readings_read_idx").on(t.readAt)],
 );
+
+// The exceptions inbox (DESIGN §14; lib/exceptions): what needs a person. Jobs open one row per kind and subject
+// (the unique key is the "already opened?"), close it when its cause clears; a person resolves it with a note.
+export const exceptions = pgTable(
+  "exceptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", {
+      enum: ["unlinked_payment", "verification_failed", "amount_mismatch", "accepted_without_payment", "duplicate_payment"],
+    }).notNull(),
+    // The payment uuid, or for accepted_without_payment the fund request's id.
+    subject: text("subject").notNull(),
+    status: text("status", { enum: ["open", "resolved"] })
+      .notNull()
+      .default("open"),
+    paymentUuid: text("payment_uuid"),
+    // The service's request id it is about (or that a person linked the payment to).
+    requestId: text("request_id"),
+    tag: text("tag"),
+    amount: naira("amount"),
+    detail: text("detail").notNull(),
+    openedAt: timestamp("opened_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    // Null with a resolved status: it closed by itself (its cause cleared), and `note` says what cleared it.
+    resolvedById: uuid("resolved_by_id").references(() => staff.id, { onDelete: "set null" }),
+    resolvedByName: text("resolved_by_name"),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true, mode: "date" }),
+    note: text("note"),
+    // Set when a person reopened it: from then on only a person closes it (the scan leaves it open).
+    reopenedAt: timestamp("reopened_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    check(
+      "exceptions_kind_check",
+      sql`${t.kind} in ('unlinked_payment', 'verification_failed', 'amount_mismatch', 'accepted_without_payment', 'duplicate_payment')`,
+    ),
+    check("exceptions_status_check", sql`${t.status} in ('open', 'resolved')`),
+    uniqueIndex("exceptions_kind_subject_key").on(t.kind, t.subject),
+    index("exceptions_status_opened_idx").on(t.status, t.openedAt),
+    index("exceptions_payment_idx").on(t.paymentUuid),
+  ],
+);
+
+export type ExceptionRow = typeof exceptions.$inferSelect;

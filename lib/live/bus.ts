@@ -15,7 +15,9 @@ export type LiveEvent =
   | { type: "payment.updated"; uuid: string; verification: string }
   | { type: "balance.changed" }
   /** A campaign's status, rows or sender changed. */
-  | { type: "campaign.progress"; campaignId: string };
+  | { type: "campaign.progress"; campaignId: string }
+  /** An exception was opened, closed by itself, resolved or reopened (lib/exceptions). */
+  | { type: "exceptions.changed" };
 
 type Transport = (event: LiveEvent) => void;
 

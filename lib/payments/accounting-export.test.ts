@@ -1,5 +1,8 @@
 import { sql } from "drizzle-orm";
+import Papa from "papaparse";
 import { beforeEach, describe, expect, it } from "vitest";
+
+import { readDayBook } from "@/lib/reports/daily";
 
 import { peerTransferPayloadSchema } from "@/lib/service/schemas";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
@@ -49,5 +52,26 @@ describe.each(dbTargets())("accounting export on $name", (target) => {
       "24/11/2026,Fee: November dues (0b7d2f4e-0000-4000-8000-000000000001),-15.00",
       "",
     ]);
+  });
+  it("reads back with a CSV parser: its columns, a positive line per payment, a negative one per fee, totals equal to the day book's", async () => {
+    const at = ["2026-11-23T08:00:00Z", "2026-11-24T22:30:00Z", "2026-11-24T23:30:00Z", "2026-11-25T12:15:00Z"];
+    for (const [i, when] of at.entries()) await paid(`0b7d2f4e-0000-4000-8000-00000000001${i}`, 1000.1 * (i + 1), i % 2 === 0 ? 10.01 : 0, when, `Dues ${i}`);
+    const range = { from: "2026-11-23", to: "2026-11-25" };
+    const book = await readDayBook(database.db, range.from, range.to, LAGOS);
+    const items = await paymentsForExport(database.db, range, LAGOS);
+    const kobo = (v: string) => Math.round(Number(v) * 100);
+    for (const [format, amountColumn] of [
+      ["xero", "*Amount"],
+      ["quickbooks", "Amount"],
+    ] as const) {
+      const parsed = Papa.parse<Record<string, string>>(accountingCsv(format, items, LAGOS), { header: true, skipEmptyLines: true });
+      expect(parsed.errors).toEqual([]);
+      expect(parsed.meta.fields).toEqual(format === "xero" ? ["*Date", "*Amount", "Payee", "Description", "Reference"] : ["Date", "Description", "Amount"]);
+      const amounts = parsed.data.map((row) => kobo(row[amountColumn] ?? ""));
+      expect(amounts.filter((a) => a > 0).reduce((t, a) => t + a, 0)).toBe(kobo(book.total.payments.gross));
+      expect(-amounts.filter((a) => a < 0).reduce((t, a) => t + a, 0)).toBe(kobo(book.total.payments.fees));
+      expect(amounts.reduce((t, a) => t + a, 0)).toBe(kobo(book.total.payments.settled));
+      expect([amounts.filter((a) => a > 0).length, amounts.filter((a) => a < 0).length]).toEqual([4, 2]);
+    }
   });
 });

@@ -3,6 +3,8 @@ import "server-only";
 import type PgBoss from "pg-boss";
 import { z } from "zod";
 
+import { getConfig } from "@/lib/config";
+import { scanExceptions } from "@/lib/exceptions/detect";
 import { defineJob, runLimited } from "@/lib/jobs/define";
 import { jobEngine, wakeWorkers } from "@/lib/jobs/engine";
 import { derivedJobId } from "@/lib/jobs/ids";
@@ -52,6 +54,8 @@ export const followUpJob = defineJob({
       await waitForQuietIntake(YIELD_MAX_MS);
       // The batch is retried whole on a failure: the work is idempotent, so redoing the ones that succeeded changes nothing.
       const failures = await runLimited(jobs, CONCURRENCY, (job) => followUpPayment(deps, job.uuid));
+      // What linking and verifying decided opens or closes the batch's exceptions now, not at the next minute's scan.
+      await scanExceptions(db, { paymentUuids: jobs.map((j) => j.uuid), now: new Date(), lostWebhookMinutes: getConfig().lostWebhookMinutes });
       if (failures.length > 0) throw new Error(`${failures.length} of ${jobs.length} follow-ups failed: ${safeErrorSummary(failures[0])}`);
     };
   },

@@ -2,7 +2,7 @@ import "server-only";
 
 import { and, eq, inArray, isNull } from "drizzle-orm";
 
-import { fundRequests, payments } from "@/lib/db/schema";
+import { fundRequests, payments, type FundRequestRow, type PaymentRow } from "@/lib/db/schema";
 import { publish } from "@/lib/live/bus";
 import { formatMajor } from "@/lib/client/money";
 import { acceptForPayment, undoPaymentLink } from "@/lib/requests/status";
@@ -101,4 +101,29 @@ export async function confirmLink(deps: PaymentDeps, rawUuid: string, now = new 
   });
   if (undone) publish({ type: "payment.updated", uuid, verification: payment.verification });
   return undone ? "undone" : "nothing to confirm";
+}
+
+/**
+ * A person links a payment that linking left alone to a request (resolving its exception, lib/exceptions): the
+ * request turns accepted with this payment, confirmed by the person (the service is not asked again; the audit
+ * log says who), and
+ * `alsoInTx` (the exception's half) runs in the same transaction. False when the payment or request changed meanwhile.
+ */
+export async function linkByHand(
+  db: PaymentDeps["db"],
+  request: Pick<FundRequestRow, "id" | "requestId" | "idempotencyKey">,
+  payment: Pick<PaymentRow, "uuid" | "receivedAt" | "verification">,
+  alsoInTx: (tx: PaymentDeps["db"]) => Promise<void>,
+): Promise<boolean> {
+  const linked = await acceptForPayment(db, request, payment, async (tx) => {
+    const moved = await tx
+      .update(payments)
+      .set({ fundRequestId: request.id, linkNote: null, linkConfirmedAt: new Date() })
+      .where(and(eq(payments.uuid, payment.uuid), isNull(payments.fundRequestId)))
+      .returning({ uuid: payments.uuid });
+    if (moved.length === 0) throw new Error("payment linked meanwhile");
+    await alsoInTx(tx);
+  });
+  if (linked) publish({ type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
+  return linked;
 }

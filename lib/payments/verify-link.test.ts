@@ -122,8 +122,13 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     });
     expect(res.status).toBe(200);
     const verdict = await verifyPayment(deps(), uuid);
-    expect(verdict).toEqual({ verification: "failed", reason: "The verify host reports amount NGN 10.00, but the payment notice said NGN 1,000.00." });
-    expect((await paymentRow(uuid))?.verificationError).toContain("NGN 10.00");
+    expect(verdict).toEqual({
+      verification: "failed",
+      mismatch: true,
+      reason: "The verify host reports amount NGN 10.00, but the payment notice said NGN 1,000.00.",
+    });
+    // Marked a disagreement: an amount_mismatch exception, not verification_failed (lib/exceptions).
+    expect([(await paymentRow(uuid))?.verificationError, (await paymentRow(uuid))?.verificationMismatch]).toEqual([expect.stringContaining("NGN 10.00"), true]);
   });
 
   it("links to the one matching request at once, accepted at the payment's time, and confirms it at the service afterwards", async () => {

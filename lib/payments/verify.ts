@@ -10,7 +10,8 @@ import type { VerifiedTransaction } from "@/lib/service/schemas";
 
 import type { PaymentDeps } from "./deps";
 
-type Verdict = { verification: "verified" } | { verification: "failed"; reason: string };
+// `mismatch`: the verify host disagreed on an amount (an amount_mismatch exception, not verification_failed).
+type Verdict = { verification: "verified" } | { verification: "failed"; reason: string; mismatch?: boolean };
 
 const RETRYABLE: ReadonlySet<ServiceError["kind"]> = new Set(["unreachable", "timeout", "rate_limited", "server_error", "bad_response"]);
 
@@ -32,6 +33,7 @@ export function compare(row: PaymentRow, tx: VerifiedTransaction, deps: Pick<Pay
     if (naira !== recorded) {
       return {
         verification: "failed",
+        mismatch: true,
         reason: `The verify host reports ${label} ${formatMajor("NGN", naira)}, but the payment notice said ${formatMajor("NGN", recorded)}.`,
       };
     }
@@ -49,8 +51,8 @@ async function save(deps: PaymentDeps, uuid: string, verdict: Verdict, transient
     .update(payments)
     .set(
       verdict.verification === "verified"
-        ? { verification: "verified", verificationError: null, verifiedAt: now }
-        : { verification: "failed", verificationError: verdict.reason, verifiedAt: now },
+        ? { verification: "verified", verificationError: null, verificationMismatch: false, verifiedAt: now }
+        : { verification: "failed", verificationError: verdict.reason, verificationMismatch: verdict.mismatch === true, verifiedAt: now },
     )
     .where(transient ? and(eq(payments.uuid, uuid), ne(payments.verification, "verified")) : eq(payments.uuid, uuid))
     .returning({ uuid: payments.uuid });

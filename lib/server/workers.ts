@@ -5,9 +5,10 @@ import type { Job } from "@/lib/jobs/define";
 import { followUpJob } from "@/lib/payments/follow-up.job";
 import { sweepJob } from "@/lib/payments/sweep.job";
 import { plansClockJob } from "@/lib/plans/plans.job";
+import { exceptionsScanJob } from "@/lib/exceptions/scan.job";
 import { reconcileJob } from "@/lib/requests/reconcile.job";
 import { retentionJob } from "@/lib/retention/retention.job";
 
 // The composition root of background work: every job of every domain, registered with the engine at start
 // (lib/server/start.ts). A new job is one `*.job.ts` in its domain and one line here (docs/architecture.md, "Jobs").
-export const JOBS: readonly Job[] = [followUpJob, reconcileJob, sweepJob, retentionJob, campaignSendJob, plansClockJob];
+export const JOBS: readonly Job[] = [followUpJob, reconcileJob, sweepJob, retentionJob, campaignSendJob, plansClockJob, exceptionsScanJob];

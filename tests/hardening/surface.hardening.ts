@@ -70,7 +70,7 @@ let app: Dashboard;
 let admin: Session;
 const data = freshDataDir("surface");
 /** Seeded records, so every list and detail page renders something real and every [param] route finds its record. */
-const seed: RealIds = { request: "", payment: payload().uuid, staff: "", campaign: "", session: "", payer: "surface.seed", plan: "" };
+const seed: RealIds = { request: "", payment: payload().uuid, staff: "", campaign: "", session: "", payer: "surface.seed", plan: "", exception: "" };
 /** The person the own-account routes (/api/me/…) are called as: the seeded session is their second sign-in. */
 const me = { email: "seed.me@hardening.test", password: "seed-me-password", session: null as Session | null };
 /** A person whose password the walk changes (which ends their other sessions: never `me`'s). */
@@ -157,6 +157,17 @@ beforeAll(async () => {
 
   // A plan whose one member is invalid: running its period asks nobody (the tests below count requests).
   seed.plan = await makePlan("Seeded plan");
+
+  // The seeded payment came from a tag nobody asked: it is not linked, and its exception opens with its follow-up.
+  seed.exception = await waitFor(
+    "the seeded payment's exception",
+    async () => {
+      const page = await admin.json<Envelope<{ items: { id: string; paymentUuid: string | null }[] }>>("/api/exceptions?kind=unlinked_payment");
+      return page.body.data.items.find((e) => e.paymentUuid === seed.payment)?.id;
+    },
+    30_000,
+    100,
+  );
 
   // Each seeded id has the form lib/http/route-params.ts asks of its kind: none is a stand-in of another kind.
   for (const [kind, id] of Object.entries(seed) as [IdKind, string][]) expect(malformedParam({ [FORM_OF_KIND[kind]]: id }), `${kind} id ${id}`).toBeNull();
@@ -336,6 +347,8 @@ describe("1. the service key never leaves the server", () => {
         () =>
           post(admin, url(routeOf("POST /api/plans/[id]/run")), { period: new Date().toLocaleDateString("en-CA", { timeZone: "Africa/Lagos" }).slice(0, 7) }),
       ],
+      ["POST /api/exceptions/[id]/resolve", () => post(admin, url(routeOf("POST /api/exceptions/[id]/resolve")), { note: "Walk: settled by hand" })],
+      ["POST /api/exceptions/[id]/reopen", () => admin.fetch(url(routeOf("POST /api/exceptions/[id]/reopen")), { method: "POST" })],
       // Cleared, so the walk's own requests to this tag stay possible.
       ["PATCH /api/payers/[tag]", () => post(admin, url(routeOf("PATCH /api/payers/[tag]")), { doNotAsk: false }, "PATCH")],
       [

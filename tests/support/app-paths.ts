@@ -7,7 +7,7 @@ import path from "node:path";
 import { ROOT } from "./paths";
 
 /** The records a path parameter can name (a payer by their tag). */
-export type IdKind = "request" | "payment" | "staff" | "campaign" | "session" | "payer" | "plan";
+export type IdKind = "request" | "payment" | "staff" | "campaign" | "session" | "payer" | "plan" | "exception";
 
 /** A real id of each kind, made by the test's own setup. */
 export type RealIds = Record<IdKind, string>;
@@ -24,6 +24,7 @@ export const FORM_OF_KIND: Record<IdKind, string> = {
   session: "id",
   payer: "tag",
   plan: "id",
+  exception: "id",
 };
 
 /** The collection a dynamic segment follows says what it holds: /api/campaigns/[id] a campaign, /requests/[id] a request. */
@@ -35,6 +36,7 @@ const KIND_AFTER: Record<string, IdKind> = {
   sessions: "session",
   payers: "payer",
   plans: "plan",
+  exceptions: "exception",
 };
 
 function pageFiles(dir: string): string[] {

@@ -4,7 +4,7 @@ import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import { PaymentList } from "@/components/payments/payment-list";
 import { SettledChart } from "@/components/payments/settled-chart";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
+import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
 import { paymentFilterFromSearch } from "@/lib/client/payments/filters";
 import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
@@ -36,7 +36,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
       <h1 className="text-2xl font-semibold">Payments</h1>
       <HydrationBoundary state={dehydrate(client)}>
         <SettledChart />
-        <PaymentList filter={filter} today={dayOf(new Date(), timeZone)} />
+        <PaymentList filter={filter} today={dayOf(new Date(), timeZone)} canExport={SENDERS.includes(staff.role)} />
       </HydrationBoundary>
     </div>
   );

@@ -16,6 +16,7 @@ export const LIVE_EVENT_TYPES = [
   "payment.updated",
   "balance.changed",
   "campaign.progress",
+  "exceptions.changed",
 ] as const satisfies readonly LiveEventType[];
 
 // Does not compile when bus.ts gains an event type the list above lacks.
@@ -51,6 +52,9 @@ export function liveEffect(event: LiveEvent): QueryKey[] {
     case "campaign.progress":
       // The campaign may be a plan period's (a run, a chasing round): the plans read its rows too.
       return [keys.campaignLists, keys.campaign(event.campaignId), keys.plans];
+    case "exceptions.changed":
+      // The inbox, each exception and the navigation's count; the day book counts the open ones of each day.
+      return [keys.exceptions, keys.dayBooks];
   }
 }
 
@@ -80,6 +84,8 @@ export function parseLiveEvent(type: LiveEventType, data: string): LiveEvent | n
       return { type };
     case "campaign.progress":
       return isString(fields.campaignId) ? { type, campaignId: fields.campaignId } : null;
+    case "exceptions.changed":
+      return { type };
   }
 }
 
@@ -96,5 +102,7 @@ export function fallbackEffect(type: LiveEventType): QueryKey[] {
       return [keys.balance, keys.dayBooks];
     case "campaign.progress":
       return [["campaigns"], keys.plans];
+    case "exceptions.changed":
+      return [keys.exceptions, keys.dayBooks];
   }
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { dayParamSchema } from "@/lib/client/time/day-param";
+import { strictDayParamSchema } from "@/lib/client/time/day-param";
 
 // GET /api/payments/export (DESIGN §14): the accounting package and the days (in TIMEZONE, both ends included).
 export const EXPORT_FORMATS = ["xero", "quickbooks"] as const;
@@ -8,6 +8,6 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const exportQuerySchema = z.object({
   format: z.enum(EXPORT_FORMATS, { error: "Choose format=xero or format=quickbooks" }),
-  from: dayParamSchema,
-  to: dayParamSchema,
+  from: strictDayParamSchema,
+  to: strictDayParamSchema,
 });

@@ -17,6 +17,7 @@ import { requestListSearch } from "@/lib/client/requests/list-search";
 import type { RequestListQuery } from "@/lib/client/requests/schemas";
 import type { FundRequestView, RequestPage } from "@/lib/requests/view";
 import type { DayBook } from "@/lib/client/reports/daily";
+import { exceptionListSearch, type ExceptionListQuery, type ExceptionPage, type ExceptionView, type LinkSuggestion } from "@/lib/client/exceptions/view";
 import { dayBookSearch } from "@/lib/client/reports/range";
 
 // The one definition of every query: its key and how the browser reads it (our route handlers). A page's server
@@ -66,6 +67,11 @@ export const keys = {
   /** The day book of /reports, one per range (both days given: the page fills in the defaults). */
   dayBooks: ["reports", "daily"] as const,
   dayBook: (r: { from: string; to: string }) => ["reports", "daily", { from: r.from, to: r.to }] as const,
+  /** The exceptions inbox, one exception (with its link suggestions) and the navigation's open count. */
+  exceptions: ["exceptions"] as const,
+  exceptionList: (p: ExceptionListQuery) => ["exceptions", "list", { status: p.status, kind: p.kind ?? "", page: p.page }] as const,
+  exception: (id: string) => ["exceptions", "detail", id.toLowerCase()] as const,
+  openExceptions: ["exceptions", "open-count"] as const,
 };
 
 /** The query string of a plan's dues board (the page's URL, the API's, and its CSV): `?owing=1` for those who owe only. */
@@ -190,4 +196,24 @@ export const dayBookQuery = (r: { from: string; to: string }) =>
   queryOptions({
     queryKey: keys.dayBook(r),
     queryFn: () => apiFetch<DayBook>(`/api/reports/daily${dayBookSearch(r)}`),
+  });
+
+export const exceptionListQuery = (p: ExceptionListQuery) =>
+  queryOptions({
+    queryKey: keys.exceptionList(p),
+    queryFn: () => apiFetch<ExceptionPage>(`/api/exceptions${exceptionListSearch(p)}`),
+  });
+
+export const exceptionQuery = (id: string) =>
+  queryOptions({
+    queryKey: keys.exception(id),
+    queryFn: () => apiFetch<{ exception: ExceptionView; suggestions: LinkSuggestion[] }>(`/api/exceptions/${encodeURIComponent(id)}`),
+  });
+
+/** The navigation's badge: every open exception, counted to 1,000 ("999+" past that). */
+export const openExceptionsQuery = () =>
+  queryOptions({
+    queryKey: keys.openExceptions,
+    queryFn: () => apiFetch<{ open: number; capped: boolean }>("/api/exceptions/count"),
+    staleTime: 30_000,
   });

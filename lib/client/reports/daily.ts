@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-import { dayParamSchema } from "@/lib/client/time/day-param";
+import { dayParamSchema, strictDayParamSchema } from "@/lib/client/time/day-param";
 
 import { dayBookRange } from "./range";
 
@@ -29,11 +29,13 @@ export interface DayBook {
   total: Omit<DayEntry, "date" | "openExceptions"> & { date: "total" };
 }
 
+// The page reads its URL leniently (an unusable day is the default); the route refuses one with a 422 naming it.
 export const dayBookQuerySchema = z.object({
   from: dayParamSchema,
   to: dayParamSchema,
   format: z.enum(["json", "csv"]).catch("json").default("json"),
 });
+export const dayBookApiQuerySchema = dayBookQuerySchema.extend({ from: strictDayParamSchema, to: strictDayParamSchema });
 
 /**
  * The /reports page's day pickers: the route's rule for the days (an empty picker is the default), and when both are

@@ -13,3 +13,19 @@ export const dayParamSchema = z
   })
   .optional()
   .catch(undefined);
+
+/**
+ * The same day for an API's query, strict: absent or empty is no day, anything else must be a real YYYY-MM-DD day
+ * (a 422 naming the field, not a quietly dropped filter; DESIGN §14's reports and export).
+ */
+export const strictDayParamSchema = z.preprocess(
+  (v) => (v === "" ? undefined : v),
+  z
+    .string()
+    .superRefine((d, ctx) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(d)) ctx.addIssue({ code: "custom", message: "Give a day as YYYY-MM-DD, such as 2026-11-24" });
+      else if (new Date(Date.parse(`${d}T00:00:00Z`) || 0).toISOString().slice(0, 10) !== d)
+        ctx.addIssue({ code: "custom", message: "No such day in the calendar" });
+    })
+    .optional(),
+);

@@ -2,6 +2,8 @@ import { withStaff } from "@/lib/auth/guard";
 import { SENDERS } from "@/lib/client/auth/roles";
 import { exportQuerySchema } from "@/lib/client/payments/export-query";
 import { getConfig } from "@/lib/config";
+import { dayBookRange } from "@/lib/client/reports/range";
+import { dayOf } from "@/lib/client/time/zone";
 import { csvFilename } from "@/lib/csv/table";
 import { unprocessable } from "@/lib/http/api-error";
 import { csvResponse } from "@/lib/http/csv-response";
@@ -16,13 +18,19 @@ export const GET = withStaff(SENDERS, async (request, { db }) => {
   const parsed = exportQuerySchema.safeParse(Object.fromEntries(request.nextUrl.searchParams));
   if (!parsed.success) {
     const flat = flattenError(parsed.error);
-    throw unprocessable(flat.fieldErrors.format?.[0] ?? "Choose format=xero or format=quickbooks", {
+    const field = Object.keys(flat.fieldErrors)[0] ?? "format";
+    throw unprocessable(`${field}: ${flat.fieldErrors[field as keyof typeof flat.fieldErrors]?.[0] ?? "not understood"}.`, {
       fieldErrors: flat.fieldErrors,
       formErrors: flat.formErrors,
     });
   }
   const { timeZone } = getConfig();
-  const { format, from, to } = parsed.data;
+  // The day book's rule for the days (this month so far by default, the last day not before the first, at most
+  // 366), so an export always matches a day book the person can open.
+  const range = dayBookRange(parsed.data, dayOf(new Date(), timeZone));
+  if (!range.ok) throw unprocessable(range.message, { fieldErrors: { [range.field]: [range.fieldMessage] }, formErrors: [] });
+  const { format } = parsed.data;
+  const { from, to } = range;
   const items = await paymentsForExport(db, { from, to }, timeZone);
   return csvResponse(accountingCsv(format, items, timeZone), csvFilename(`payments-${format}`, timeZone));
 });

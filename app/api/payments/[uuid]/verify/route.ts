@@ -1,4 +1,6 @@
 import { writeAudit } from "@/lib/audit/write";
+import { getConfig } from "@/lib/config";
+import { scanExceptions } from "@/lib/exceptions/detect";
 import { withStaff } from "@/lib/auth/guard";
 import { SENDERS } from "@/lib/client/auth/roles";
 import { notFound } from "@/lib/http/api-error";
@@ -18,6 +20,8 @@ export const POST = withStaff<{ uuid: string }>(SENDERS, async (_request, { db, 
   // The people's client: a person is watching the button, so a hiccup is retried within the click.
   const verdict = await verifyPayment({ ...paymentDeps(db), service: getService() }, uuid);
   await writeAudit(db, { action: "payment.reverify", actor: staff, target: uuid, detail: { result: verdict.verification }, ip });
+  // A verdict opens or closes this payment's exception now (a re-verify that succeeds clears verification_failed).
+  await scanExceptions(db, { paymentUuids: [uuid], now: new Date(), lostWebhookMinutes: getConfig().lostWebhookMinutes });
   // The verify host could not be asked: the person is told so (a 5xx envelope) and the payment is as it was.
   if (verdict.verification === "unverified") throw verdict.error;
   const updated = await getPayment(db, uuid, staff.role);

@@ -1,0 +1,30 @@
+import { writeAudit } from "@/lib/audit/write";
+import { withStaff } from "@/lib/auth/guard";
+import { SENDERS } from "@/lib/client/auth/roles";
+import { resolveExceptionSchema } from "@/lib/client/exceptions/schemas";
+import { toExceptionView } from "@/lib/exceptions/queries";
+import { resolveException } from "@/lib/exceptions/resolve";
+import { parseJsonBody } from "@/lib/http/body";
+import { ok } from "@/lib/http/envelope";
+
+import { answerRefusal } from "../../refused";
+import { otherMethods } from "@/lib/http/other-methods";
+
+export const dynamic = "force-dynamic";
+
+/** Resolves an open exception with a note (required); with `requestId`, links its unlinked payment first. Audited. */
+export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
+  const input = await parseJsonBody(request, resolveExceptionSchema);
+  const row = await resolveException(db, params.id, input, staff).catch(answerRefusal);
+  await writeAudit(db, {
+    action: "exception.resolved",
+    actor: staff,
+    target: row.id,
+    detail: { kind: row.kind, note: input.note, paymentUuid: row.paymentUuid, ...(input.requestId ? { linkedRequestId: input.requestId } : {}) },
+    ip,
+  });
+  const message = input.requestId ? `Resolved: the payment is linked to request #${input.requestId}.` : "Resolved.";
+  return ok(toExceptionView(row), message);
+});
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

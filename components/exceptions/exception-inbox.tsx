@@ -1,0 +1,86 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+import { Card } from "@/components/ui/card";
+import { ErrorPanel } from "@/components/ui/error-panel";
+import { Pager } from "@/components/ui/pager";
+import { KIND_LABELS, type ExceptionListQuery } from "@/lib/client/exceptions/view";
+import { exceptionListQuery } from "@/lib/client/query/options";
+
+import { ExceptionCard } from "./exception-card";
+import { exceptionsHref } from "./format";
+import { InboxSkeleton } from "./inbox-skeleton";
+import { KindFilter } from "./kind-filter";
+import { StatusTabs } from "./status-tabs";
+
+// The inbox: status tabs, the kind filter and a page of cards, all from the URL; the `exceptions.changed` live event
+// refetches it, so an exception opened or cleared by a job appears or leaves with no reload.
+
+export function ExceptionInbox({ query: current, canAct }: { query: ExceptionListQuery; canAct: boolean }) {
+  const router = useRouter();
+  const query = useQuery(exceptionListQuery(current));
+  // What the last Resolve or Reopen did, said where a screen reader hears it (the card itself leaves the list).
+  const [notice, setNotice] = useState("");
+  const data = query.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  const heading = `${current.status === "open" ? "Open" : "Resolved"}${current.kind ? `: ${KIND_LABELS[current.kind]}` : ""}`;
+  return (
+    <div className="space-y-4">
+      <StatusTabs query={current} open={data?.open ?? null} />
+      <KindFilter key={exceptionsHref(current)} query={current} onApply={(next) => router.push(exceptionsHref(next))} />
+      <p aria-live="polite" className="text-sm text-slate-700" data-testid="exceptions-status">
+        {notice}
+      </p>
+      {/* A failed refetch keeps the exceptions last read; the panel is for a list never read. */}
+      {!data ? (
+        query.isError ? (
+          <ErrorPanel title="Exceptions could not be loaded" message={`${query.error.message} Reload the page to try again.`} />
+        ) : (
+          <InboxSkeleton />
+        )
+      ) : (
+        <section aria-labelledby="exceptions-heading" className="space-y-3">
+          <h2 id="exceptions-heading" className="text-lg font-semibold">
+            {heading}{" "}
+            <span className="text-base font-normal text-slate-600 tabular-nums">
+              ({data.total.toLocaleString("en")}
+              {data.totalCapped ? "+" : ""})
+            </span>
+          </h2>
+          {data.items.length === 0 ? (
+            <Card className="p-6 text-sm text-slate-700" data-testid="exceptions-empty">
+              {emptyText(current, data.total)}
+            </Card>
+          ) : (
+            <ul className="space-y-3" data-testid="exception-list">
+              {data.items.map((e) => (
+                <ExceptionCard key={e.id} exception={e} canAct={canAct} onChanged={setNotice} />
+              ))}
+            </ul>
+          )}
+          <Pager
+            newerHref={current.page > 1 ? exceptionsHref({ ...current, page: Math.min(current.page - 1, pages) }) : null}
+            olderHref={current.page < pages ? exceptionsHref({ ...current, page: current.page + 1 }) : null}
+          >
+            Page {current.page} of {pages}
+          </Pager>
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** What an empty page means, in words a person can act on. */
+function emptyText(query: ExceptionListQuery, total: number): string {
+  if (total > 0) return "Nothing on this page: go back to the first page.";
+  const kind = query.kind ? `“${KIND_LABELS[query.kind]}” ` : "";
+  if (query.status === "open") {
+    return query.kind ? `No ${kind}exception is open. Nothing of this kind needs a person.` : "Nothing needs a person. Payments that do not fit appear here.";
+  }
+  return query.kind
+    ? `No ${kind}exception has been resolved yet.`
+    : "Nothing has been resolved yet. Exceptions a person resolves, or that clear by themselves, are kept here.";
+}

@@ -1,0 +1,85 @@
+import type { Page } from "@/lib/client/http/page-param";
+
+// What GET /api/exceptions answers (DESIGN §14), shared by the routes and the /exceptions page.
+
+export const EXCEPTION_KINDS = ["unlinked_payment", "verification_failed", "amount_mismatch", "accepted_without_payment", "duplicate_payment"] as const;
+export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];
+
+export const EXCEPTION_STATUSES = ["open", "resolved"] as const;
+export type ExceptionStatus = (typeof EXCEPTION_STATUSES)[number];
+
+/** What each kind is called on the page and in the CSV. */
+export const KIND_LABELS: Record<ExceptionKind, string> = {
+  unlinked_payment: "Payment not linked",
+  verification_failed: "Verification failed",
+  amount_mismatch: "Amounts disagree",
+  accepted_without_payment: "Accepted, no payment",
+  duplicate_payment: "Second payment",
+};
+
+export interface ExceptionView {
+  id: string;
+  kind: ExceptionKind;
+  status: ExceptionStatus;
+  openedAt: string;
+  /** The payment it is about (every kind but accepted_without_payment). */
+  paymentUuid: string | null;
+  /** The service's request id it is about, or that a person linked the payment to; null when none. */
+  requestId: string | null;
+  tag: string | null;
+  /** A decimal naira string. */
+  amount: string | null;
+  /** Why it was opened, in words a person can act on. */
+  detail: string;
+  /** The person who resolved it; null while open, and when it closed by itself (its cause cleared). */
+  resolvedBy: string | null;
+  resolvedAt: string | null;
+  /** The person's note, or what cleared it when it closed by itself. */
+  note: string | null;
+}
+
+/**
+ * A page of exceptions; `open` counts every open exception, whatever the filter. The total stops at 10,000
+ * (`totalCapped`: more match, shown "10,000+").
+ */
+export type ExceptionPage = Page<ExceptionView> & { open: number; totalCapped: boolean };
+
+/** A request an unlinked payment could be linked to, best first: same tag and amount, then same tag. */
+export interface LinkSuggestion {
+  requestId: string;
+  tag: string;
+  amount: string;
+  status: "pending" | "accepted";
+  createdAt: string;
+  sameAmount: boolean;
+}
+
+export interface ExceptionListQuery {
+  status: ExceptionStatus;
+  kind?: ExceptionKind;
+  page: number;
+}
+
+const one = (v: string | string[] | null | undefined): string | undefined => (Array.isArray(v) ? v[0] : (v ?? undefined));
+
+/** Reads an exceptions list query from URL parameters; anything unusable reads as its default (open, every kind, page 1). */
+export function exceptionListFromSearch(get: (name: string) => string | string[] | null | undefined): ExceptionListQuery {
+  const status = one(get("status"));
+  const kind = one(get("kind"));
+  const page = Number(one(get("page")) ?? "1");
+  return {
+    status: status === "resolved" ? "resolved" : "open",
+    kind: (EXCEPTION_KINDS as readonly string[]).includes(kind ?? "") ? (kind as ExceptionKind) : undefined,
+    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+  };
+}
+
+/** The query string of an exceptions list (the page's URL, GET /api/exceptions): each part left out at its default. */
+export function exceptionListSearch(p: ExceptionListQuery): string {
+  const s = new URLSearchParams();
+  if (p.status !== "open") s.set("status", p.status);
+  if (p.kind) s.set("kind", p.kind);
+  if (p.page > 1) s.set("page", String(p.page));
+  const text = s.toString();
+  return text ? `?${text}` : "";
+}

@@ -1,0 +1,157 @@
+import "server-only";
+
+import { sql, type SQL } from "drizzle-orm";
+
+import { queryRows, type Db } from "@/lib/db/client";
+import { publish } from "@/lib/live/bus";
+
+// Opens and closes exceptions (DESIGN §14; docs/architecture.md, "Closing the books"). Each kind is one condition
+// over the payments or requests table: a row that meets it gets its exception once (the unique kind+subject key
+// decides, so repeats and two instances open one), and an open exception whose subject no longer meets it is
+// closed with what cleared it. Nothing here reopens: a resolved row, by a person or by itself, stays resolved.
+
+export interface ScanScope {
+  /** Only these payments (the follow-up of a payment, a re-verify, a person's link); absent: every row. */
+  paymentUuids?: string[];
+  now: Date;
+  /** An accepted request with no payment this long after its acceptance is a lost webhook. */
+  lostWebhookMinutes: number;
+}
+
+export interface ScanResult {
+  opened: number;
+  closed: number;
+}
+
+// The payment's tag as linking compares it with a request's (lib/payments/link.ts).
+const PAYER_TAG = sql.raw(`coalesce(p.peer_tag, p.customer_tag)`);
+const NOT_LINKED = sql.raw(`p.fund_request_id is null and p.link_note is not null`);
+// A request to the same tag for the same amount already has its payment: this one is a second payment.
+const PAID_TWIN = sql`exists (select 1 from fund_requests r where r.tag = ${PAYER_TAG} and r.amount = p.amount and r.payment_uuid is not null and r.payment_uuid <> p.uuid)`;
+// The same tag already paid a request of the same campaign family (a chase of someone who had paid, say).
+const FAMILY_TWIN = sql.raw(`exists (
+  select 1 from fund_requests r
+  join campaign_rows cr on cr.fund_request_id = r.id
+  join campaigns c on c.id = cr.campaign_id
+  join campaigns c2 on coalesce(c2.family_id, c2.id) = coalesce(c.family_id, c.id)
+  join campaign_rows cr2 on cr2.campaign_id = c2.id and cr2.fund_request_id is not null and cr2.fund_request_id <> r.id
+  join fund_requests r2 on r2.id = cr2.fund_request_id and lower(r2.tag) = lower(r.tag)
+  join payments p2 on p2.fund_request_id = r2.id
+  where r.id = p.fund_request_id and (p2.received_at, p2.uuid) < (p.received_at, p.uuid)
+)`);
+
+type PaymentKind = "verification_failed" | "amount_mismatch" | "unlinked_payment" | "duplicate_payment";
+
+/** Each payment kind's condition over `p` (payments), and what its detail says. */
+const PAYMENT_KINDS: Record<PaymentKind, { when: SQL; detail: SQL; cleared: SQL }> = {
+  verification_failed: {
+    when: sql.raw(`p.verification = 'failed' and not p.verification_mismatch`),
+    detail: sql.raw(`coalesce(p.verification_error, 'The verify host could not confirm this payment.')`),
+    cleared: sql.raw(`case when p.verification = 'verified' then 'Verified at the verify host.' else 'No longer a failed verification.' end`),
+  },
+  amount_mismatch: {
+    when: sql.raw(`p.verification = 'failed' and p.verification_mismatch`),
+    detail: sql.raw(`coalesce(p.verification_error, 'The verify host disagrees on the amounts.')`),
+    cleared: sql.raw(`case when p.verification = 'verified' then 'The verify host now agrees on the amounts.' else 'The amounts no longer disagree.' end`),
+  },
+  unlinked_payment: {
+    when: sql`${NOT_LINKED} and not ${PAID_TWIN}`,
+    detail: sql.raw(`p.link_note`),
+    cleared: sql.raw(
+      `case when p.fund_request_id is not null then 'Linked to its request.' else 'Counted as a second payment instead (its own exception).' end`,
+    ),
+  },
+  duplicate_payment: {
+    when: sql`((${NOT_LINKED} and ${PAID_TWIN}) or (p.fund_request_id is not null and ${FAMILY_TWIN}))`,
+    detail: sql`case when p.fund_request_id is null
+      then 'A second payment of NGN ' || to_char(p.amount, 'FM999,999,999,990.00') || ' from @' || ${PAYER_TAG} || ': a request to this tag for this amount already has its payment. Refund it or link it by hand.'
+      else 'A second payment from @' || ${PAYER_TAG} || ' in one campaign and its ask-again rounds: this tag had already paid. Refund the extra payment or keep it as credit.' end`,
+    cleared: sql.raw(`'No longer a second payment.'`),
+  },
+};
+
+const KIND_NAMES = Object.keys(PAYMENT_KINDS) as PaymentKind[];
+
+// A full scan looks for second payments within a campaign family among this window's payments only (the join is the
+// costly one); every payment is checked when its follow-up runs, so the window only catches what a crash skipped.
+const FAMILY_SCAN_DAYS = 2;
+
+function uuidFilter(scope: ScanScope, column: string): SQL {
+  if (!scope.paymentUuids) return sql.raw("true");
+  const uuids = scope.paymentUuids.map((u) => sql`${u.toLowerCase()}`);
+  return sql`${sql.raw(column)} in (${sql.join(uuids, sql`, `)})`;
+}
+
+function window(scope: ScanScope, kind: PaymentKind): SQL {
+  if (scope.paymentUuids || kind !== "duplicate_payment") return sql.raw("true");
+  return sql`(p.fund_request_id is null or p.received_at > ${new Date(scope.now.getTime() - FAMILY_SCAN_DAYS * 86_400_000)})`;
+}
+
+/** Opens what is newly the case and closes what no longer is; publishes `exceptions.changed` when anything moved. */
+export async function scanExceptions(db: Db, scope: ScanScope): Promise<ScanResult> {
+  if (scope.paymentUuids?.length === 0) return { opened: 0, closed: 0 };
+  let opened = 0;
+  let closed = 0;
+  for (const kind of KIND_NAMES) {
+    const k = PAYMENT_KINDS[kind];
+    const rows = await queryRows<{ id: string }>(
+      db,
+      sql`insert into exceptions (kind, subject, payment_uuid, request_id, tag, amount, detail, opened_at)
+        select ${kind}, p.uuid, p.uuid, r.request_id, ${PAYER_TAG}, p.amount, ${k.detail}, ${scope.now}
+        from payments p left join fund_requests r on r.id = p.fund_request_id
+        where ${uuidFilter(scope, "p.uuid")} and ${window(scope, kind)} and ${k.when}
+        on conflict (kind, subject) do nothing
+        returning id`,
+    );
+    opened += rows.length;
+    const cleared = await queryRows<{ id: string }>(
+      db,
+      sql`update exceptions e set status = 'resolved', resolved_at = ${scope.now},
+          note = coalesce((select ${k.cleared} from payments p where p.uuid = e.payment_uuid), 'The payment is no longer recorded.')
+        where e.kind = ${kind} and e.status = 'open' and e.reopened_at is null and ${uuidFilter(scope, "e.payment_uuid")}
+          and not exists (select 1 from payments p where p.uuid = e.payment_uuid and ${k.when})
+        returning id`,
+    );
+    closed += cleared.length;
+  }
+  const lost = await scanLostWebhooks(db, scope);
+  opened += lost.opened;
+  closed += lost.closed;
+  if (opened + closed > 0) publish({ type: "exceptions.changed" });
+  return { opened, closed };
+}
+
+/**
+ * `accepted_without_payment`: the service said accepted, and no payment came within the minutes allowed. A scan
+ * of some payments only closes: the requests those payments were linked to have their payment now.
+ */
+async function scanLostWebhooks(db: Db, scope: ScanScope): Promise<ScanResult> {
+  const cutoff = new Date(scope.now.getTime() - scope.lostWebhookMinutes * 60_000);
+  const subjects = scope.paymentUuids
+    ? sql`e.subject in (select p.fund_request_id::text from payments p where ${uuidFilter(scope, "p.uuid")} and p.fund_request_id is not null)`
+    : sql.raw("true");
+  const opened = scope.paymentUuids
+    ? []
+    : await queryRows<{ id: string }>(
+        db,
+        sql`insert into exceptions (kind, subject, request_id, tag, amount, detail, opened_at)
+      select 'accepted_without_payment', r.id::text, r.request_id, r.tag, r.amount,
+        'The service says @' || r.tag || ' accepted this request, but no payment notice arrived within ' || ${scope.lostWebhookMinutes}::int || ' minutes: the webhook may be lost. Check the wallet for the money, and ask the service to send the notice again.',
+        ${scope.now}
+      from fund_requests r
+      where r.status = 'accepted' and r.payment_uuid is null and r.request_id is not null
+        and coalesce(r.decided_at, r.updated_at) < ${cutoff}
+      on conflict (kind, subject) do nothing
+      returning id`,
+      );
+  const closed = await queryRows<{ id: string }>(
+    db,
+    sql`update exceptions e set status = 'resolved', resolved_at = ${scope.now},
+        note = coalesce((select case when r.payment_uuid is not null then 'The payment arrived.' else 'The request is no longer accepted at the service.' end
+          from fund_requests r where r.id = e.subject::uuid), 'The request is no longer recorded.')
+      where e.kind = 'accepted_without_payment' and e.status = 'open' and e.reopened_at is null and ${subjects}
+        and not exists (select 1 from fund_requests r where r.id = e.subject::uuid and r.status = 'accepted' and r.payment_uuid is null)
+      returning id`,
+  );
+  return { opened: opened.length, closed: closed.length };
+}

@@ -1,0 +1,281 @@
+import { randomUUID } from "node:crypto";
+
+import { sql } from "drizzle-orm";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { resolveExceptionSchema } from "@/lib/client/exceptions/schemas";
+import { queryRows, type Db } from "@/lib/db/client";
+import { recordPayment } from "@/lib/payments/record";
+import { readDayBook } from "@/lib/reports/daily";
+import { clientKey } from "@/lib/requests/keys";
+import { applyServiceState, insertSending, markPending } from "@/lib/requests/status";
+import { peerTransferPayloadSchema } from "@/lib/service/schemas";
+import { dbTargets, useTestDatabase, type TestDatabase } from "@/tests/support/db-targets";
+import { payload } from "@/tests/support/payloads";
+import { insertStaff, newKey, newTag } from "@/tests/support/request-deps";
+
+import { scanExceptions } from "./detect";
+import { readException, readExceptionPage } from "./queries";
+import { ExceptionRefused } from "./refused";
+import { reopenException, resolveException } from "./resolve";
+
+// The exceptions inbox (DESIGN §14) on a real database: each kind opened once however many scans race (two
+// connections on Postgres), closed by itself when its cause clears, never reopened by a scan after a person resolved
+// it, a person's link with its refusals, the suggestions' order, the lost-webhook minutes and the day book's count.
+
+const LOG = { remoteAddr: "203.0.113.7", signatureOk: true } as const;
+const MINUTE = 60_000;
+
+describe.each(dbTargets())("exceptions on $name", (target) => {
+  const database: TestDatabase = useTestDatabase(target);
+  let person: { id: string; name: string };
+  beforeAll(async () => {
+    person = await insertStaff(database.db, "Bola Finance");
+  });
+  beforeEach(async () => {
+    for (const table of ["exceptions", "payments", "campaign_rows", "campaigns", "fund_requests"]) await database.db.execute(sql.raw(`delete from ${table}`));
+  });
+
+  const scan = (db: Db = database.db, now = new Date(), paymentUuids?: string[]) => scanExceptions(db, { now, lostWebhookMinutes: 15, paymentUuids });
+
+  /** A recorded payment from `tag`; `state` sets what its follow-up would have left. */
+  async function paid(tag: string, amount: string, state: Record<string, unknown> = {}, receivedAt = new Date()): Promise<string> {
+    const uuid = randomUUID();
+    const body = payload({
+      uuid,
+      amount: Number(amount),
+      actual_amount: Number(amount),
+      settled_amount: Number(amount),
+      fees: 0,
+      meta: { peer_tag: tag, name: "Ada" },
+    });
+    expect(await recordPayment(database.db, peerTransferPayloadSchema.parse(body), "major", LOG)).toBe("recorded");
+    await database.db.execute(sql`update payments set received_at = ${receivedAt.toISOString()}::timestamptz where uuid = ${uuid}`);
+    for (const [column, value] of Object.entries(state)) await database.db.execute(sql`update payments set ${sql.raw(column)} = ${value} where uuid = ${uuid}`);
+    return uuid;
+  }
+
+  /** A request to `tag` the service holds as `status`; answers its row id and service id. */
+  async function asked(tag: string, amount: string, status: "pending" | "accepted" | "declined" = "pending", decidedAt = new Date()) {
+    const row = await insertSending(database.db, {
+      reference: `fb_${newKey("exc")}`,
+      idempotencyKey: clientKey(newKey("exc")),
+      tag,
+      amount,
+      description: "Dues",
+      createdBy: null,
+    });
+    if (!row) throw new Error("insert refused");
+    const requestId = String(Math.floor(Math.random() * 1e10));
+    await markPending(database.db, row.id, requestId);
+    if (status !== "pending")
+      await applyServiceState(database.db, requestId, {
+        status,
+        requestedBy: { name: "Biz", tag: "biz" },
+        requestedSentTo: { name: "Ada", tag },
+        serviceCreatedAt: null,
+        serviceUpdatedAt: decidedAt,
+      });
+    await database.db.execute(
+      sql`update fund_requests set decided_at = ${decidedAt.toISOString()}::timestamptz where id = ${row.id}::uuid and status <> 'pending'`,
+    );
+    return { id: row.id, requestId };
+  }
+
+  /** Links a payment to a request as linking would have (both sides). */
+  async function link(uuid: string, requestRowId: string): Promise<void> {
+    await database.db.execute(sql`update fund_requests set payment_uuid = ${uuid}, status = 'accepted' where id = ${requestRowId}::uuid`);
+    await database.db.execute(sql`update payments set fund_request_id = ${requestRowId}::uuid, link_note = null where uuid = ${uuid}`);
+  }
+
+  async function rows() {
+    return queryRows<{ kind: string; subject: string; status: string; resolved_by_name: string | null; note: string | null }>(
+      database.db,
+      sql`select kind, subject, status, resolved_by_name, note from exceptions order by kind, subject`,
+    );
+  }
+
+  async function one(kind: string, subject: string) {
+    const found = (await rows()).filter((r) => r.kind === kind && r.subject === subject);
+    expect(found).toHaveLength(1);
+    return found[0];
+  }
+
+  /** A campaign of `family` (null: its own family) with a row sent as `requestRowId`. */
+  async function campaignRow(requestRowId: string, tag: string, family: string | null): Promise<string> {
+    const [c] = await queryRows<{ id: string }>(
+      database.db,
+      sql`insert into campaigns (name, status, family_id) values ('Dues', 'done', ${family}::uuid) returning id`,
+    );
+    if (!c) throw new Error("no campaign");
+    await database.db.execute(
+      sql`insert into campaign_rows (campaign_id, row, tag, amount_text, amount_naira, description, status, fund_request_id)
+          values (${c.id}::uuid, 1, ${tag}, '500', 500, 'Dues', 'sent', ${requestRowId}::uuid)`,
+    );
+    return c.id;
+  }
+
+  it("opens each kind once, however many scans run at once and on two connections", async () => {
+    const failed = await paid(newTag("vf"), "100.00", { verification: "failed", verification_error: "The verify host does not know this transaction." });
+    const mismatch = await paid(newTag("mm"), "100.00", {
+      verification: "failed",
+      verification_mismatch: true,
+      verification_error: "The verify host reports amount NGN 90.00…",
+    });
+    const unlinked = await paid(newTag("un"), "100.00", { link_note: "No open request was found; not linked." });
+    // A second payment for one request: a request to this tag for this amount already has its payment.
+    const twinTag = newTag("tw");
+    const first = await paid(twinTag, "250.00");
+    const firstRequest = await asked(twinTag, "250.00");
+    await link(first, firstRequest.id);
+    const second = await paid(twinTag, "250.00", { link_note: "No open request was found; not linked." });
+    // A second payment in one campaign family from one tag: the first round and its ask-again round both paid.
+    const famTag = newTag("fam");
+    const [r1, r2] = [await asked(famTag, "500.00"), await asked(famTag, "500.00")];
+    const c1 = await campaignRow(r1.id, famTag, null);
+    await campaignRow(r2.id, famTag, c1);
+    const p1 = await paid(famTag, "500.00", {}, new Date(Date.now() - 2 * MINUTE));
+    const p2 = await paid(famTag, "500.00");
+    await link(p1, r1.id);
+    await link(p2, r2.id);
+    // Accepted 20 minutes ago and no payment: a lost webhook; accepted 5 minutes ago: not yet.
+    const lost = await asked(newTag("lost"), "700.00", "accepted", new Date(Date.now() - 20 * MINUTE));
+    await asked(newTag("recent"), "700.00", "accepted", new Date(Date.now() - 5 * MINUTE));
+
+    const other = database.kind === "postgres" ? await database.reopen() : null;
+    try {
+      const dbs = [database.db, other?.db ?? database.db];
+      const passes = await Promise.all(Array.from({ length: 6 }, (_, i) => scan(dbs[i % 2])));
+      expect(passes.reduce((n, p) => n + p.opened, 0)).toBe(6);
+    } finally {
+      await other?.close();
+    }
+    await scan();
+    expect((await rows()).map((r) => [r.kind, r.subject, r.status])).toEqual(
+      [
+        ["accepted_without_payment", lost.id, "open"],
+        ["amount_mismatch", mismatch, "open"],
+        ["duplicate_payment", p2, "open"],
+        ["duplicate_payment", second, "open"],
+        ["unlinked_payment", unlinked, "open"],
+        ["verification_failed", failed, "open"],
+      ].sort((a, b) => `${a[0]}${a[1]}`.localeCompare(`${b[0]}${b[1]}`)),
+    );
+    const page = await readExceptionPage(database.db, { status: "open", page: 1 });
+    expect([page.total, page.open, page.items.find((e) => e.kind === "duplicate_payment" && e.paymentUuid === second)?.requestId]).toEqual([6, 6, null]);
+    expect(page.items.find((e) => e.kind === "accepted_without_payment")).toMatchObject({ requestId: lost.requestId, amount: "700.00" });
+  });
+
+  it("closes by itself when its cause clears: a re-verify succeeds, the late webhook arrives, the payment is linked", async () => {
+    const failed = await paid(newTag("vf"), "100.00", { verification: "failed", verification_error: "Could not verify after 10 attempts." });
+    const unlinkedTag = newTag("un");
+    const unlinked = await paid(unlinkedTag, "100.00", { link_note: "No open request was found; not linked." });
+    const lost = await asked(newTag("lost"), "700.00", "accepted", new Date(Date.now() - 20 * MINUTE));
+    await scan();
+    expect((await rows()).filter((r) => r.status === "open")).toHaveLength(3);
+
+    await database.db.execute(sql`update payments set verification = 'verified', verification_error = null where uuid = ${failed}`);
+    // The payment's own scan (its follow-up, a re-verify) closes it at once.
+    expect(await scan(database.db, new Date(), [failed])).toEqual({ opened: 0, closed: 1 });
+    expect(await one("verification_failed", failed)).toMatchObject({ status: "resolved", resolved_by_name: null, note: "Verified at the verify host." });
+
+    const late = await paid(newTag("late"), "700.00");
+    await link(late, lost.id);
+    const request = await asked(unlinkedTag, "100.00");
+    await link(unlinked, request.id);
+    // The late payment's scan closes the lost-webhook exception of the request it was linked to.
+    expect(await scan(database.db, new Date(), [late, unlinked])).toEqual({ opened: 0, closed: 2 });
+    expect(await one("accepted_without_payment", lost.id)).toMatchObject({ status: "resolved", note: "The payment arrived." });
+    expect(await one("unlinked_payment", unlinked)).toMatchObject({ status: "resolved", note: "Linked to its request." });
+  });
+
+  it("is never reopened by a scan after a person resolved it, and a person's reopening keeps it open", async () => {
+    const failed = await paid(newTag("vf"), "100.00", { verification: "failed", verification_error: "Could not verify." });
+    await scan();
+    const [open] = (await readExceptionPage(database.db, { status: "open", page: 1 })).items;
+    if (!open) throw new Error("not opened");
+    const resolved = await resolveException(database.db, open.id, { note: "Confirmed with the service by phone." }, person);
+    expect([resolved.status, resolved.resolvedByName, resolved.note]).toEqual(["resolved", "Bola Finance", "Confirmed with the service by phone."]);
+    expect(await scan()).toEqual({ opened: 0, closed: 0 });
+    expect(await one("verification_failed", failed)).toMatchObject({ status: "resolved", resolved_by_name: "Bola Finance" });
+    // Resolved again: 409 naming who resolved it.
+    const again = await resolveException(database.db, open.id, { note: "Twice" }, person).catch((e: unknown) => e);
+    expect(again instanceof ExceptionRefused && [again.kind, again.message]).toEqual(["conflict", expect.stringContaining("already resolved by Bola Finance")]);
+
+    // Reopened, then its cause clears: the scan leaves it to a person.
+    expect((await reopenException(database.db, open.id)).status).toBe("open");
+    const reopenAgain = await reopenException(database.db, open.id).catch((e: unknown) => e);
+    expect(reopenAgain instanceof ExceptionRefused && reopenAgain.kind).toBe("conflict");
+    await database.db.execute(sql`update payments set verification = 'verified' where uuid = ${failed}`);
+    await scan();
+    expect(await one("verification_failed", failed)).toMatchObject({ status: "open" });
+  });
+
+  it("links an unlinked payment to a request a person picks, ranks the suggestions, and refuses what cannot be linked", async () => {
+    const tag = newTag("pick");
+    const payment = await paid(tag, "300.00", { link_note: "2 open requests to this tag for NGN 300.00 match; not linked, to avoid guessing." });
+    const sameTagOnly = await asked(tag, "120.00");
+    const sameAmount = await asked(tag, "300.00");
+    const declined = await asked(tag, "300.00", "declined");
+    const otherTag = await asked(newTag("other"), "300.00");
+    const taken = await asked(tag, "300.00");
+    await link(await paid(tag, "300.00"), taken.id);
+    // With a paid twin the payment reads as a second payment; without the paid request it is unlinked.
+    await database.db.execute(sql`update fund_requests set status = 'declined', payment_uuid = null where id = ${taken.id}::uuid`);
+    await scan();
+    const [exception] = (await readExceptionPage(database.db, { status: "open", kind: "unlinked_payment", page: 1 })).items;
+    if (!exception) throw new Error("not opened");
+    const detail = await readException(database.db, exception.id);
+    expect(detail?.suggestions.map((s) => [s.requestId, s.sameAmount])).toEqual([
+      [sameAmount.requestId, true],
+      [sameTagOnly.requestId, false],
+    ]);
+
+    const refused = async (requestId: string) => {
+      const error = await resolveException(database.db, exception.id, { note: "Paid by transfer", requestId }, person).catch((e: unknown) => e);
+      return error instanceof ExceptionRefused ? [error.kind, error.message] : error;
+    };
+    expect(await refused(declined.requestId)).toEqual(["conflict", expect.stringContaining("is declined")]);
+    expect(await refused(otherTag.requestId)).toEqual(["conflict", expect.stringContaining("another person's request")]);
+    await database.db.execute(sql`update fund_requests set status = 'pending', payment_uuid = ${randomUUID()} where id = ${taken.id}::uuid`);
+    expect(await refused(taken.requestId)).toEqual(["conflict", expect.stringContaining("already has a payment")]);
+    expect(await refused("999999999999")).toEqual(["unknown_request", expect.stringContaining("No request #999999999999")]);
+
+    const resolved = await resolveException(database.db, exception.id, { note: "Paid by transfer", requestId: sameAmount.requestId }, person);
+    expect([resolved.status, resolved.requestId, resolved.resolvedByName]).toEqual(["resolved", sameAmount.requestId, "Bola Finance"]);
+    const [linked] = await queryRows<{ status: string; payment_uuid: string | null }>(
+      database.db,
+      sql`select status, payment_uuid from fund_requests where id = ${sameAmount.id}::uuid`,
+    );
+    expect(linked).toEqual({ status: "accepted", payment_uuid: payment });
+  });
+
+  it("waits LOST_WEBHOOK_MINUTES after the acceptance before calling a webhook lost", async () => {
+    const request = await asked(newTag("lost"), "700.00", "accepted", new Date(Date.now() - 10 * MINUTE));
+    expect((await scanExceptions(database.db, { now: new Date(), lostWebhookMinutes: 15 })).opened).toBe(0);
+    expect((await scanExceptions(database.db, { now: new Date(), lostWebhookMinutes: 9 })).opened).toBe(1);
+    expect(await one("accepted_without_payment", request.id)).toMatchObject({ status: "open" });
+  });
+
+  it("counts in the day book the exceptions still open, on the Lagos day they were opened", async () => {
+    // 23:30 on the 24th and 00:30 on the 25th, Lagos time.
+    await paid(newTag("a"), "10.00", { verification: "failed" });
+    await paid(newTag("b"), "10.00", { verification: "failed" });
+    await scan(database.db, new Date("2026-11-24T22:30:00Z"));
+    await paid(newTag("c"), "10.00", { verification: "failed" });
+    await scan(database.db, new Date("2026-11-24T23:30:00Z"));
+    const book = await readDayBook(database.db, "2026-11-24", "2026-11-25", "Africa/Lagos");
+    expect(book.days.map((d) => [d.date, d.openExceptions])).toEqual([
+      ["2026-11-24", 2],
+      ["2026-11-25", 1],
+    ]);
+  });
+});
+
+describe("the resolve form's rule", () => {
+  it("requires a note and reads an empty request id as none", () => {
+    expect(resolveExceptionSchema.safeParse({ note: "  " }).error?.flatten().fieldErrors.note).toEqual(["Write a note saying how this was settled"]);
+    expect(resolveExceptionSchema.parse({ note: "Refunded", requestId: "" })).toEqual({ note: "Refunded", requestId: undefined });
+    expect(resolveExceptionSchema.safeParse({ note: "x", requestId: "12;drop" }).success).toBe(false);
+  });
+});

@@ -1,0 +1,90 @@
+import "server-only";
+
+import { and, eq } from "drizzle-orm";
+
+import type { CurrentStaff } from "@/lib/auth/session";
+import { payerKey } from "@/lib/client/payers/tag";
+import { getConfig } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { exceptions, fundRequests, payments, type ExceptionRow } from "@/lib/db/schema";
+import { publish } from "@/lib/live/bus";
+import { linkByHand } from "@/lib/payments/link";
+
+import { scanExceptions } from "./detect";
+import { ExceptionRefused } from "./refused";
+
+const conflict = (message: string) => new ExceptionRefused("conflict", message);
+
+// A person's side of the inbox (DESIGN §14): resolving with a note, linking an unlinked payment on the way, and
+// reopening. Status moves only by a conditional update, so two people at once get one resolve and a 409.
+
+type Who = Pick<CurrentStaff, "id" | "name">;
+
+async function findException(db: Db, id: string): Promise<ExceptionRow> {
+  const [row] = await db.select().from(exceptions).where(eq(exceptions.id, id)).limit(1);
+  if (!row) throw new ExceptionRefused("not_found", "No such exception. It may have been opened on another dashboard.");
+  return row;
+}
+
+function alreadyResolved(row: ExceptionRow): never {
+  const by = row.resolvedByName ? `by ${row.resolvedByName}` : "by itself (its cause cleared)";
+  throw conflict(`This exception was already resolved ${by}. Reopen it first if it needs another look.`);
+}
+
+/** Resolves an open exception with the person's note; with `requestId`, first links its payment to that request. */
+export async function resolveException(db: Db, id: string, input: { note: string; requestId?: string }, who: Who): Promise<ExceptionRow> {
+  const row = await findException(db, id);
+  if (row.status !== "open") alreadyResolved(row);
+  const resolved = { status: "resolved" as const, resolvedById: who.id, resolvedByName: who.name, resolvedAt: new Date(), note: input.note };
+  const open = and(eq(exceptions.id, id), eq(exceptions.status, "open"));
+  if (input.requestId) {
+    await linkAndResolve(db, row, input.requestId, async (tx) => {
+      const moved = await tx
+        .update(exceptions)
+        .set({ ...resolved, requestId: input.requestId })
+        .where(open)
+        .returning({ id: exceptions.id });
+      if (moved.length === 0) throw new Error("resolved meanwhile");
+    });
+    // The link clears what else was open about this payment, and a lost-webhook exception of that request.
+    await scanExceptions(db, { paymentUuids: [row.paymentUuid ?? ""], now: new Date(), lostWebhookMinutes: getConfig().lostWebhookMinutes });
+  } else {
+    const moved = await db.update(exceptions).set(resolved).where(open).returning({ id: exceptions.id });
+    if (moved.length === 0) alreadyResolved(await findException(db, id));
+  }
+  publish({ type: "exceptions.changed" });
+  return findException(db, id);
+}
+
+async function linkAndResolve(db: Db, row: ExceptionRow, requestId: string, resolveInTx: (tx: Db) => Promise<void>): Promise<void> {
+  const [payment] = row.paymentUuid ? await db.select().from(payments).where(eq(payments.uuid, row.paymentUuid)).limit(1) : [];
+  if (!payment) throw conflict("This exception is not about a payment, so there is nothing to link. Resolve it without a request.");
+  if (payment.fundRequestId) throw conflict("This payment is already linked to a request. Resolve it without choosing one.");
+  const [request] = await db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId)).limit(1);
+  if (!request) throw new ExceptionRefused("unknown_request", `No request #${requestId} is recorded here.`);
+  if (request.paymentUuid) throw conflict(`Request #${requestId} already has a payment (${request.paymentUuid.slice(0, 8)}…); a request takes one payment.`);
+  if (request.status !== "pending" && request.status !== "accepted")
+    throw conflict(`Request #${requestId} is ${request.status}; a payment can be linked only to a pending or accepted request.`);
+  const paidBy = payment.peerTag ?? payment.customerTag;
+  if (payerKey(request.tag) !== payerKey(paidBy))
+    throw conflict(
+      `Request #${requestId} asked @${payerKey(request.tag)}, but this payment came from @${payerKey(paidBy)}; it cannot be linked to another person's request.`,
+    );
+  const linked = await linkByHand(db, request, payment, resolveInTx);
+  if (!linked) throw conflict("The request, the payment or this exception changed meanwhile; reload the inbox and try again.");
+}
+
+/** Reopens a resolved exception; from then on only a person closes it (the scan leaves it open). */
+export async function reopenException(db: Db, id: string): Promise<ExceptionRow> {
+  const moved = await db
+    .update(exceptions)
+    .set({ status: "open", resolvedById: null, resolvedByName: null, resolvedAt: null, note: null, reopenedAt: new Date() })
+    .where(and(eq(exceptions.id, id), eq(exceptions.status, "resolved")))
+    .returning({ id: exceptions.id });
+  if (moved.length === 0) {
+    await findException(db, id);
+    throw conflict("This exception is already open.");
+  }
+  publish({ type: "exceptions.changed" });
+  return findException(db, id);
+}
