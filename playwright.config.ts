@@ -7,6 +7,9 @@ import { freePortRun } from "./tests/support/ports";
 process.env.E2E_PORT ??= String(await freePortRun());
 process.env.E2E_SANDBOX_PORT ??= String(await freePortRun(2));
 const { ADMIN_STATE, E2E_PORT, E2E_SANDBOX_PORT } = await import("./e2e/support");
+// On Postgres (`npm run test:e2e:postgres`) every flow runs again, but not the page tours: axe, widths and the menu
+// do not depend on the database engine, and the tours are a quarter of the suite's time.
+const ENGINE_BLIND = process.env.E2E_POSTGRES === "1" ? [/desk-walk\.spec\.ts$/, /pages\.spec\.ts$/] : [];
 
 export default defineConfig({
   testDir: "./e2e",
@@ -41,6 +44,7 @@ export default defineConfig({
     {
       name: "chromium",
       testMatch: /\.spec\.ts$/,
+      testIgnore: ENGINE_BLIND,
       dependencies: ["setup"],
       use: { ...devices["Desktop Chrome"], storageState: ADMIN_STATE },
     },
