@@ -72,9 +72,13 @@ const PAYMENT_KINDS: Record<PaymentKind, { when: SQL; detail: SQL; cleared: SQL 
 
 const KIND_NAMES = Object.keys(PAYMENT_KINDS) as PaymentKind[];
 
-// A full scan looks for second payments within a campaign family among this window's payments only (the join is the
-// costly one); every payment is checked when its follow-up runs, so the window only catches what a crash skipped.
+// The per-minute full scan is a safety net (each payment is scanned by its own follow-up, re-verify and link, and a
+// request's lost webhook is closed by its payment's): it looks only at payments received, and requests decided, in
+// the last days, and opens at most BATCH of each kind a pass (the next minute's pass goes on), so a database of
+// years (or an upgrade onto one) never holds the engine for long. The family join is the costly one: two days.
+const FULL_SCAN_DAYS = 7;
 const FAMILY_SCAN_DAYS = 2;
+const BATCH = 1_000;
 
 function uuidFilter(scope: ScanScope, column: string): SQL {
   if (!scope.paymentUuids) return sql.raw("true");
@@ -82,9 +86,19 @@ function uuidFilter(scope: ScanScope, column: string): SQL {
   return sql`${sql.raw(column)} in (${sql.join(uuids, sql`, `)})`;
 }
 
+function daysBefore(now: Date, days: number): Date {
+  return new Date(now.getTime() - days * 86_400_000);
+}
+
+/** A full scan's payments: received in its window (the family join's is shorter); a scoped scan's: all it names. */
 function window(scope: ScanScope, kind: PaymentKind): SQL {
-  if (scope.paymentUuids || kind !== "duplicate_payment") return sql.raw("true");
-  return sql`(p.fund_request_id is null or p.received_at > ${new Date(scope.now.getTime() - FAMILY_SCAN_DAYS * 86_400_000)})`;
+  if (scope.paymentUuids) return sql.raw("true");
+  return sql`p.received_at > ${daysBefore(scope.now, kind === "duplicate_payment" ? FAMILY_SCAN_DAYS : FULL_SCAN_DAYS)}`;
+}
+
+/** A full scan closes what it opened in its window; older ones close through their payment's own scans. */
+function openedWindow(scope: ScanScope): SQL {
+  return scope.paymentUuids ? sql.raw("true") : sql`e.opened_at > ${daysBefore(scope.now, FULL_SCAN_DAYS)}`;
 }
 
 /** Opens what is newly the case and closes what no longer is; publishes `exceptions.changed` when anything moved. */
@@ -100,6 +114,8 @@ export async function scanExceptions(db: Db, scope: ScanScope): Promise<ScanResu
         select ${kind}, p.uuid, p.uuid, r.request_id, ${PAYER_TAG}, p.amount, ${k.detail}, ${scope.now}
         from payments p left join fund_requests r on r.id = p.fund_request_id
         where ${uuidFilter(scope, "p.uuid")} and ${window(scope, kind)} and ${k.when}
+          and not exists (select 1 from exceptions x where x.kind = ${kind} and x.subject = p.uuid)
+        limit ${BATCH}
         on conflict (kind, subject) do nothing
         returning id`,
     );
@@ -108,7 +124,7 @@ export async function scanExceptions(db: Db, scope: ScanScope): Promise<ScanResu
       db,
       sql`update exceptions e set status = 'resolved', resolved_at = ${scope.now},
           note = coalesce((select ${k.cleared} from payments p where p.uuid = e.payment_uuid), 'The payment is no longer recorded.')
-        where e.kind = ${kind} and e.status = 'open' and e.reopened_at is null and ${uuidFilter(scope, "e.payment_uuid")}
+        where e.kind = ${kind} and e.status = 'open' and e.reopened_at is null and ${uuidFilter(scope, "e.payment_uuid")} and ${openedWindow(scope)}
           and not exists (select 1 from payments p where p.uuid = e.payment_uuid and ${k.when})
         returning id`,
     );
@@ -140,7 +156,9 @@ async function scanLostWebhooks(db: Db, scope: ScanScope): Promise<ScanResult> {
         ${scope.now}
       from fund_requests r
       where r.status = 'accepted' and r.payment_uuid is null and r.request_id is not null
-        and coalesce(r.decided_at, r.updated_at) < ${cutoff}
+        and coalesce(r.decided_at, r.updated_at) between ${daysBefore(scope.now, FULL_SCAN_DAYS)} and ${cutoff}
+        and not exists (select 1 from exceptions x where x.kind = 'accepted_without_payment' and x.subject = r.id::text)
+      limit ${BATCH}
       on conflict (kind, subject) do nothing
       returning id`,
       );
@@ -149,7 +167,7 @@ async function scanLostWebhooks(db: Db, scope: ScanScope): Promise<ScanResult> {
     sql`update exceptions e set status = 'resolved', resolved_at = ${scope.now},
         note = coalesce((select case when r.payment_uuid is not null then 'The payment arrived.' else 'The request is no longer accepted at the service.' end
           from fund_requests r where r.id = e.subject::uuid), 'The request is no longer recorded.')
-      where e.kind = 'accepted_without_payment' and e.status = 'open' and e.reopened_at is null and ${subjects}
+      where e.kind = 'accepted_without_payment' and e.status = 'open' and e.reopened_at is null and ${subjects} and ${openedWindow(scope)}
         and not exists (select 1 from fund_requests r where r.id = e.subject::uuid and r.status = 'accepted' and r.payment_uuid is null)
       returning id`,
   );

@@ -257,6 +257,14 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
     expect(await one("accepted_without_payment", request.id)).toMatchObject({ status: "open" });
   });
 
+  it("leaves to a payment's own scan what is older than the full scan's week", async () => {
+    const old = await paid(newTag("old"), "100.00", { verification: "failed" }, new Date(Date.now() - 8 * 24 * 60 * MINUTE));
+    await scan();
+    expect((await rows()).filter((r) => r.subject === old)).toEqual([]);
+    expect((await scan(database.db, new Date(), [old])).opened).toBe(1);
+    expect(await one("verification_failed", old)).toMatchObject({ status: "open" });
+  });
+
   it("counts in the day book the exceptions still open, on the Lagos day they were opened", async () => {
     // 23:30 on the 24th and 00:30 on the 25th, Lagos time.
     await paid(newTag("a"), "10.00", { verification: "failed" });
