@@ -12,6 +12,7 @@ import { pagePatterns } from "../tests/support/app-paths";
 import { payload } from "../tests/support/payloads";
 import { deliverySignature } from "../tests/support/sign-delivery";
 import { ADMIN_STATE, BASE_URL } from "./support";
+import { AXE_TAGS } from "./axe";
 
 test.describe.configure({ mode: "serial" });
 
@@ -22,7 +23,6 @@ const VIEWPORTS = [
   { name: "laptop", width: 1280, height: 800 },
   { name: "phone", width: 375, height: 812 },
 ] as const;
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 interface Made {
   requestId: string;

@@ -3,7 +3,6 @@
 // navigation's count with no reload; resolving it needs a note (in the browser and from the route's 422), links the
 // payment to the request picked among the suggestions, and moves it under Resolved with the note and who resolved it;
 // a resolved one reopens; a viewer sees no buttons; axe clean with no sideways scroll at 1280 and 375 px.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 import { DEV_API_KEY } from "../lib/config/dev-key";
@@ -13,28 +12,15 @@ import { payload } from "../tests/support/payloads";
 import { fakeAddress as fakeClientIp } from "../tests/support/sign-in";
 import { deliverySignature } from "../tests/support/sign-delivery";
 import { BASE_URL, DEMO_ADMIN, createStaff, newSession, sandbox, sendRequestWithinBudget, uniqueTag } from "./support";
+import { expectAxeClean } from "./axe";
 
 test.describe.configure({ mode: "serial" });
 
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 // A plain tag: a consumer who waits for a person (DESIGN §7), answered here through the sandbox's control API.
 const TAG = uniqueTag("exc");
 const AMOUNT = "2750.00";
 const NOTE = `Ada confirmed by phone that she paid request A (${TAG}).`;
 const NOTE_MESSAGE = "Write a note saying how this was settled";
-
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `axe at ${where}`,
-  ).toEqual([]);
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, `${where} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
-}
 
 /** The inbox page, hydrated with its live stream open (so what changes from now on arrives without a reload). */
 async function openInbox(page: Page, path = "/exceptions"): Promise<void> {

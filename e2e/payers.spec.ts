@@ -1,31 +1,17 @@
 // Payers and chasing (issue 23, DESIGN §12) as a finance person does it in Chromium: find a payer, open their history,
 // mark one do-not-ask, chase a campaign's decliners and see the round, with axe clean and no sideways scroll on a phone.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 
 import { BASE_URL } from "./support";
+import { expectAxeClean } from "./axe";
 
 test.describe.configure({ mode: "serial" });
 
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const stamp = Date.now().toString(36);
 // The sandbox's auto users: decline.* declines, accept.* accepts and pays, each about a second after the request.
 const DECLINER = `decline.pay${stamp}`;
 const MARKED = `decline.dna${stamp}`;
 const PAYER = `accept.pay${stamp}`;
-
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `axe at ${where}`,
-  ).toEqual([]);
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, `${where} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
-}
 
 async function setPolicy(request: APIRequestContext, declineCooldownHours: number): Promise<void> {
   const res = await request.patch("/api/settings", { headers: { Origin: BASE_URL }, data: { declineCooldownHours, maxAsksPerTag: 3 } });

@@ -2,14 +2,13 @@
 // roster through /plans/new, run the current period from its page, and watch the dues board follow the members'
 // answers live; the owing filter, the CSV link, axe clean at 1280 and 375 px, where the board scrolls in its own box
 // with the member column sticky. And a day the frequency lacks is refused beside the Day field.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 
 import { BASE_URL, sandbox } from "./support";
+import { expectAxeClean } from "./axe";
 
 test.describe.configure({ mode: "serial" });
 
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const stamp = Date.now().toString(36);
 // Plain tags: consumers who wait for a person (DESIGN §7), answered here through the sandbox's control API.
 const PAYER = `plan${stamp}.a`;
@@ -17,19 +16,6 @@ const DECLINER = `plan${stamp}.b`;
 const QUIET = `plan${stamp}.c`;
 const PLAN_NAME = `Estate dues ${stamp}`;
 const ROSTER = ["tag,amount", `${PAYER},150`, `${DECLINER},150`, `@${QUIET},150`].join("\n");
-
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `axe at ${where}`,
-  ).toEqual([]);
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, `${where} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
-}
 
 /** "2026-11-25" moved by whole months, to the first of that month. */
 function monthFirst(day: string, months: number): string {

@@ -1,7 +1,6 @@
 // The day book (issue 25, DESIGN §14) as a finance person reads it in Chromium: a paid request counted in today's row
 // and the total, the chart of settled against the balance's change, a payment landing while the page is open (no
 // reload), the CSV, axe clean with no sideways scroll on a laptop and a phone, and a range the route refuses.
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import Papa from "papaparse";
 
@@ -13,27 +12,14 @@ import { dayOf, monthStart } from "../lib/client/time/zone";
 import { payload } from "../tests/support/payloads";
 import { deliverySignature } from "../tests/support/sign-delivery";
 import { BASE_URL, uniqueTag } from "./support";
+import { expectAxeClean } from "./axe";
 
 test.describe.configure({ mode: "serial" });
 
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 // The e2e server runs with the default TIMEZONE, Africa/Lagos: the page's default is this month so far.
 const TODAY = dayOf(new Date(), "Africa/Lagos");
 const MONTH = monthStart(TODAY);
 const money = (amount: string) => formatMajor("NGN", amount);
-
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-    `axe at ${where}`,
-  ).toEqual([]);
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: (document.scrollingElement ?? document.documentElement).scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, `${where} scrolls sideways`).toBeLessThanOrEqual(innerWidth);
-}
 
 /** The day book GET /api/reports/daily answers now (this month so far, as the page shows with no days in its URL). */
 async function bookNow(request: APIRequestContext): Promise<DayBook> {
