@@ -19,7 +19,9 @@ export const E2E_PORT = portFromEnv("E2E_PORT");
 export const E2E_SANDBOX_PORT = portFromEnv("E2E_SANDBOX_PORT");
 export const BASE_URL = `http://localhost:${E2E_PORT}`;
 export const SANDBOX_URL = `http://127.0.0.1:${E2E_SANDBOX_PORT}`;
-export const ADMIN_STATE = "e2e/.auth/admin.json";
+/** This run's name: the embedded and the Postgres runs keep their data, sign-in state and results apart (CI runs them at once). */
+export const E2E_RUN = process.env.E2E_POSTGRES === "1" ? "e2e-postgres" : "e2e";
+export const ADMIN_STATE = `e2e/.auth/${E2E_RUN}-admin.json`;
 export { DEMO_ADMIN };
 
 let counter = 0;

@@ -9,7 +9,10 @@ import pg from "pg";
 
 const root = path.resolve(import.meta.dirname, "..");
 const env: NodeJS.ProcessEnv = { ...process.env };
-rmSync(path.join(root, "data", "e2e"), { recursive: true, force: true });
+// This run's folder (playwright.config.ts names it per run), emptied; never anything outside data/.
+const dataDir = path.resolve(root, process.env.DATA_DIR ?? "data/e2e");
+if (!dataDir.startsWith(path.join(root, "data") + path.sep)) throw new Error(`DATA_DIR ${dataDir} is not under data/`);
+rmSync(dataDir, { recursive: true, force: true });
 
 if (process.env.E2E_POSTGRES === "1") {
   const base = process.env.TEST_DATABASE_URL;

@@ -138,7 +138,7 @@ export async function getCampaignView(db: Db, id: string, pace: number = campaig
 
 /**
  * A family's rounds, oldest first, who in it has been asked and has paid (each tag once), and how many of
- * `campaignId`'s rows still to send go to someone with an open request in the family (asked twice at once).
+ * `campaignId`'s rows still to send go to someone with an open request from an earlier round (asked twice at once).
  */
 async function familyOf(db: Db, familyId: string, campaignId: string): Promise<CampaignFamily> {
   const [rounds, [people], [open]] = await Promise.all([
@@ -153,14 +153,22 @@ async function familyOf(db: Db, familyId: string, campaignId: string): Promise<C
           from campaigns c join campaign_rows r on r.campaign_id = c.id join fund_requests fr on fr.id = r.fund_request_id
           where c.id = ${familyId}::uuid or c.family_id = ${familyId}::uuid`,
     ),
-    queryRows<{ n: number }>(
-      db,
-      sql`select count(*)::int as n from campaign_rows q
-          where q.campaign_id = ${campaignId}::uuid and q.status = 'queued' and exists (
-            select 1 from campaigns c join campaign_rows r on r.campaign_id = c.id join fund_requests fr on fr.id = r.fund_request_id
-            where (c.id = ${familyId}::uuid or c.family_id = ${familyId}::uuid) and fr.status = 'pending'
-              and lower(regexp_replace(fr.tag, '^@', '')) = lower(regexp_replace(q.tag, '^@', '')))`,
-    ),
+    // Only a later round can hold people with an open request from an earlier one. Each side's tags are read once
+    // and joined: a correlated check per queued row compared every sent row's tag again, seconds for a 2,000-row
+    // campaign polled every second, holding the embedded database while a person waited to send.
+    campaignId === familyId
+      ? [{ n: 0 }]
+      : queryRows<{ n: number }>(
+          db,
+          sql`with queued as materialized (
+                select lower(regexp_replace(q.tag, '^@', '')) as k from campaign_rows q where q.campaign_id = ${campaignId}::uuid and q.status = 'queued'
+              ), held as materialized (
+                select distinct lower(regexp_replace(fr.tag, '^@', '')) as k from campaigns c
+                  join campaign_rows r on r.campaign_id = c.id join fund_requests fr on fr.id = r.fund_request_id
+                where (c.id = ${familyId}::uuid or c.family_id = ${familyId}::uuid) and c.id <> ${campaignId}::uuid and fr.status = 'pending'
+              )
+              select count(*)::int as n from queued join held using (k)`,
+        ),
   ]);
   return { rounds, paid: people?.paid ?? 0, asked: people?.asked ?? 0, stillOpen: open?.n ?? 0 };
 }

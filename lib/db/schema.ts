@@ -345,6 +345,8 @@ export const paymentHourTotals = pgTable("payment_hour_totals", {
   amount: naira("amount").notNull(),
   fees: naira("fees").notNull(),
   settled: naira("settled").notNull(),
+  // The payers' actual amounts (the day book's gross; `amount` is what was asked).
+  gross: naira("gross").notNull(),
   computedAt: createdAt(),
 });
 
@@ -534,6 +536,10 @@ export const exceptions = pgTable(
     check("exceptions_status_check", sql`${t.status} in ('open', 'resolved')`),
     uniqueIndex("exceptions_kind_subject_key").on(t.kind, t.subject),
     index("exceptions_status_opened_idx").on(t.status, t.openedAt),
+    // The Resolved tab's order (latest first): a page reads 25 entries of this, not every resolved row sorted.
+    index("exceptions_status_resolved_idx").on(t.status, t.resolvedAt, t.id),
+    // One kind's open list and its count read only that kind's entries.
+    index("exceptions_status_kind_opened_idx").on(t.status, t.kind, t.openedAt),
     index("exceptions_payment_idx").on(t.paymentUuid),
   ],
 );

@@ -33,7 +33,8 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
     person = await insertStaff(database.db, "Bola Finance");
   });
   beforeEach(async () => {
-    for (const table of ["exceptions", "payments", "campaign_rows", "campaigns", "fund_requests"]) await database.db.execute(sql.raw(`delete from ${table}`));
+    for (const table of ["exceptions", "payments", "payment_hour_totals", "campaign_rows", "campaigns", "fund_requests"])
+      await database.db.execute(sql.raw(`delete from ${table}`));
   });
 
   const scan = (db: Db = database.db, now = new Date(), paymentUuids?: string[]) => scanExceptions(db, { now, lostWebhookMinutes: 15, paymentUuids });

@@ -11,8 +11,8 @@ import { queryRows, type Db } from "@/lib/db/client";
 import { exceptions, fundRequests, payments, type ExceptionRow } from "@/lib/db/schema";
 
 export const EXCEPTION_PAGE_SIZE = 25;
-/** The list's total stops here ("10,000+"), as the payers' does. */
-export const EXCEPTION_COUNT_CAP = 10_000;
+/** The list's total stops here ("1,000+"): counting further costs every page more than a finance team gains from the figure. */
+export const EXCEPTION_COUNT_CAP = 1_000;
 /** The navigation's badge stops here ("999+"). */
 export const OPEN_BADGE_CAP = 999;
 const SUGGESTIONS = 10;

@@ -21,6 +21,7 @@ describe.each(dbTargets())("accounting export on $name", (target) => {
   const database = useTestDatabase(target);
   beforeEach(async () => {
     await database.db.execute(sql`delete from payments`);
+    await database.db.execute(sql`delete from payment_hour_totals`);
   });
 
   /** A payment of `gross` naira with a fee of `fee`, received at `at` (UTC ISO). */

@@ -1,8 +1,8 @@
 import "server-only";
 
-import { and, gte, lt, sql } from "drizzle-orm";
+import { and, gte, lt, sql, type SQL } from "drizzle-orm";
 
-import type { Db } from "@/lib/db/client";
+import { queryRows, type Db } from "@/lib/db/client";
 import { paymentHourTotals, payments } from "@/lib/db/schema";
 import { koboToNaira, nairaToKobo } from "@/lib/client/money";
 import { addDays, dayOf, startOfDay } from "@/lib/client/time/zone";
@@ -58,8 +58,8 @@ export async function closeFinishedHours(db: Db, now = new Date()): Promise<void
   if (start >= open) return;
   // Another instance closing the same hours at once inserts nothing twice (the hour is the key).
   await db.execute(sql`
-    insert into payment_hour_totals (hour, count, amount, fees, settled)
-    select h, count(p.uuid)::int, coalesce(sum(p.amount), 0), coalesce(sum(p.fees), 0), coalesce(sum(p.settled_amount), 0)
+    insert into payment_hour_totals (hour, count, amount, fees, settled, gross)
+    select h, count(p.uuid)::int, coalesce(sum(p.amount), 0), coalesce(sum(p.fees), 0), coalesce(sum(p.settled_amount), 0), coalesce(sum(p.actual_amount), 0)
     from generate_series(${start.toISOString()}::timestamptz, ${new Date(open.getTime() - HOUR_MS).toISOString()}::timestamptz, interval '1 hour') as h
     left join payments p on p.received_at >= h and p.received_at < h + interval '1 hour'
     group by h
@@ -137,4 +137,83 @@ export async function settledByDay(db: Db, days: number, timeZone: string, now =
   for (const r of kept) add(r.hour, r.settled);
   for (const r of live) add(new Date(Number(r.ms)), r.settled);
   return byDay;
+}
+
+export interface BucketTotals {
+  /** The bucket: `width_bucket(t, bounds)`, 1 for the first bound's span. */
+  d: number;
+  count: number;
+  gross: string;
+  fees: string;
+  settled: string;
+}
+
+/** True when every instant is a whole UTC hour: then kept hours fall wholly in one of the spans they bound. */
+export const onWholeHours = (instants: Date[]) => instants.every((t) => t.getTime() % HOUR_MS === 0);
+
+/**
+ * The payments received in [from, to) summed per span between consecutive `bounds` (whole UTC hours, the first
+ * being `from`; see onWholeHours): finished hours from the kept rows, the open hour live. The day book's payments
+ * (lib/reports/daily.ts) cost a row per hour this way, not a row per payment.
+ */
+export async function totalsByBucket(db: Db, bounds: Date[], from: Date, to: Date, now = new Date()): Promise<BucketTotals[]> {
+  await closeFinishedHours(db, now);
+  const open = openFrom(now);
+  const edges = `{${bounds.map((b) => b.toISOString()).join(",")}}`;
+  const keptTo = earlier(to, open);
+  const liveFrom = later(from, open);
+  const [kept, live] = await Promise.all([
+    from < keptTo
+      ? queryRows<BucketTotals>(
+          db,
+          sql`select width_bucket(hour, ${edges}::timestamptz[]) as d, sum(count)::int as count,
+                sum(gross)::numeric(20,2)::text as gross, sum(fees)::numeric(20,2)::text as fees, sum(settled)::numeric(20,2)::text as settled
+              from payment_hour_totals where hour >= ${from.toISOString()}::timestamptz and hour < ${keptTo.toISOString()}::timestamptz group by 1`,
+        )
+      : [],
+    liveFrom < to
+      ? queryRows<BucketTotals>(
+          db,
+          sql`select width_bucket(received_at, ${edges}::timestamptz[]) as d, count(*)::int as count,
+                sum(actual_amount)::numeric(20,2)::text as gross, sum(fees)::numeric(20,2)::text as fees, sum(settled_amount)::numeric(20,2)::text as settled
+              from payments where received_at >= ${liveFrom.toISOString()}::timestamptz and received_at < ${to.toISOString()}::timestamptz group by 1`,
+        )
+      : [],
+  ]);
+  const byBucket = new Map<number, BucketTotals>();
+  for (const row of [...kept, ...live]) {
+    const d = Number(row.d);
+    const seen = byBucket.get(d);
+    byBucket.set(
+      d,
+      seen
+        ? {
+            d,
+            count: seen.count + Number(row.count),
+            gross: addNaira(seen.gross, row.gross),
+            fees: addNaira(seen.fees, row.fees),
+            settled: addNaira(seen.settled, row.settled),
+          }
+        : { d, count: Number(row.count), gross: row.gross, fees: row.fees, settled: row.settled },
+    );
+  }
+  return [...byBucket.values()];
+}
+
+/**
+ * The settled amount of the payments received in (first, last], as one SQL expression over two columns of the
+ * caller's row: kept hours wholly inside, payments row by row only in the two part-hours at the edges. Call
+ * closeFinishedHours with the same `now` first (the kept hours must be there).
+ */
+export function settledBetweenSql(first: SQL, last: SQL, now: Date): SQL {
+  const open = openFrom(now).toISOString();
+  // Whole UTC hours by epoch arithmetic: date_trunc would follow the session's time zone.
+  const hourAfterFirst = sql`to_timestamp(floor(extract(epoch from ${first}) / 3600) * 3600 + 3600)`;
+  const keptEnd = sql`least(to_timestamp(floor(extract(epoch from ${last}) / 3600) * 3600), ${open}::timestamptz)`;
+  return sql`(
+    coalesce((select sum(h.settled) from payment_hour_totals h where h.hour >= ${hourAfterFirst} and h.hour < ${keptEnd}), 0)
+    + coalesce((select sum(p.settled_amount) from payments p
+        where p.received_at > ${first} and p.received_at <= ${last} and p.received_at < ${hourAfterFirst}), 0)
+    + coalesce((select sum(p.settled_amount) from payments p
+        where p.received_at > ${first} and p.received_at <= ${last} and p.received_at >= greatest(${hourAfterFirst}, ${keptEnd})), 0))`;
 }

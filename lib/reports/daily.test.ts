@@ -25,7 +25,8 @@ const LAGOS = "Africa/Lagos";
 describe.each(dbTargets())("the day book on $name", (target) => {
   const database = useTestDatabase(target);
   beforeEach(async () => {
-    for (const table of ["payments", "campaign_rows", "fund_requests", "balance_readings"]) await database.db.execute(sql.raw(`delete from ${table}`));
+    for (const table of ["payments", "payment_hour_totals", "campaign_rows", "fund_requests", "balance_readings"])
+      await database.db.execute(sql.raw(`delete from ${table}`));
   });
 
   async function paid(at: string, gross: string, fee: string, verified = false): Promise<void> {
@@ -108,5 +109,40 @@ describe.each(dbTargets())("the day book on $name", (target) => {
     expect(day?.unexplained).toBe("5.00");
     const [empty] = (await readDayBook(database.db, "2026-11-23", "2026-11-23", LAGOS)).days;
     expect([empty?.balance, empty?.unexplained]).toEqual([null, null]);
+  });
+
+  it("counts between two readings a payment at the later reading and in the part-hours at both ends, none outside", async () => {
+    await recordBalanceReading(database.db, balance(0), new Date("2026-11-24T08:20:00Z"));
+    await recordBalanceReading(database.db, balance(1_000_000), new Date("2026-11-24T18:10:00Z"));
+    await paid("2026-11-24T08:20:00Z", "1.00", "0.00"); // at the first reading: before it, not between
+    await paid("2026-11-24T08:50:00Z", "20.00", "0.00"); // the first part-hour
+    await paid("2026-11-24T12:00:00Z", "300.00", "0.00"); // a kept hour
+    await paid("2026-11-24T18:05:00Z", "4000.00", "0.00"); // the last part-hour
+    await paid("2026-11-24T18:10:00Z", "50000.00", "0.00"); // at the last reading: between
+    await paid("2026-11-24T18:30:00Z", "600000.00", "0.00"); // after it
+    const [day] = (await readDayBook(database.db, "2026-11-24", "2026-11-24", LAGOS)).days;
+    // 10,000.00 of change less 54,320.00 settled between the readings.
+    expect(day?.unexplained).toBe("-44320.00");
+    expect(day?.payments).toMatchObject({ count: 6, settled: "654321.00" });
+  });
+
+  it("adds the hour still open, read live, to the kept hours", async () => {
+    const now = new Date("2026-11-24T12:05:00Z");
+    await paid("2026-11-24T10:30:00Z", "10.00", "1.00", true);
+    await paid("2026-11-24T11:40:00Z", "20.00", "2.00");
+    await paid("2026-11-24T12:01:00Z", "30.00", "3.00", true);
+    const [day] = (await readDayBook(database.db, "2026-11-24", "2026-11-24", LAGOS, now)).days;
+    expect(day?.payments).toEqual({ count: 3, gross: "60.00", fees: "6.00", settled: "54.00", verified: 2 });
+  });
+
+  it("on a half-hour zone (Asia/Kolkata) sums the rows themselves, to the same figures", async () => {
+    // 23:45 on the 24th in Kolkata = 18:15 UTC; 00:15 on the 25th = 18:45 UTC, in the same UTC hour.
+    await paid("2026-11-24T18:15:00Z", "100.00", "1.00", true);
+    await paid("2026-11-24T18:45:00Z", "200.00", "2.00");
+    const book = await readDayBook(database.db, "2026-11-24", "2026-11-25", "Asia/Kolkata");
+    expect(book.days.map((d) => [d.date, d.payments.count, d.payments.settled, d.payments.verified])).toEqual([
+      ["2026-11-24", 1, "99.00", 1],
+      ["2026-11-25", 1, "198.00", 0],
+    ]);
   });
 });

@@ -2,13 +2,15 @@ import "server-only";
 
 // The day book (DESIGN §14, docs/architecture.md "Closing the books"): per day in the time zone, the requests sent
 // and answered, the payments received, the main wallet's first and last balance reading and the exceptions still open,
-// each part one grouped read over an indexed range (created_at, decided_at, received_at, read_at, opened_at), so a
-// year costs five scans, not 366.
+// each part one grouped read over an indexed range (created_at, decided_at, read_at, opened_at), so a year costs a
+// few scans, not 366. Payments come from the kept hour totals (lib/payments/hour-totals.ts) when the days start on
+// whole hours (Lagos does), so a year of payments costs a row per hour, not a row per payment.
 import { sql } from "drizzle-orm";
 
 import type { DayBook, DayEntry } from "@/lib/client/reports/daily";
 import { addDays, endOfDay, startOfDay } from "@/lib/client/time/zone";
 import { queryRows, type Db } from "@/lib/db/client";
+import { closeFinishedHours, onWholeHours, settledBetweenSql, totalsByBucket, type BucketTotals } from "@/lib/payments/hour-totals";
 
 interface RequestDay {
   d: number;
@@ -22,15 +24,6 @@ interface DecidedDay {
   accepted: number;
   declined: number;
   accepted_amount: string;
-}
-
-interface PaymentDay {
-  d: number;
-  count: number;
-  gross: string;
-  fees: string;
-  settled: string;
-  verified: number;
 }
 
 interface BalanceDay {
@@ -53,16 +46,24 @@ const naira = (k: bigint) => {
 };
 
 /** Every day from `from` to `to` (both included, at most 366 apart: the route checks). */
-export async function readDayBook(db: Db, from: string, to: string, timeZone: string): Promise<DayBook> {
-  const start = startOfDay(from, timeZone).toISOString();
-  const end = endOfDay(to, timeZone).toISOString();
+export async function readDayBook(db: Db, from: string, to: string, timeZone: string, now = new Date()): Promise<DayBook> {
+  const startAt = startOfDay(from, timeZone);
+  const endAt = endOfDay(to, timeZone);
+  const [start, end] = [startAt.toISOString(), endAt.toISOString()];
   // Each day's first instant in the time zone, computed once here: a row's day is its place among them (a binary
   // search per row, `width_bucket`), not a time zone conversion of every row. The index maps back to the date.
   const dates: string[] = [];
   for (let date = from; date <= to; date = addDays(date, 1)) dates.push(date);
-  const bounds = `{${dates.map((d) => startOfDay(d, timeZone).toISOString()).join(",")}}`;
+  const firstInstants = dates.map((d) => startOfDay(d, timeZone));
+  const bounds = `{${firstInstants.map((t) => t.toISOString()).join(",")}}`;
   const day = (column: string) => sql`width_bucket(${sql.raw(column)}, ${bounds}::timestamptz[])`;
-  const [created, decided, paid, balances, exceptionDays] = await Promise.all([
+  // Days on whole hours (every zone with a whole-hour offset): the kept hours hold the payments' sums.
+  const hourly = onWholeHours([...firstInstants, endAt]);
+  if (hourly) await closeFinishedHours(db, now);
+  const settledBetween = hourly
+    ? settledBetweenSql(sql`b.first_at`, sql`b.last_at`, now)
+    : sql`(select coalesce(sum(p.settled_amount), 0) from payments p where p.received_at > b.first_at and p.received_at <= b.last_at)`;
+  const [created, decided, paid, notVerified, balances, exceptionDays] = await Promise.all([
     queryRows<RequestDay>(
       db,
       sql`select ${day("created_at")} as d,
@@ -79,13 +80,20 @@ export async function readDayBook(db: Db, from: string, to: string, timeZone: st
             coalesce(sum(amount) filter (where status = 'accepted'), 0)::numeric(20,2)::text as accepted_amount
           from fund_requests where decided_at >= ${start}::timestamptz and decided_at < ${end}::timestamptz group by 1`,
     ),
-    queryRows<PaymentDay>(
+    hourly
+      ? totalsByBucket(db, firstInstants, startAt, endAt, now)
+      : queryRows<BucketTotals>(
+          db,
+          sql`select ${day("received_at")} as d, count(*)::int as count,
+                sum(actual_amount)::numeric(20,2)::text as gross, sum(fees)::numeric(20,2)::text as fees,
+                sum(settled_amount)::numeric(20,2)::text as settled
+              from payments where received_at >= ${start}::timestamptz and received_at < ${end}::timestamptz group by 1`,
+        ),
+    // Verified = received less the few not (yet) verified, which the (verification, received_at) index finds.
+    queryRows<{ d: number; n: number }>(
       db,
-      sql`select ${day("received_at")} as d, count(*)::int as count,
-            coalesce(sum(actual_amount), 0)::numeric(20,2)::text as gross, coalesce(sum(fees), 0)::numeric(20,2)::text as fees,
-            coalesce(sum(settled_amount), 0)::numeric(20,2)::text as settled,
-            (count(*) filter (where verification = 'verified'))::int as verified
-          from payments where received_at >= ${start}::timestamptz and received_at < ${end}::timestamptz group by 1`,
+      sql`select ${day("received_at")} as d, count(*)::int as n from payments
+          where verification in ('unverified', 'failed') and received_at >= ${start}::timestamptz and received_at < ${end}::timestamptz group by 1`,
     ),
     queryRows<BalanceDay>(
       db,
@@ -96,7 +104,7 @@ export async function readDayBook(db: Db, from: string, to: string, timeZone: st
           )
           select b.d, round(b.first_minor / 100, 2)::text as first, round(b.last_minor / 100, 2)::text as last,
             round((b.last_minor - b.first_minor) / 100, 2)::text as change,
-            (select coalesce(sum(p.settled_amount), 0)::numeric(20,2)::text from payments p where p.received_at > b.first_at and p.received_at <= b.last_at) as settled_between
+            ${settledBetween}::numeric(20,2)::text as settled_between
           from days b`,
     ),
     // Exceptions opened that day and still open: what the day leaves for a person (lib/exceptions).
@@ -107,7 +115,7 @@ export async function readDayBook(db: Db, from: string, to: string, timeZone: st
     ),
   ]);
   const byDay = <T extends { d: number }>(rows: T[]) => new Map(rows.map((r) => [dates[Number(r.d) - 1] ?? "", r]));
-  const [c, dd, p, b, x] = [byDay(created), byDay(decided), byDay(paid), byDay(balances), byDay(exceptionDays)];
+  const [c, dd, p, nv, b, x] = [byDay(created), byDay(decided), byDay(paid), byDay(notVerified), byDay(balances), byDay(exceptionDays)];
   const days: DayEntry[] = [];
   for (const date of dates) {
     const balance = b.get(date);
@@ -126,7 +134,7 @@ export async function readDayBook(db: Db, from: string, to: string, timeZone: st
         gross: p.get(date)?.gross ?? "0.00",
         fees: p.get(date)?.fees ?? "0.00",
         settled: p.get(date)?.settled ?? "0.00",
-        verified: p.get(date)?.verified ?? 0,
+        verified: (p.get(date)?.count ?? 0) - (nv.get(date)?.n ?? 0),
       },
       balance: balance ? { first: balance.first, last: balance.last, change: balance.change } : null,
       unexplained: balance ? naira(kobo(balance.change) - kobo(balance.settled_between)) : null,

@@ -40,7 +40,7 @@ export interface ExceptionView {
 
 /**
  * A page of exceptions; `open` counts every open exception, whatever the filter. The total stops at 10,000
- * (`totalCapped`: more match, shown "10,000+").
+ * (`totalCapped`: more match, shown "1,000+").
  */
 export type ExceptionPage = Page<ExceptionView> & { open: number; totalCapped: boolean };
 
