@@ -39,7 +39,7 @@ export interface ExceptionView {
 }
 
 /**
- * A page of exceptions; `open` counts every open exception, whatever the filter. The total stops at 10,000
+ * A page of exceptions; `open` counts every open exception, whatever the filter. The total stops at 1,000
  * (`totalCapped`: more match, shown "1,000+").
  */
 export type ExceptionPage = Page<ExceptionView> & { open: number; totalCapped: boolean };
