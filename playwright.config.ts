@@ -20,7 +20,8 @@ export default defineConfig({
   workers: 1,
   forbidOnly: true,
   retries: 0,
-  timeout: 60_000,
+  // Generous: CI runs this suite beside another (.ci/run's two lanes), where a step can take twice its time alone.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
   outputDir: `test-results/${E2E_RUN}`,

@@ -151,7 +151,7 @@ test("the walk visits every page under app/ (sign-in is walked signed out, below
 
 for (const viewport of VIEWPORTS) {
   test(`every page at ${viewport.width} px: axe, no sideways scroll, marked navigation, skip link`, async ({ page }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     const phone = viewport.width < 768;
     let menuAxed = false;
