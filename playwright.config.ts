@@ -27,7 +27,9 @@ export default defineConfig({
   outputDir: `test-results/${E2E_RUN}`,
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,
-    trace: "retain-on-failure",
+    // A trace records every action (snapshots and screencast) to keep only a failure's; CI's clone is thrown away
+    // with it, so there it is work nobody reads (docs/decisions.md, "CI time"). Run locally, a failure keeps one.
+    trace: process.env.CI ? "off" : "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

@@ -12,6 +12,8 @@ export default defineConfig({
     include: ["**/*.test.ts"],
     exclude: ["node_modules/**", ".next/**", ".next-*/**", "e2e/**", "data/**"],
     environment: "node",
+    // Migrated template databases, copied for each test database instead of migrating each from nothing.
+    globalSetup: ["tests/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-import { sourceHash } from "../scripts/build-if-needed";
+import { readBuildMarker, sourceHash } from "../scripts/build-if-needed";
 
 /** The full run builds here; the smoke run (part of `npm test`) in its own folder, so the two never share one. */
 export const BENCH_DIST_DIR = ".next-bench";
@@ -59,13 +59,7 @@ async function keepingFiles(files: string[], work: () => Promise<void>): Promise
  * sources (scripts/build-if-needed.ts's marker), instead of building the same sources again.
  */
 export function sharedBuild(root: string): string | null {
-  const marker = path.join(root, ".next", "fundboard-build.json");
-  if (!existsSync(path.join(root, ".next", "BUILD_ID")) || !existsSync(marker)) return null;
-  try {
-    return (JSON.parse(readFileSync(marker, "utf8")) as { hash?: string }).hash === sourceHash(root) ? ".next" : null;
-  } catch {
-    return null;
-  }
+  return readBuildMarker(path.join(root, ".next"))?.hash === sourceHash(root) ? ".next" : null;
 }
 
 export async function buildDashboard(root: string, distName: string, log: (line: string) => void): Promise<void> {

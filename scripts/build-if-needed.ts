@@ -42,15 +42,10 @@ export function sourceHash(root: string): string {
 export function buildIfNeeded(root: string, log: (line: string) => void, opts: { force?: boolean } = {}): void {
   const marker = path.join(root, ".next", "fundboard-build.json");
   const hash = sourceHash(root);
-  if (!opts.force && existsSync(path.join(root, ".next", "BUILD_ID")) && existsSync(marker)) {
-    try {
-      if ((JSON.parse(readFileSync(marker, "utf8")) as { hash?: string }).hash === hash) {
-        log("Using the existing build (sources unchanged).");
-        return;
-      }
-    } catch {
-      // An unreadable marker means rebuild.
-    }
+  // An unreadable marker means rebuild.
+  if (!opts.force && readBuildMarker(path.join(root, ".next"))?.hash === hash) {
+    log("Using the existing build (sources unchanged).");
+    return;
   }
   log("Building the dashboard (first start or sources changed)…");
   const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
@@ -59,5 +54,23 @@ export function buildIfNeeded(root: string, log: (line: string) => void, opts: {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
   });
   if (result.status !== 0) throw new Error("`next build` failed; see its output above.");
-  writeFileSync(marker, JSON.stringify({ hash, builtAt: new Date().toISOString() }));
+  writeFileSync(marker, JSON.stringify({ hash, builtAt: new Date().toISOString(), serviceKeySha256: keyFingerprint(process.env.SERVICE_API_KEY) }));
+}
+
+/** The SHA-256 of the service key in the build's environment (null without one): which key a build saw, never the key. */
+export function keyFingerprint(key: string | undefined): string | null {
+  return key ? createHash("sha256").update(key).digest("hex") : null;
+}
+
+/** What `buildIfNeeded` recorded in a build folder, or null when it holds no finished build of ours. */
+export function readBuildMarker(distDir: string): { hash: string; serviceKeySha256: string | null } | null {
+  const marker = path.join(distDir, "fundboard-build.json");
+  if (!existsSync(path.join(distDir, "BUILD_ID")) || !existsSync(marker)) return null;
+  try {
+    const parsed = JSON.parse(readFileSync(marker, "utf8")) as { hash?: unknown; serviceKeySha256?: unknown };
+    if (typeof parsed.hash !== "string") return null;
+    return { hash: parsed.hash, serviceKeySha256: typeof parsed.serviceKeySha256 === "string" ? parsed.serviceKeySha256 : null };
+  } catch {
+    return null;
+  }
 }

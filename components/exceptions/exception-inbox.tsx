@@ -29,7 +29,7 @@ export function ExceptionInbox({ query: current, canAct }: { query: ExceptionLis
   const heading = `${current.status === "open" ? "Open" : "Resolved"}${current.kind ? `: ${KIND_LABELS[current.kind]}` : ""}`;
   return (
     <div className="space-y-4">
-      <StatusTabs query={current} open={data?.open ?? null} />
+      <StatusTabs query={current} open={data ? { open: data.open, capped: data.openCapped } : null} />
       <KindFilter key={exceptionsHref(current)} query={current} onApply={(next) => router.push(exceptionsHref(next))} />
       <p aria-live="polite" className="text-sm text-slate-700" data-testid="exceptions-status">
         {notice}

@@ -17,7 +17,7 @@ export const KIND_TONES: Record<ExceptionKind, BadgeTone> = {
   duplicate_payment: "warning",
 };
 
-/** The badge's text: "999+" past the count's cap, else the count with thousands separators. */
+/** The badge's text: "99+" past the count's cap (lib/exceptions/queries.ts), else the count. */
 export function openCountText(count: { open: number; capped: boolean }): string {
-  return count.capped ? "999+" : count.open.toLocaleString("en");
+  return count.capped ? `${count.open}+` : count.open.toLocaleString("en");
 }

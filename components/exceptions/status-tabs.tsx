@@ -2,7 +2,7 @@ import Link from "next/link";
 
 import type { ExceptionListQuery, ExceptionStatus } from "@/lib/client/exceptions/view";
 
-import { exceptionsHref } from "./format";
+import { exceptionsHref, openCountText } from "./format";
 
 // Open and Resolved as links (the status lives in the URL), the one in view marked; Open carries every open one's count.
 
@@ -12,7 +12,7 @@ const CURRENT = `${BASE} border-brand-600 text-slate-950`;
 
 const WORDS: Record<ExceptionStatus, string> = { open: "Open", resolved: "Resolved" };
 
-export function StatusTabs({ query, open }: { query: ExceptionListQuery; open: number | null }) {
+export function StatusTabs({ query, open }: { query: ExceptionListQuery; open: { open: number; capped: boolean } | null }) {
   return (
     <nav aria-label="Exceptions by status" className="border-b border-slate-200">
       <ul className="flex gap-1">
@@ -27,7 +27,7 @@ export function StatusTabs({ query, open }: { query: ExceptionListQuery; open: n
                 data-testid={`exceptions-tab-${status}`}
               >
                 {WORDS[status]}
-                {status === "open" && open !== null ? <span className="text-slate-600 tabular-nums">({open.toLocaleString("en")})</span> : null}
+                {status === "open" && open !== null ? <span className="text-slate-600 tabular-nums">({openCountText(open)})</span> : null}
               </Link>
             </li>
           );

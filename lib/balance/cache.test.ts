@@ -1,16 +1,17 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
 
-import { getDb } from "@/lib/db";
+import { getDatabase, getDb } from "@/lib/db";
 import { balanceCache } from "@/lib/db/schema";
 
 import { POST as webhook } from "@/app/api/webhooks/peer-transfer/route";
 import { ServiceError } from "@/lib/service/errors";
 import type { Sandbox } from "@/sandbox/server";
+import { copyPgliteTemplate } from "@/tests/support/db-template";
 import { payload } from "@/tests/support/payloads";
 import { startTestSandbox } from "@/tests/support/sandbox";
 import { BALANCE_CALL, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
@@ -45,10 +46,14 @@ beforeAll(async () => {
   process.env.AUTH_SECRET = "a".repeat(40);
   // The shared cache and the service budget live in this embedded database.
   process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "fundboard-balance-"));
+  copyPgliteTemplate(inject("pgliteTemplate"), process.env.DATA_DIR);
   clearHolders();
 });
 
 afterAll(async () => {
+  // The embedded database goes with its folder, which is this run's alone.
+  await (await getDatabase()).close();
+  rmSync(process.env.DATA_DIR ?? "", { recursive: true, force: true });
   clearHolders();
   for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
   Object.assign(process.env, savedEnv);
@@ -98,17 +103,17 @@ describe("balance cache", () => {
   it("refreshes on request only when the value is at least five seconds old, one call for a burst of refreshes", async () => {
     expect(MIN_REFRESH_AGE_MS).toBeGreaterThanOrEqual(5_000);
     const base = await getBalanceView();
-    // A refresh right after a read, and one 4.9 s later, is served from the cache.
+    // A refresh right after a read, and one 4.9 s after the value was fetched (the clock driven from its
+    // fetchedAt, so a slow machine cannot age it), is served from the cache.
     expect(await getBalanceView({ fresh: true })).toEqual(base);
-    const readAt = Date.now();
-    vi.spyOn(Date, "now").mockReturnValue(readAt + 4_900);
+    const fetchedAt = Date.parse(base.fetchedAt);
+    vi.spyOn(Date, "now").mockReturnValue(fetchedAt + 4_900);
     expect(await getBalanceView({ fresh: true })).toEqual(base);
     vi.restoreAllMocks();
     expect(await control.count(BALANCE_CALL)).toBe(1);
 
     // Older than MIN_REFRESH_AGE_MS (but within the TTL): a burst of refreshes makes one call, and plain reads keep the cached value.
-    const now = Date.now();
-    vi.spyOn(Date, "now").mockReturnValue(now + MIN_REFRESH_AGE_MS + 1);
+    vi.spyOn(Date, "now").mockReturnValue(fetchedAt + MIN_REFRESH_AGE_MS + 1);
     const burst = await Promise.all([getBalanceView({ fresh: true }), getBalanceView({ fresh: true }), getBalanceView({ fresh: true })]);
     vi.restoreAllMocks();
     expect(burst[0]?.fetchedAt).not.toBe(base.fetchedAt);

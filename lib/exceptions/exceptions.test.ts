@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { openCountText } from "@/components/exceptions/format";
 import { resolveExceptionSchema } from "@/lib/client/exceptions/schemas";
 import { queryRows, type Db } from "@/lib/db/client";
 import { recordPayment } from "@/lib/payments/record";
@@ -15,7 +16,7 @@ import { payload } from "@/tests/support/payloads";
 import { insertStaff, newKey, newTag } from "@/tests/support/request-deps";
 
 import { scanExceptions } from "./detect";
-import { readException, readExceptionPage } from "./queries";
+import { countOpenExceptions, EXCEPTION_COUNT_CAP, OPEN_BADGE_CAP, readException, readExceptionPage } from "./queries";
 import { ExceptionRefused } from "./refused";
 import { reopenException, resolveException } from "./resolve";
 
@@ -264,6 +265,26 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
     expect((await rows()).filter((r) => r.subject === old)).toEqual([]);
     expect((await scan(database.db, new Date(), [old])).opened).toBe(1);
     expect(await one("verification_failed", old)).toMatchObject({ status: "open" });
+  });
+
+  it("counts open ones to the badge's cap and a list's total to its own, saying when there are more", async () => {
+    const add = (n: number, from: number) =>
+      database.db.execute(
+        sql`insert into exceptions (kind, subject, detail) select 'unlinked_payment', 'cap-' || g, 'A payment nobody asked for.' from generate_series(${from}::int, ${from + n - 1}::int) g`,
+      );
+    await add(OPEN_BADGE_CAP, 1);
+    expect(await countOpenExceptions(database.db)).toEqual({ open: OPEN_BADGE_CAP, capped: false });
+    expect(await readExceptionPage(database.db, { status: "open", page: 1 })).toMatchObject({ open: OPEN_BADGE_CAP, openCapped: false, total: OPEN_BADGE_CAP });
+    await add(1, OPEN_BADGE_CAP + 1);
+    expect(await countOpenExceptions(database.db)).toEqual({ open: OPEN_BADGE_CAP, capped: true });
+    expect(openCountText(await countOpenExceptions(database.db))).toBe("99+");
+    expect(await readExceptionPage(database.db, { status: "open", page: 1 })).toMatchObject({
+      openCapped: true,
+      total: OPEN_BADGE_CAP + 1,
+      totalCapped: false,
+    });
+    await add(EXCEPTION_COUNT_CAP, OPEN_BADGE_CAP + 2);
+    expect(await readExceptionPage(database.db, { status: "open", page: 1 })).toMatchObject({ total: EXCEPTION_COUNT_CAP, totalCapped: true });
   });
 
   it("counts in the day book the exceptions still open, on the Lagos day they were opened", async () => {

@@ -1,15 +1,15 @@
 // Once for the whole hardening run: builds the dashboard into its own folder (never racing another build),
-// with the distinctive key in the environment so the key-leak test sees what a real build would ship; and,
-// meanwhile, makes one migrated embedded database that each test copies into its fresh DATA_DIR (a first
-// PGlite start spends most of its time in initdb and migrations, which would otherwise repeat per server).
+// with the distinctive key in the environment so the key-leak test sees what a real build would ship, or checks
+// that the build HARDENING_DIST_DIR names was made so from these sources; and, meanwhile, makes one migrated
+// embedded database that each test copies into its fresh DATA_DIR (tests/support/db-template.ts).
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 import type { TestProject } from "vitest/node";
 
-import { openDatabase } from "@/lib/db/client";
+import { keyFingerprint, readBuildMarker, sourceHash } from "@/scripts/build-if-needed";
+import { makePgliteTemplate } from "@/tests/support/db-template";
 import { bin, ROOT } from "@/tests/support/paths";
 
 import { DIST_DIR, HARDENING_KEY } from "./constants";
@@ -44,7 +44,23 @@ function runBuild(): Promise<void> {
   });
 }
 
+/** A build made elsewhere (CI's `npm run build`) stands in for ours only if it saw the hardening key and these sources. */
+function checkGivenBuild(): void {
+  const marker = readBuildMarker(path.join(ROOT, DIST_DIR));
+  const problem = !marker
+    ? "holds no build `npm run build` finished (no BUILD_ID or fundboard-build.json)"
+    : marker.hash !== sourceHash(ROOT)
+      ? "was built from other sources"
+      : marker.serviceKeySha256 !== keyFingerprint(HARDENING_KEY)
+        ? "was not built with the hardening key in SERVICE_API_KEY, so its key-leak scan would prove nothing"
+        : null;
+  if (problem)
+    throw new Error(`HARDENING_DIST_DIR=${DIST_DIR} ${problem}: build it with SERVICE_API_KEY=${HARDENING_KEY} npm run build, or unset HARDENING_DIST_DIR`);
+  console.log(`[hardening] using ${DIST_DIR}, built from these sources with the hardening key`);
+}
+
 async function build(): Promise<void> {
+  if (process.env.HARDENING_DIST_DIR) return checkGivenBuild();
   const started = Date.now();
   // For working on the suite itself: HARDENING_REUSE_BUILD=1 keeps an existing build (ignored in CI).
   if (process.env.HARDENING_REUSE_BUILD === "1" && !process.env.CI && existsSync(path.join(ROOT, DIST_DIR, "BUILD_ID"))) {
@@ -63,22 +79,21 @@ async function build(): Promise<void> {
   console.log(`[hardening] built ${DIST_DIR} in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
-async function migratedTemplate(dir: string): Promise<void> {
+async function migratedTemplate(): Promise<{ dir: string; remove(): void }> {
   const started = Date.now();
-  const database = await openDatabase({ kind: "pglite", dataDir: dir });
-  await database.close();
+  const template = await makePgliteTemplate("hardening");
   console.log(`[hardening] migrated embedded database template in ${Math.round((Date.now() - started) / 1000)} s`);
+  return template;
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
-  const template = mkdtempSync(path.join(tmpdir(), "fundboard-hardening-template-"));
-  const remove = () => rmSync(template, { recursive: true, force: true });
-  try {
-    await Promise.all([build(), migratedTemplate(template)]);
-  } catch (error) {
-    remove();
-    throw error;
+  const [built, template] = await Promise.allSettled([build(), migratedTemplate()]);
+  if (template.status === "rejected") throw template.reason;
+  if (built.status === "rejected") {
+    template.value.remove();
+    throw built.reason;
   }
-  project.provide("pgliteTemplate", template);
-  return remove;
+  project.provide("pgliteTemplate", template.value.dir);
+  project.provide("postgresTemplate", "");
+  return template.value.remove;
 }

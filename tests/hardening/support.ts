@@ -1,19 +1,13 @@
 // The hardening suite's own fixtures: its ports, accounts and build, `next start` of that build with a
 // fresh copy of the migrated template database, and the dashboard API shapes its tests read. The shared
 // parts (sign-in, waiting, processes, the sandbox's control API, signed deliveries) are in tests/support.
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { inject } from "vitest";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** A migrated embedded database folder made by the global setup; copied into each fresh DATA_DIR. */
-    pgliteTemplate: string;
-  }
-}
-
+import { copyPgliteTemplate } from "@/tests/support/db-template";
 import { requireBuild, startNextServer, type NextServer } from "@/tests/support/next-server";
 import type { Session } from "@/tests/support/sign-in";
 
@@ -54,8 +48,7 @@ export function tempDir(label: string): { dir: string; remove(): void } {
 /** A fresh DATA_DIR holding a copy of the migrated template database (only the database: no lock, no secret). */
 export function freshDataDir(label: string): { dir: string; remove(): void } {
   const made = tempDir(label);
-  const template = inject("pgliteTemplate");
-  cpSync(path.join(template, "pgdata"), path.join(made.dir, "pgdata"), { recursive: true });
+  copyPgliteTemplate(inject("pgliteTemplate"), made.dir);
   return made;
 }
 

@@ -180,7 +180,7 @@ afterAll(async () => {
 });
 
 describe("1. the service key never leaves the server", () => {
-  it("is in no file under .next-hardening/static (nor its base64)", () => {
+  it(`is in no file under ${DIST_DIR}/static (nor its base64)`, () => {
     const files: string[] = [];
     walk(path.join(ROOT, DIST_DIR, "static"), files);
     // A scan of nothing proves nothing: the client bundle must be there.

@@ -1,12 +1,14 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import pg from "pg";
-import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
 
 import { openDatabase, type Database } from "@/lib/db/client";
+
+import { copyPgliteTemplate, createTempPostgres } from "./db-template";
+
+export { createTempPostgres };
 
 export interface DbTargetUnderTest {
   name: "pglite" | "postgres";
@@ -14,10 +16,15 @@ export interface DbTargetUnderTest {
   create(): Promise<{ database: Database; dispose(): Promise<void>; reopen(): Promise<Database> }>;
 }
 
+// The run's migrated templates (vitest.config.ts's global setup), or "" where none was made: then each database
+// is made and migrated from nothing, as the app does on a first start.
+const template = (key: "pgliteTemplate" | "postgresTemplate"): string => inject(key) ?? "";
+
 const pglite: DbTargetUnderTest = {
   name: "pglite",
   async create() {
     const dataDir = mkdtempSync(path.join(tmpdir(), "fundboard-test-"));
+    copyPgliteTemplate(template("pgliteTemplate"), dataDir);
     const database = await openDatabase({ kind: "pglite", dataDir });
     let current = database;
     return {
@@ -34,36 +41,10 @@ const pglite: DbTargetUnderTest = {
   },
 };
 
-/** A throwaway database on the TEST_DATABASE_URL server, dropped afterwards. */
-export async function createTempPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `fundboard_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
-
 const postgres = (baseUrl: string): DbTargetUnderTest => ({
   name: "postgres",
   async create() {
-    const temp = await createTempPostgres(baseUrl);
+    const temp = await createTempPostgres(baseUrl, template("postgresTemplate"));
     const database = await openDatabase({ kind: "postgres", url: temp.url });
     let current = database;
     return {

@@ -42,7 +42,8 @@ export interface ExceptionView {
  * A page of exceptions; `open` counts every open exception, whatever the filter. The total stops at 1,000
  * (`totalCapped`: more match, shown "1,000+").
  */
-export type ExceptionPage = Page<ExceptionView> & { open: number; totalCapped: boolean };
+/** `open`: every open exception, counted to the badge's cap (`openCapped`: more than that). */
+export type ExceptionPage = Page<ExceptionView> & { open: number; openCapped: boolean; totalCapped: boolean };
 
 /** A request an unlinked payment could be linked to, best first: same tag and amount, then same tag. */
 export interface LinkSuggestion {

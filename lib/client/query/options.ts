@@ -210,7 +210,7 @@ export const exceptionQuery = (id: string) =>
     queryFn: () => apiFetch<{ exception: ExceptionView; suggestions: LinkSuggestion[] }>(`/api/exceptions/${encodeURIComponent(id)}`),
   });
 
-/** The navigation's badge: every open exception, counted to 1,000 ("999+" past that). */
+/** The navigation's badge: every open exception, counted to 99 ("99+" past that). */
 export const openExceptionsQuery = () =>
   queryOptions({
     queryKey: keys.openExceptions,

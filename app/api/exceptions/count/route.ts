@@ -6,7 +6,7 @@ import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
-/** The navigation's badge: open exceptions, counted to 999 (`capped`: more). */
+/** The navigation's badge: open exceptions, counted to 99 (`capped`: more). */
 export const GET = withStaff(ANY_STAFF, async (_request, { db }) => ok(await countOpenExceptions(db), "OK", 200, { "Cache-Control": "no-store" }));
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
