@@ -250,6 +250,19 @@ test("at 1280 px the overview's recent requests are not cut off", async ({ page 
   expect(scrollWidth, "the recent requests table scrolls sideways at 1280 px").toBeLessThanOrEqual(clientWidth);
 });
 
+test("at 1280 px an admin's navigation is one line of links, under the brand and the account", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  const tops = await nav.getByRole("link").evaluateAll((links) => links.map((l) => Math.round(l.getBoundingClientRect().top)));
+  // Every link of an admin's menu (the longest), the exceptions badge included.
+  expect(tops.length).toBeGreaterThanOrEqual(13);
+  expect(new Set(tops).size, `the links start at ${[...new Set(tops)].join(", ")} px: more than one line`).toBe(1);
+  const brandTop = await page.getByRole("link", { name: "Fundboard" }).evaluate((el) => el.getBoundingClientRect().bottom);
+  expect(tops[0]).toBeGreaterThanOrEqual(brandTop);
+  await expect(page.getByTestId("signed-in-as")).toBeVisible();
+});
+
 test.describe("signed out", () => {
   test.use({ storageState: { cookies: [], origins: [] } });
   test("the sign-in page passes axe and does not scroll sideways at both widths", async ({ page }) => {

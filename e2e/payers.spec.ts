@@ -2,7 +2,7 @@
 // mark one do-not-ask, chase a campaign's decliners and see the round, with axe clean and no sideways scroll on a phone.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 
-import { BASE_URL } from "./support";
+import { BASE_URL, createStaff, newSession } from "./support";
 import { expectAxeClean } from "./axe";
 
 test.describe.configure({ mode: "serial" });
@@ -83,6 +83,14 @@ test("marks a payer do-not-ask; the form then refuses them, saying who marked it
   expect(res.status()).toBe(422);
   const body = (await res.json()) as { data: { fieldErrors: { tag: string[] } } };
   expect(body.data.fieldErrors.tag[0]).toMatch(/asked not to be asked: marked by .* on /);
+  // The form shows the same refusal beside the tag, and sends nothing.
+  await page.goto("/requests/new");
+  await page.getByLabel("Tag of the person to ask").fill(MARKED);
+  await page.getByLabel("Amount (₦)").fill("10");
+  await page.getByLabel("Description").fill("Should be refused");
+  await page.getByRole("button", { name: "Send request" }).click();
+  await expect(page.locator("#req-tag-error")).toContainText("asked not to be asked");
+  await expect(page).toHaveURL(/\/requests\/new$/);
 });
 
 test("chases the campaign's decliners: a draft round asks the one who may be asked and shows who is left out and why", async ({ page, request }) => {
@@ -106,4 +114,55 @@ test("chases the campaign's decliners: a draft round asks the one who may be ask
   // Asking again with nobody chosen is refused with the reason.
   const again = await request.post(`/api/campaigns/${campaignId}/ask-again`, { headers: { Origin: BASE_URL }, data: { include: [] } });
   expect(again.status()).toBe(422);
+});
+
+test("the payer and ask-again routes refuse bad input over HTTP, each with its status and reason", async ({ request }) => {
+  const message = async (res: Awaited<ReturnType<APIRequestContext["get"]>>) => ((await res.json()) as { message: string }).message;
+  // Unknown and malformed tags are not payers.
+  const unknown = await request.get(`/api/payers/nobody.${stamp}`);
+  expect(unknown.status()).toBe(404);
+  expect(await message(unknown)).toMatch(/payer/i);
+  expect((await request.get(`/api/payers/${encodeURIComponent("not a tag!")}`)).status()).toBe(404);
+  expect((await request.get(`/api/campaigns/00000000-0000-4000-8000-000000000000`)).status()).toBe(404);
+  const noCampaign = await request.post(`/api/campaigns/00000000-0000-4000-8000-000000000000/ask-again`, {
+    headers: { Origin: BASE_URL },
+    data: { include: ["declined"] },
+  });
+  expect(noCampaign.status()).toBe(404);
+
+  const csv = `tag,amount,description\naccept.bad${stamp},20,Dues\n`;
+  const made = await request.post("/api/campaigns", {
+    headers: { Origin: BASE_URL },
+    multipart: { name: `Bad input ${stamp}`, file: { name: "dues.csv", mimeType: "text/csv", buffer: Buffer.from(csv) } },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const id = ((await made.json()) as { data: { id: string } }).data.id;
+  const askAgain = (include: unknown, ctx: APIRequestContext = request) =>
+    ctx.post(`/api/campaigns/${id}/ask-again`, { headers: { Origin: BASE_URL }, data: { include } });
+
+  // A draft has asked nobody yet: 409 saying so.
+  const onDraft = await askAgain(["declined"]);
+  expect(onDraft.status()).toBe(409);
+  expect(await message(onDraft)).toContain("still a draft");
+  // A state that is not one of declined, failed, unanswered: 422 naming the field.
+  const odd = await askAgain(["paid"]);
+  expect(odd.status()).toBe(422);
+  expect(Object.keys(((await odd.json()) as { data: { fieldErrors: Record<string, string[]> } }).data.fieldErrors).join()).toMatch(/^include/);
+  // Started, with no row failed: nobody is left to ask, 409 saying why.
+  expect((await request.post(`/api/campaigns/${id}/start`, { headers: { Origin: BASE_URL } })).status()).toBe(200);
+  const nothing = await askAgain(["failed"]);
+  expect(nothing.status()).toBe(409);
+  expect(await message(nothing)).toContain("nobody to ask again");
+
+  // A viewer may read payers but not mark them or ask again.
+  const viewer = await createStaff(request, "viewer");
+  const session = await newSession(viewer.email, viewer.password);
+  try {
+    expect((await session.get(`/api/payers/${DECLINER}`)).status()).toBe(200);
+    expect((await askAgain(["failed"], session)).status()).toBe(403);
+    const mark = await session.patch(`/api/payers/${DECLINER}`, { headers: { Origin: BASE_URL }, data: { doNotAsk: true, note: "" } });
+    expect(mark.status()).toBe(403);
+  } finally {
+    await session.dispose();
+  }
 });

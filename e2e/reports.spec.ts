@@ -5,13 +5,12 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import Papa from "papaparse";
 
 import { DEV_API_KEY } from "../lib/config/dev-key";
-import { formatMajor } from "../lib/client/money";
 import type { DayBook, DayEntry } from "../lib/client/reports/daily";
 import { quickRanges } from "../lib/client/time/day-range";
 import { dayOf, monthStart } from "../lib/client/time/zone";
 import { payload } from "../tests/support/payloads";
 import { deliverySignature } from "../tests/support/sign-delivery";
-import { BASE_URL, uniqueTag } from "./support";
+import { BASE_URL, koboOf, nairaText, uniqueTag } from "./support";
 import { expectAxeClean } from "./axe";
 
 test.describe.configure({ mode: "serial" });
@@ -19,7 +18,7 @@ test.describe.configure({ mode: "serial" });
 // The e2e server runs with the default TIMEZONE, Africa/Lagos: the page's default is this month so far.
 const TODAY = dayOf(new Date(), "Africa/Lagos");
 const MONTH = monthStart(TODAY);
-const money = (amount: string) => formatMajor("NGN", amount);
+const money = (amount: string) => nairaText(koboOf(amount));
 
 /** The day book GET /api/reports/daily answers now (this month so far, as the page shows with no days in its URL). */
 async function bookNow(request: APIRequestContext): Promise<DayBook> {

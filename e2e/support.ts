@@ -126,3 +126,19 @@ export function uniqueTag(prefix = "e2e"): string {
   counter += 1;
   return `${prefix}.${Date.now().toString(36)}${counter}`;
 }
+
+// Expected money texts are written here, not with the app's own formatter, so a formatting bug cannot agree with itself.
+
+/** "1250.00" (naira, two decimals, as the API sends amounts) in kobo. */
+export function koboOf(twoDecimals: string): bigint {
+  const m = /^(-?)(\d+)\.(\d{2})$/.exec(twoDecimals);
+  if (!m) throw new Error(`not a two-decimal amount: ${twoDecimals}`);
+  const k = BigInt(`${m[2]}${m[3]}`);
+  return m[1] ? -k : k;
+}
+
+/** Kobo as the dashboard shows naira: "NGN 1,250.00". */
+export function nairaText(kobo: bigint): string {
+  const digits = (kobo < 0n ? -kobo : kobo).toString().padStart(3, "0");
+  return `NGN ${kobo < 0n ? "-" : ""}${digits.slice(0, -2).replace(/\B(?=(\d{3})+(?!\d))/g, ",")}.${digits.slice(-2)}`;
+}

@@ -1,7 +1,7 @@
 // Sandbox-only control API (no bearer key): act as the consumer, inject faults, read stats and deliveries.
 import { requestIdParam } from "./api-routes";
 import { parseFault, type FaultTable } from "./faults";
-import { fail, HttpError, isRecord, jsonReply, mediaType, ok, readBody, readForm, readJson, redirect, type Reply } from "./http-util";
+import { fail, HttpError, isRecord, jsonReply, mediaType, ok, readBody, readJson, redirect, type Reply } from "./http-util";
 import type { RequestActions } from "./request-actions";
 import { route, type RouteContext, type Route } from "./router";
 import type { Store } from "./state";
@@ -35,19 +35,21 @@ export function controlRoutes(deps: ControlDeps): Route[] {
   // A JSON body may carry options: `{ "webhook": false }` accepts without sending the delivery (a lost webhook); the
   // consumer page's third button sends `webhook=0` in its form for the same.
   async function decide(ctx: RouteContext, act: (id: number, options: { webhook?: boolean }) => Reply): Promise<Reply> {
-    const json = mediaType(ctx.req) === "application/json";
-    const form = json ? new URLSearchParams() : await readForm(ctx.req);
-    const wantsRedirect = ctx.query.get("redirect") === "1" || form.get("redirect") === "1";
+    let form = new URLSearchParams();
     let reply: Reply;
     try {
-      const text = json ? await readBody(ctx.req) : "";
-      const body: unknown = text.trim() === "" ? {} : parseJsonText(text);
+      const text = await readBody(ctx.req);
+      // A JSON object is read as one whatever the content type says (`curl -d` labels it a form); else the form's fields.
+      const json = mediaType(ctx.req) === "application/json" || text.trimStart().startsWith("{");
+      if (!json && mediaType(ctx.req) === "application/x-www-form-urlencoded") form = new URLSearchParams(text);
+      const body: unknown = json && text.trim() !== "" ? parseJsonText(text) : {};
       const options = (isRecord(body) && body.webhook === false) || form.get("webhook") === "0" ? { webhook: false } : {};
       reply = act(requestIdParam(ctx.params.id), options);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       reply = fail(error.status, error.message);
     }
+    const wantsRedirect = ctx.query.get("redirect") === "1" || form.get("redirect") === "1";
     if (!wantsRedirect) return reply;
     const envelope: unknown = JSON.parse(reply.body);
     const notice = isRecord(envelope) && typeof envelope.message === "string" ? envelope.message : "Done";

@@ -101,12 +101,6 @@ export async function readJson(req: IncomingMessage, strictType: boolean): Promi
   }
 }
 
-/** Form fields of an urlencoded body (the consumer page's forms); empty for anything else. */
-export async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
-  if (mediaType(req) !== "application/x-www-form-urlencoded") return new URLSearchParams();
-  return new URLSearchParams(await readBody(req));
-}
-
 export function escapeHtml(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 }

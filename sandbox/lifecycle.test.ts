@@ -156,6 +156,21 @@ describe("accepting a request", () => {
     });
     expect(bad.status).toBe(400);
     expect(await statusOf(sandbox, other)).toBe("pending");
+    // `curl -d '{"webhook":false}'` labels its JSON a form, and a bare fetch text/plain: both are read as JSON.
+    for (const type of ["application/x-www-form-urlencoded", "text/plain;charset=UTF-8"]) {
+      const quiet = await createRequest(sandbox, { amount: 7, tag: "ada.obi", description: type, meta: { notificationUrl: receiver.url } });
+      const res = await fetch(`${sandbox.apiUrl}/sandbox/requests/${quiet}/accept`, {
+        method: "POST",
+        headers: { "content-type": type },
+        body: '{"webhook":false}',
+      });
+      expect(res.status, type).toBe(200);
+      expect(await statusOf(sandbox, quiet)).toBe("accepted");
+      expect(
+        (await deliveriesOf(sandbox)).filter((d) => d.request_id === quiet),
+        type,
+      ).toEqual([]);
+    }
   });
 
   it("sends nothing when there is no notification URL", async () => {

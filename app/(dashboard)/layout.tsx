@@ -36,9 +36,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <img src="/logo.svg" alt="" width={24} height={24} />
             Fundboard
           </Link>
-          {/* /api/live stays closed until two-step sign-in is set up. Beside the menu button on a phone, last in the row on wide screens. */}
+          {/* /api/live stays closed until two-step sign-in is set up. Beside the menu button on a phone, after the account on wide screens. */}
           {staff.mustEnrol ? null : (
-            <div className="md:order-last">
+            <div className="md:order-2">
               <LiveUpdates />
             </div>
           )}
@@ -47,7 +47,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             mustEnrol={staff.mustEnrol}
             account={
               <>
-                {/* Name over role on wide screens, so the row of links keeps its one line at 1280 px. */}
+                {/* Name over role on wide screens, so the header's top line stays one line high. */}
                 <span className="text-slate-700 md:flex md:flex-col md:text-right md:leading-tight" data-testid="signed-in-as">
                   <span>{staff.name}</span> <span className="text-slate-500 md:text-xs">({staff.role})</span>
                 </span>

@@ -3,6 +3,7 @@ import { OneLine } from "@/components/ui/one-line";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import type { CampaignRowView } from "@/lib/client/campaigns/view";
+import { PAYER_TAG_RE } from "@/lib/client/payers/tag";
 
 import { formatRowAmount } from "./format";
 import { RowStatusBadge } from "./status-badge";
@@ -63,9 +64,8 @@ export function ProblemRowsTable({ label, caption, items, kind }: { label: strin
       {items.map((r) => (
         <tr key={r.row} data-testid={kind === "error" ? "invalid-row" : "warning-row"} data-row={r.row} className="align-top">
           <Td className="tabular-nums">{r.row}</Td>
-          <Td>
-            <OneLine text={handle(r.tag)} />
-          </Td>
+          {/* A tag that is one links to its payer; one the upload refused as a tag stays as written. */}
+          <Td>{PAYER_TAG_RE.test(r.tag.trim()) ? <PayerTag tag={r.tag} /> : <OneLine text={handle(r.tag)} />}</Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatRowAmount(r.amount)}</Td>
           <Td className="max-w-md break-words">{(kind === "error" ? r.error : r.warning) ?? "—"}</Td>
         </tr>

@@ -25,7 +25,9 @@ export function ExceptionInbox({ query: current, canAct }: { query: ExceptionLis
   // What the last Resolve or Reopen did, said where a screen reader hears it (the card itself leaves the list).
   const [notice, setNotice] = useState("");
   const data = query.data;
+  // Past the count's cap the last page is not known: a full page has a next one.
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  const hasNext = data ? (data.totalCapped ? data.items.length === data.pageSize : current.page < pages) : false;
   const heading = `${current.status === "open" ? "Open" : "Resolved"}${current.kind ? `: ${KIND_LABELS[current.kind]}` : ""}`;
   return (
     <div className="space-y-4">
@@ -61,11 +63,13 @@ export function ExceptionInbox({ query: current, canAct }: { query: ExceptionLis
               ))}
             </ul>
           )}
+          {/* Open ones run oldest first, so the next page is newer. */}
           <Pager
-            newerHref={current.page > 1 ? exceptionsHref({ ...current, page: Math.min(current.page - 1, pages) }) : null}
-            olderHref={current.page < pages ? exceptionsHref({ ...current, page: current.page + 1 }) : null}
+            oldestFirst={current.status === "open"}
+            newerHref={current.page > 1 ? exceptionsHref({ ...current, page: data.totalCapped ? current.page - 1 : Math.min(current.page - 1, pages) }) : null}
+            olderHref={hasNext ? exceptionsHref({ ...current, page: current.page + 1 }) : null}
           >
-            Page {current.page} of {pages}
+            Page {current.page.toLocaleString("en")} of {data.totalCapped ? `${Math.max(pages, current.page).toLocaleString("en")}+` : pages}
           </Pager>
         </section>
       )}

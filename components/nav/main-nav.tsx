@@ -1,6 +1,6 @@
 "use client";
 
-// The header's navigation: a row of links on wide screens, a menu button and a panel on phones (docs/architecture.md, "The shell").
+// The header's navigation: a line of links under the brand and account on wide screens, a menu button and a panel on phones (docs/architecture.md, "The shell").
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
@@ -87,13 +87,10 @@ export function MainNav({ role, mustEnrol = false, account }: { role: Role; must
         </svg>
         Menu
       </button>
-      <div
-        id={MENU_ID}
-        onKeyDown={closeOnEscape}
-        className={`${open ? "flex" : "hidden"} w-full flex-col gap-3 border-t border-slate-200 pt-3 md:flex md:w-auto md:flex-1 md:flex-row md:items-center md:gap-3 md:border-0 md:pt-0`}
-      >
-        <nav aria-label="Main">
-          <ul className="flex flex-col text-sm md:flex-row md:flex-wrap md:gap-x-3 md:gap-y-1">
+      <div id={MENU_ID} onKeyDown={closeOnEscape} className={`${open ? "flex" : "hidden"} w-full flex-col gap-3 border-t border-slate-200 pt-3 md:contents`}>
+        {/* Wide screens: the panel's box dissolves into the header's row; the links take a line of their own under it. */}
+        <nav aria-label="Main" className="md:order-last md:w-full">
+          <ul className="flex flex-col text-sm md:flex-row md:flex-wrap md:gap-x-4 md:gap-y-1">
             {links.map((l) => {
               const here = current?.href === l.href;
               const count = l.href === "/exceptions" ? openExceptions : null;
@@ -121,7 +118,7 @@ export function MainNav({ role, mustEnrol = false, account }: { role: Role; must
             })}
           </ul>
         </nav>
-        <div className="flex flex-wrap items-center gap-3 text-sm md:ml-auto lg:flex-nowrap">{account}</div>
+        <div className="flex flex-wrap items-center gap-3 text-sm md:order-1 md:ml-auto md:flex-nowrap">{account}</div>
       </div>
     </>
   );

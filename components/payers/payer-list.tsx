@@ -43,6 +43,7 @@ const COLUMNS: Column[] = [
   { label: "Asked", align: "right" },
   { label: "Accepted", align: "right" },
   { label: "Declined", align: "right" },
+  { label: "Failed", align: "right" },
   { label: "Still to answer", align: "right", lead: true },
   { label: "Answers in", align: "right" },
   "Last activity",
@@ -57,6 +58,8 @@ export function PayerList({ query: current }: { query: PayerListQuery }) {
   const query = useQuery(payerListQuery(current));
   const href = (next: PayerListQuery) => `/payers${payerListSearch(next)}`;
   const pages = query.data ? Math.max(1, Math.ceil(query.data.total / query.data.pageSize)) : 1;
+  // Past the count's cap the last page is not known: a full page has a next one.
+  const hasNext = query.data ? (query.data.totalCapped ? query.data.items.length === query.data.pageSize : current.page < pages) : false;
   const active = Boolean(current.q || current.filter || current.sort !== "recent");
   return (
     <div className="space-y-4">
@@ -71,9 +74,9 @@ export function PayerList({ query: current }: { query: PayerListQuery }) {
       )}
       <Pager
         newerHref={current.page > 1 ? href({ ...current, page: current.page - 1 }) : null}
-        olderHref={current.page < pages ? href({ ...current, page: current.page + 1 }) : null}
+        olderHref={hasNext ? href({ ...current, page: current.page + 1 }) : null}
       >
-        Page {current.page} of {pages}
+        Page {current.page.toLocaleString("en")} of {query.data?.totalCapped ? `${Math.max(pages, current.page).toLocaleString("en")}+` : pages}
         {query.data ? ` · ${query.data.total.toLocaleString("en")}${query.data.totalCapped ? "+" : ""} payer${query.data.total === 1 ? "" : "s"}` : ""}
       </Pager>
     </div>
@@ -98,6 +101,7 @@ function PayersTable({ items, empty }: { items: PayerView[]; empty: string }) {
           <Td className="text-right tabular-nums">{p.asked}</Td>
           <Td className="text-right tabular-nums">{p.accepted}</Td>
           <Td className="text-right tabular-nums">{p.declined}</Td>
+          <Td className="text-right tabular-nums">{p.failed}</Td>
           <Td className="text-right tabular-nums">{p.unanswered}</Td>
           <Td className="text-right whitespace-nowrap">{answerTimeText(p.medianAnswerSeconds)}</Td>
           <Td className="whitespace-nowrap text-slate-700">

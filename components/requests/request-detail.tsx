@@ -10,6 +10,7 @@ import { Detail } from "@/components/ui/detail";
 import { TextLink } from "@/components/ui/text-link";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { formatMajor } from "@/lib/client/money";
+import { payerHref } from "@/lib/client/payers/tag";
 import { requestQuery } from "@/lib/client/query/options";
 
 import { StatusBadge } from "./status-badge";
@@ -81,7 +82,11 @@ export function RequestDetail({ id }: { id: string }) {
           <li>
             <span className="font-medium">Sent</span> · <LocalTime iso={r.createdAt} />
           </li>
-          {r.status === "pending" ? <li className="text-slate-600">Waiting for @{r.tag} to accept or decline…</li> : null}
+          {r.status === "pending" ? (
+            <li className="text-slate-600">
+              Waiting for <TextLink href={payerHref(r.tag)}>@{r.tag.replace(/^@/, "")}</TextLink> to accept or decline…
+            </li>
+          ) : null}
           {final ? (
             <li data-testid="timeline-final">
               <span className="font-medium">{r.status === "accepted" ? "Accepted" : "Declined"}</span> · <LocalTime iso={r.decidedAt} />

@@ -1,11 +1,14 @@
+import { TextLink } from "@/components/ui/text-link";
 import { formatMajor, serviceAmountToNaira, type AmountUnit } from "@/lib/client/money";
+import { PAYER_TAG_RE, payerHref } from "@/lib/client/payers/tag";
 
 // A delivery's message for people: the payment it carries in words (how much, from whom, for what), and the whole
 // message, laid out, behind "Show the full message" for whoever needs it.
 
 export interface PaymentInWords {
   amount: string;
-  from: string;
+  name: string | null;
+  tag: string | null;
   reference: string | null;
 }
 
@@ -27,8 +30,7 @@ export function paymentInWords(body: string, unit: AmountUnit): PaymentInWords |
   const customer = record(message.customer);
   const name = str(customer?.name) ?? str(record(message.meta)?.name);
   const tag = str(customer?.tag) ?? str(record(message.meta)?.peer_tag);
-  const from = name && tag ? `${name} (@${tag})` : (name ?? (tag ? `@${tag}` : "an unnamed customer"));
-  return { amount: formatMajor("NGN", serviceAmountToNaira(amount, unit)), from, reference: str(message.description) };
+  return { amount: formatMajor("NGN", serviceAmountToNaira(amount, unit)), name, tag, reference: str(message.description) };
 }
 
 /** The body laid out for reading: indented JSON, or the text as stored when it is not JSON. */
@@ -45,7 +47,15 @@ export function DeliveryPayment({ body, unit }: { body: string | null; unit: Amo
   if (!payment) return <>—</>;
   return (
     <span data-testid="delivery-payment">
-      <span className="font-medium tabular-nums whitespace-nowrap">{payment.amount}</span> from {payment.from}
+      <span className="font-medium tabular-nums whitespace-nowrap">{payment.amount}</span> from {payment.name ?? (payment.tag ? null : "an unnamed customer")}
+      {payment.tag ? (
+        <>
+          {payment.name ? " (" : null}
+          {/* The payer's page for a tag that can be one; any other text the service sent stays as text. */}
+          {PAYER_TAG_RE.test(payment.tag) ? <TextLink href={payerHref(payment.tag)}>@{payment.tag.replace(/^@/, "")}</TextLink> : `@${payment.tag}`}
+          {payment.name ? ")" : null}
+        </>
+      ) : null}
       {payment.reference ? (
         <span className="block text-xs text-slate-600">
           Reference: <q>{payment.reference}</q>

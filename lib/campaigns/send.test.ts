@@ -114,6 +114,21 @@ describe.each(dbTargets())("campaign sending on $name", (target) => {
     for (const r of sent.items) expect(r.requestId).toMatch(/^\d+$/);
   });
 
+  it("a queued row the form would refuse ends failed with the form's reason, and the rest of the campaign is sent", async () => {
+    const id = await createCampaign(database.db, "Bad row", file([`${newTag("camp")},10,One`, `${newTag("camp")},20,Two`]), operator.id);
+    // Written past the upload's checks (as a plan member once could be): a description the form refuses.
+    await database.db
+      .update(campaignRows)
+      .set({ description: "Dues\tfor November" })
+      .where(sql`${campaignRows.campaignId} = ${id} and ${campaignRows.row} = 1`);
+    await transitionCampaign(database.db, id, "start", operator.id);
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ more: false });
+    expect(await control.count(CREATE_CALL)).toBe(1);
+    expect(await getCampaignView(database.db, id, 60)).toMatchObject({ status: "done", counts: { total: 2, sent: 1, failed: 1 } });
+    const failed = await listCampaignRows(database.db, id, { status: "failed", page: 1 });
+    expect(failed.items.map((r) => [r.row, r.error])).toEqual([[1, "Not sent: Remove line breaks and control characters"]]);
+  });
+
   it("flags a row whose tag already has a pending request for the same amount (a warning: still sent)", async () => {
     const [asked, other] = [newTag("pend"), newTag("pend")];
     const first = await createFundRequest(

@@ -45,7 +45,13 @@ async function settleStaleClaims(db: Db): Promise<void> {
 async function sendClaimed(deps: RequestDeps, next: ClaimedRow): Promise<"sent" | "failed" | "left_out" | "in_flight"> {
   const { db } = deps;
   const key = campaignRowKey(next.campaignId, next.row);
-  const fields = newRequestSchema.omit({ idempotencyKey: true }).parse({ tag: next.tag, amount: next.amount, description: next.description });
+  const parsed = newRequestSchema.omit({ idempotencyKey: true }).safeParse({ tag: next.tag, amount: next.amount, description: next.description });
+  // A row the form would refuse (checked at upload; this guards any other way in) fails with why, never jams the queue.
+  if (!parsed.success) {
+    await markClaimFailed(db, next.id, `Not sent: ${parsed.error.issues[0]?.message ?? "the row is not a valid request"}`);
+    return "failed";
+  }
+  const fields = parsed.data;
   // Marked do-not-ask since the upload: the row fails with who marked it, and nothing is sent.
   const refusal = await doNotAskRefusal(db, fields.tag, getConfig().timeZone);
   if (refusal) {

@@ -277,6 +277,8 @@ export const campaignRows = pgTable(
     uniqueIndex("campaign_rows_campaign_row_key").on(t.campaignId, t.row),
     uniqueIndex("campaign_rows_fund_request_key").on(t.fundRequestId),
     index("campaign_rows_status_idx").on(t.campaignId, t.status, t.row),
+    // A payer's page finds the campaigns they were in by their tag's key (lib/payers/queries.ts).
+    index("campaign_rows_tag_key_idx").on(sql`lower(regexp_replace(${t.tag}, '^@', ''))`),
     // The send job finds claims left by a dead process (lib/campaigns/claims.ts).
     index("campaign_rows_claimed_idx")
       .on(t.claimedAt)
@@ -474,6 +476,8 @@ export const planPeriods = pgTable(
     madeBy: uuid("made_by").references(() => staff.id, { onDelete: "set null" }),
     madeAt: timestamp("made_at", { withTimezone: true, mode: "date" }),
     chaseRounds: integer("chase_rounds").notNull().default(0),
+    // A chase that found only people cooling down or still to answer looks again then, its round not spent.
+    chaseNextAt: timestamp("chase_next_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
   },
   (t) => [

@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import { flattenError } from "zod";
 
 import { badRequest, tooLarge, unprocessable, unsupportedMediaType } from "./api-error";
 import { readCapped } from "./read-capped";
@@ -26,9 +25,20 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
   }
   const result = schema.safeParse(json);
   if (!result.success) {
-    const flat = flattenError(result.error);
+    const flat = fieldErrorsOf(result.error);
     const message = flat.formErrors[0] ?? "Some fields are not valid; see fieldErrors.";
-    throw unprocessable(message, { fieldErrors: flat.fieldErrors, formErrors: flat.formErrors });
+    throw unprocessable(message, flat);
   }
   return result.data;
+}
+
+/** Each message under its field's path, a nested one dotted (`schedule.day`, `members.add.0.tag`); the body's own in formErrors. */
+export function fieldErrorsOf(error: z.ZodError): { fieldErrors: Record<string, string[]>; formErrors: string[] } {
+  const fieldErrors: Record<string, string[]> = {};
+  const formErrors: string[] = [];
+  for (const issue of error.issues) {
+    if (issue.path.length === 0) formErrors.push(issue.message);
+    else (fieldErrors[issue.path.map(String).join(".")] ??= []).push(issue.message);
+  }
+  return { fieldErrors, formErrors };
 }

@@ -236,6 +236,9 @@ describe.each(dbTargets())("payers on $name", (target) => {
         3,
       ),
     ).toMatchObject({ total: 3, totalCapped: false });
+    // A page past the count's cap is still the page asked for (every payer can be paged to), not the cap's last.
+    const past = await readPayerPage(db, { ...payerListFromSearch(() => undefined), page: 2 }, 1);
+    expect({ page: past.page, items: past.items.length }).toEqual({ page: 2, items: 0 });
   });
 
   it("shows a payer's contact from their latest payment, masked for viewers, never the bvn, with their history", async () => {

@@ -100,10 +100,10 @@ async function readPayers(db: Db, query: PayerListQuery, limit: number, offset: 
   return rows.map((r) => toPayerView(r.stats, Boolean(r.flagged), median.get(r.stats.tag) ?? null));
 }
 
-/** The payers list's one read (GET /api/payers and the payers page); pages past the count's cap are not offered. */
+/** The payers list's one read (GET /api/payers and the payers page); past the count's cap, a full page has a next one. */
 export async function readPayerPage(db: Db, query: PayerListQuery, cap = PAYER_COUNT_CAP): Promise<PayerPage> {
   const where = listWhere(query);
-  const page = Math.min(query.page, Math.ceil(cap / PAYER_PAGE_SIZE));
+  const { page } = query;
   const [items, [count]] = await Promise.all([
     readPayers(db, query, PAYER_PAGE_SIZE, (page - 1) * PAYER_PAGE_SIZE),
     queryRows<{ n: number }>(

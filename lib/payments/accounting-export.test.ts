@@ -36,9 +36,9 @@ describe.each(dbTargets())("accounting export on $name", (target) => {
     // 23:30 on 24 November in Lagos is 22:30 UTC; 00:30 on 25 November in Lagos is 23:30 UTC on the 24th.
     await paid("0b7d2f4e-0000-4000-8000-000000000001", 1500, 15, "2026-11-24T22:30:00Z", "November dues");
     await paid("0b7d2f4e-0000-4000-8000-000000000002", 2000, 0, "2026-11-24T23:30:00Z", '=HYPERLINK("x")', "Bola, Ade");
-    const day24 = await paymentsForExport(database.db, { from: "2026-11-24", to: "2026-11-24" }, LAGOS);
+    const day24 = (await paymentsForExport(database.db, { from: "2026-11-24", to: "2026-11-24" }, LAGOS)) ?? [];
     expect(day24.map((p) => p.uuid)).toEqual(["0b7d2f4e-0000-4000-8000-000000000001"]);
-    const both = await paymentsForExport(database.db, { from: "2026-11-24", to: "2026-11-25" }, LAGOS);
+    const both = (await paymentsForExport(database.db, { from: "2026-11-24", to: "2026-11-25" }, LAGOS)) ?? [];
     expect(accountingCsv("xero", both, LAGOS).split("\r\n")).toEqual([
       "*Date,*Amount,Payee,Description,Reference",
       "24/11/2026,1500.00,Ada Obi,November dues,0b7d2f4e-0000-4000-8000-000000000001",
@@ -59,7 +59,7 @@ describe.each(dbTargets())("accounting export on $name", (target) => {
     for (const [i, when] of at.entries()) await paid(`0b7d2f4e-0000-4000-8000-00000000001${i}`, 1000.1 * (i + 1), i % 2 === 0 ? 10.01 : 0, when, `Dues ${i}`);
     const range = { from: "2026-11-23", to: "2026-11-25" };
     const book = await readDayBook(database.db, range.from, range.to, LAGOS);
-    const items = await paymentsForExport(database.db, range, LAGOS);
+    const items = (await paymentsForExport(database.db, range, LAGOS)) ?? [];
     const kobo = (v: string) => Math.round(Number(v) * 100);
     for (const [format, amountColumn] of [
       ["xero", "*Amount"],
@@ -74,5 +74,13 @@ describe.each(dbTargets())("accounting export on $name", (target) => {
       expect(amounts.reduce((t, a) => t + a, 0)).toBe(kobo(book.total.payments.settled));
       expect([amounts.filter((a) => a > 0).length, amounts.filter((a) => a < 0).length]).toEqual([4, 2]);
     }
+  });
+
+  it("carries every payment of the days, read a page at a time, and refuses (never cuts short) more than it may carry", async () => {
+    for (let i = 0; i < 5; i++) await paid(`0b7d2f4e-0000-4000-8000-00000000002${i}`, 100 + i, 1, `2026-11-24T1${i}:00:00Z`, `Dues ${i}`);
+    const range = { from: "2026-11-24", to: "2026-11-24" };
+    const all = await paymentsForExport(database.db, range, LAGOS, { pageSize: 2, max: 5 });
+    expect(all?.map((p) => p.actualAmount)).toEqual(["100.00", "101.00", "102.00", "103.00", "104.00"]);
+    expect(await paymentsForExport(database.db, range, LAGOS, { pageSize: 2, max: 4 })).toBeNull();
   });
 });

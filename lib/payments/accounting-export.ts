@@ -12,8 +12,6 @@ import { csvRow } from "@/lib/csv/row";
 import type { Db } from "@/lib/db/client";
 import { payments } from "@/lib/db/schema";
 
-import { CSV_MAX_ROWS } from "./query";
-
 interface ExportPayment {
   uuid: string;
   receivedAt: Date;
@@ -35,25 +33,46 @@ function ledgerDate(at: Date, timeZone: string): string {
 
 const negative = (amount: string) => (/^0+(\.0+)?$/.test(amount) ? null : `-${amount}`);
 
-export async function paymentsForExport(db: Db, range: DayRange, timeZone: string): Promise<ExportPayment[]> {
+/** Payments read per query: a year of a busy wallet is read in pieces, never all in one result. */
+const EXPORT_PAGE = 5_000;
+/** The most payments one file carries; more is refused (never cut short: the file must balance with the day book). */
+export const EXPORT_MAX_PAYMENTS = 500_000;
+
+/**
+ * Every payment received on the days of `range` in `timeZone`, oldest first, or null when there are more than `max`
+ * (the route asks for fewer days). Paged on (received, uuid), an order new payments only extend.
+ */
+export async function paymentsForExport(
+  db: Db,
+  range: DayRange,
+  timeZone: string,
+  { pageSize = EXPORT_PAGE, max = EXPORT_MAX_PAYMENTS } = {},
+): Promise<ExportPayment[] | null> {
   const { from, to } = instantsOfDays(range, timeZone);
   const conditions: SQL[] = [];
   if (from) conditions.push(gte(payments.receivedAt, from));
   if (to) conditions.push(lt(payments.receivedAt, to));
-  return db
-    .select({
-      uuid: payments.uuid,
-      receivedAt: payments.receivedAt,
-      actualAmount: payments.actualAmount,
-      fees: payments.fees,
-      customerName: payments.customerName,
-      customerTag: payments.customerTag,
-      description: payments.description,
-    })
-    .from(payments)
-    .where(conditions.length ? and(...conditions) : undefined)
-    .orderBy(asc(payments.receivedAt), asc(payments.uuid))
-    .limit(CSV_MAX_ROWS);
+  const items: ExportPayment[] = [];
+  for (;;) {
+    const page = await db
+      .select({
+        uuid: payments.uuid,
+        receivedAt: payments.receivedAt,
+        actualAmount: payments.actualAmount,
+        fees: payments.fees,
+        customerName: payments.customerName,
+        customerTag: payments.customerTag,
+        description: payments.description,
+      })
+      .from(payments)
+      .where(conditions.length ? and(...conditions) : undefined)
+      .orderBy(asc(payments.receivedAt), asc(payments.uuid))
+      .limit(pageSize)
+      .offset(items.length);
+    items.push(...page);
+    if (items.length > max) return null;
+    if (page.length < pageSize) return items;
+  }
 }
 
 function payee(p: ExportPayment): string {

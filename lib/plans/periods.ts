@@ -9,7 +9,8 @@ import { askAgain } from "@/lib/campaigns/ask-again";
 import type { ParsedRow } from "@/lib/campaigns/parse";
 import { createCampaign } from "@/lib/campaigns/repo";
 import type { AskAgainState } from "@/lib/client/campaigns/constants";
-import { describe, dueAt, inPlan, periodsDue, periodStart, type Schedule } from "@/lib/client/plans/schedule";
+import { describe, dueAt, inPlan, periodOf, periodsDue, periodStart, type Schedule } from "@/lib/client/plans/schedule";
+import { dayOf } from "@/lib/client/time/zone";
 import { queryRows, type Db } from "@/lib/db/client";
 import { planMembers, planPeriods, plans, type PlanRow } from "@/lib/db/schema";
 
@@ -87,12 +88,13 @@ export async function makePeriod(db: Db, plan: PlanRow, period: string, by: { id
 
 export type RunCheck = { ok: true } | { ok: false; reason: "not_a_period" | "not_in_plan" | "future" | "made" };
 
-/** Whether a person may run `period` now: a period of this plan, due already, and not made. */
+/** Whether a person may run `period` now: a period of this plan, the current one or one due already, and not made. */
 export async function checkRun(db: Db, plan: PlanRow, period: string, now: Date): Promise<RunCheck> {
   const schedule = scheduleOf(plan);
   if (!periodStart(plan.frequency, period)) return { ok: false, reason: "not_a_period" };
   if (!inPlan(schedule, period)) return { ok: false, reason: "not_in_plan" };
-  if (dueAt(schedule, period) > now) return { ok: false, reason: "future" };
+  // The current period may be asked before its day (DESIGN §13: "the current one or a missed one"); a later one not.
+  if (dueAt(schedule, period) > now && period !== periodOf(plan.frequency, dayOf(now, plan.timeZone))) return { ok: false, reason: "future" };
   const [row] = await db
     .select({ status: planPeriods.status })
     .from(planPeriods)
@@ -118,7 +120,7 @@ export async function runPlanClock(db: Db, now: Date, log: (line: string) => voi
     try {
       const from = plan.checkedUntil > plan.activeSince ? plan.checkedUntil : plan.activeSince;
       for (const due of periodsDue(scheduleOf(plan), from, now)) {
-        if (now.getTime() - due.dueAt.getTime() > CATCH_UP_HOURS * HOUR) {
+        if (now.getTime() - due.dueAt.getTime() >= CATCH_UP_HOURS * HOUR) {
           const listed = await db
             .insert(planPeriods)
             .values({ planId: plan.id, period: due.period, dueAt: due.dueAt, status: "missed" })
@@ -174,6 +176,7 @@ async function runChases(db: Db, now: Date, log: (line: string) => void): Promis
         ) latest on true
         where p.status = 'active' and pp.status = 'made' and p.chase_times is not null
           and pp.chase_rounds < p.chase_times
+          and (pp.chase_next_at is null or pp.chase_next_at <= ${now.toISOString()}::timestamptz)
           and latest.started_at <= ${now.toISOString()}::timestamptz - make_interval(hours => p.chase_after_hours)`,
   );
   const chased: ClockPass["chased"] = [];
@@ -193,12 +196,15 @@ async function runChases(db: Db, now: Date, log: (line: string) => void): Promis
         inTransaction: (tx) => claim(tx),
       });
       if (outcome.kind === "made") chased.push({ planId: d.plan_id, period: d.period, campaignId: outcome.id });
-      // Nobody left to chase: the period's chasing is over.
-      else
+      else if (outcome.kind === "nothing") {
+        // Only people cooling down after a decline, or yet to answer: look again `after` hours on, no round spent.
+        // Nobody who could ever be asked again: the period's chasing is over.
+        const later = outcome.leftOut.some((r) => r.reason === "cooling_down" || r.reason === "pending");
         await db
           .update(planPeriods)
-          .set({ chaseRounds: d.times })
+          .set(later ? { chaseNextAt: new Date(now.getTime() + d.after_hours * HOUR) } : { chaseRounds: d.times })
           .where(and(eq(planPeriods.id, d.period_id), eq(planPeriods.chaseRounds, d.rounds)));
+      }
     } catch (error) {
       if (error instanceof PeriodTaken) continue;
       log(`[plans] chase of plan ${d.plan_id} ${d.period} not made this tick (${error instanceof Error ? error.name : "error"})`);

@@ -197,6 +197,19 @@ describe.each(dbTargets())("plans on $name", (target) => {
     expect((await periodCampaigns(id)).filter((p) => p.period === "2026-11")).toEqual([{ period: "2026-11", n: 1 }]);
   });
 
+  it("lets a person run the current period before its day; the clock then leaves it alone, and the next period is future", async () => {
+    const id = await plan([`${newTag("early")},100,`], { day: 28, startsOn: "2026-08-01" }, new Date("2026-11-01T00:00:00Z"));
+    const row = await planRow(id);
+    // 5 November in Lagos: November's day (the 28th) has not come.
+    const early = new Date("2026-11-05T10:00:00Z");
+    expect(await checkRun(database.db, row, "2026-11", early)).toEqual({ ok: true });
+    expect(await checkRun(database.db, row, "2026-12", early)).toEqual({ ok: false, reason: "future" });
+    expect(await makePeriod(database.db, row, "2026-11", operator)).toMatchObject({ kind: "made" });
+    const onTheDay = new Date(dueAt(scheduleOf(row), "2026-11").getTime() + 60_000);
+    expect((await runPlanClock(database.db, onTheDay)).made).toEqual([]);
+    expect(await periodCampaigns(id)).toEqual([{ period: "2026-11", n: 1 }]);
+  });
+
   it("makes a period up to 72 hours late, lists older ones as missed, and lets a person run a missed or current one, not a future one", async () => {
     const id = await plan([`${newTag("late")},100,`], { startsOn: "2026-08-01" }, new Date("2026-07-20T00:00:00Z"));
     const row = await planRow(id);
@@ -260,6 +273,31 @@ describe.each(dbTargets())("plans on $name", (target) => {
       `${ok} queued `,
       `${marked} invalid do_not_ask`,
     ]);
+  });
+
+  it("a chase that finds only people cooling down after a decline waits and asks them once the cool-down is over", async () => {
+    await saveSettings(database.db, { declineCooldownHours: 72, maxAsksPerTag: 5 });
+    const decliner = newTag("cool");
+    const id = await plan([`${decliner},200,`], { chaseAfterHours: 24, chaseTimes: 1, chaseInclude: ["declined"] });
+    const made = await makePeriod(database.db, await planRow(id), "2026-11");
+    if (made.kind !== "made") throw new Error("not made");
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 1 });
+    await answer(made.campaignId, 1, "declined", 30);
+    await database.db
+      .update(campaigns)
+      .set({ startedAt: new Date(Date.now() - 31 * HOUR) })
+      .where(eq(campaigns.id, made.campaignId));
+    const now = new Date();
+    // Declined 30 h ago, inside the 72 h cool-down: nobody to ask yet, and no round spent.
+    expect((await runPlanClock(database.db, now)).chased).toEqual([]);
+    const [period] = await database.db.select().from(planPeriods).where(eq(planPeriods.campaignId, made.campaignId));
+    expect(period?.chaseRounds).toBe(0);
+    expect(period?.chaseNextAt?.getTime()).toBe(now.getTime() + 24 * HOUR);
+    // Not looked at again before then.
+    expect((await runPlanClock(database.db, new Date(now.getTime() + HOUR))).chased).toEqual([]);
+    // The cool-down has passed (the decline is 80 h old) by the next look: the round is made.
+    await database.db.execute(sql`update fund_requests set decided_at = now() - interval '80 hours' where status = 'declined' and tag = ${decliner}`);
+    expect((await runPlanClock(database.db, new Date(now.getTime() + 25 * HOUR))).chased).toHaveLength(1);
   });
 
   it("chases a period after its hours, at most its rounds, and the board shows the best outcome over the rounds", async () => {

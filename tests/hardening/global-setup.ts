@@ -8,10 +8,11 @@ import path from "node:path";
 
 import type { TestProject } from "vitest/node";
 
-import { keyFingerprint, readBuildMarker, sourceHash } from "@/scripts/build-if-needed";
+import { readBuildMarker, sourceHash } from "@/scripts/build-if-needed";
 import { makePgliteTemplate } from "@/tests/support/db-template";
 import { bin, ROOT } from "@/tests/support/paths";
 
+import { givenBuildProblem } from "./build-check";
 import { DIST_DIR, HARDENING_KEY } from "./constants";
 
 /** `next build` may add its dist folder's types to tsconfig.json; the committed file must stay as it is. */
@@ -46,14 +47,7 @@ function runBuild(): Promise<void> {
 
 /** A build made elsewhere (CI's `npm run build`) stands in for ours only if it saw the hardening key and these sources. */
 function checkGivenBuild(): void {
-  const marker = readBuildMarker(path.join(ROOT, DIST_DIR));
-  const problem = !marker
-    ? "holds no build `npm run build` finished (no BUILD_ID or fundboard-build.json)"
-    : marker.hash !== sourceHash(ROOT)
-      ? "was built from other sources"
-      : marker.serviceKeySha256 !== keyFingerprint(HARDENING_KEY)
-        ? "was not built with the hardening key in SERVICE_API_KEY, so its key-leak scan would prove nothing"
-        : null;
+  const problem = givenBuildProblem(readBuildMarker(path.join(ROOT, DIST_DIR)), sourceHash(ROOT), HARDENING_KEY);
   if (problem)
     throw new Error(`HARDENING_DIST_DIR=${DIST_DIR} ${problem}: build it with SERVICE_API_KEY=${HARDENING_KEY} npm run build, or unset HARDENING_DIST_DIR`);
   console.log(`[hardening] using ${DIST_DIR}, built from these sources with the hardening key`);

@@ -51,4 +51,13 @@ describe("plan fields", () => {
     expect(planPatchSchema.safeParse({ members: { add: [], remove: [], change: [] } }).success).toBe(false);
     expect(planPatchSchema.safeParse({ schedule: { frequency: "weekly", day: 9, sendAt: "09:00", startsOn: "2026-12-01", endsOn: null } }).success).toBe(false);
   });
+
+  it("holds an added member's own description to the request form's rules, with {period} filled in", () => {
+    const add = (description: string) => planPatchSchema.safeParse({ members: { add: [{ tag: "ada.obi", amount: "10", description }] } });
+    expect(add("").success).toBe(true);
+    expect(add("{period} gate levy").success).toBe(true);
+    expect(add("x".repeat(141)).error?.issues[0]?.message).toBe("At most 140 characters");
+    expect(add(`${"x".repeat(135)}{period}`).success).toBe(false);
+    expect(add("Levy\tNovember").error?.issues[0]?.message).toBe("Remove line breaks and control characters");
+  });
 });

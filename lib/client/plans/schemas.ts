@@ -95,7 +95,19 @@ export type PlanFields = z.infer<typeof planFieldsSchema>;
 /** The new-plan form (components/plans/new-plan-form.tsx): the handler's fields, and the roster file checked as a campaign's is. */
 export const planUploadFormSchema = z.object({ ...planFieldsShape, file: csvFileSchema }).superRefine(checkPlan);
 
-const memberSchema = z.object({ tag: tagSchema, amount: nairaAmountSchema, description: z.string().trim().max(200).optional().default("") });
+/** A member's own description (blank: the plan's template), held to the request form's rules with `{period}` filled in. */
+const ownDescriptionSchema = z
+  .string()
+  .trim()
+  .optional()
+  .default("")
+  .superRefine((d, ctx) => {
+    if (d === "") return;
+    const filled = descriptionSchema.safeParse(d.replaceAll("{period}", LONGEST_PERIOD));
+    if (!filled.success) ctx.addIssue({ code: "custom", message: filled.error.issues[0]?.message ?? "This description cannot be sent" });
+  });
+
+const memberSchema = z.object({ tag: tagSchema, amount: nairaAmountSchema, description: ownDescriptionSchema });
 
 /** PATCH /api/plans/:id: one change at a time: the status, the members, or the schedule. */
 export const planPatchSchema = z.union([

@@ -8,7 +8,7 @@ import { csvFilename } from "@/lib/csv/table";
 import { unprocessable } from "@/lib/http/api-error";
 import { csvResponse } from "@/lib/http/csv-response";
 import { otherMethods } from "@/lib/http/other-methods";
-import { accountingCsv, paymentsForExport } from "@/lib/payments/accounting-export";
+import { accountingCsv, EXPORT_MAX_PAYMENTS, paymentsForExport } from "@/lib/payments/accounting-export";
 import { flattenError } from "zod";
 
 export const dynamic = "force-dynamic";
@@ -32,6 +32,11 @@ export const GET = withStaff(SENDERS, async (request, { db }) => {
   const { format } = parsed.data;
   const { from, to } = range;
   const items = await paymentsForExport(db, { from, to }, timeZone);
+  if (!items)
+    throw unprocessable(`More than ${EXPORT_MAX_PAYMENTS.toLocaleString("en")} payments fall on these days: export fewer days at a time.`, {
+      fieldErrors: { to: ["Choose an earlier last day"] },
+      formErrors: [],
+    });
   return csvResponse(accountingCsv(format, items, timeZone), csvFilename(`payments-${format}`, timeZone));
 });
 

@@ -1,0 +1,2 @@
+ALTER TABLE "plan_periods" ADD COLUMN "chase_next_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "campaign_rows_tag_key_idx" ON "campaign_rows" USING btree (lower(regexp_replace("tag", '^@', '')));
