@@ -4,13 +4,13 @@
 // with the member column sticky. And a day the frequency lacks is refused beside the Day field.
 import { expect, test, type Page } from "@playwright/test";
 
-import { BASE_URL, sandbox } from "./support";
+import { BASE_URL, SANDBOX_URL, sandbox } from "./support";
 import { expectAxeClean } from "./axe";
 
 test.describe.configure({ mode: "serial" });
 
 const stamp = Date.now().toString(36);
-// Plain tags: consumers who wait for a person (DESIGN §7), answered here through the sandbox's control API.
+// Plain tags: consumers who wait for a person (DESIGN §7), answered here in the sandbox's consumer app.
 const PAYER = `plan${stamp}.a`;
 const DECLINER = `plan${stamp}.b`;
 const QUIET = `plan${stamp}.c`;
@@ -79,7 +79,7 @@ test("makes a monthly plan from a roster, with the next run previewed in TIMEZON
   await expect(row.locator('td[data-label="Members"]')).toHaveText("3");
 });
 
-test("runs the current period from the page; the board follows a payment and a decline live, and a second run is refused", async ({ page }) => {
+test("runs the current period from the page; the board follows a payment and a decline live, and a second run is refused", async ({ page, context }) => {
   await page.goto(`/plans/${planId}`);
   await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
   let loads = 0;
@@ -97,8 +97,18 @@ test("runs the current period from the page; the board follows a payment and a d
   }
   const requestOf = async (tag: string) => ((await cell(tag).getByRole("link").getAttribute("href")) ?? "").split("/").pop() ?? "";
   expect(await sandbox.requestsTo(PAYER)).toBe(1);
-  await sandbox.act(await requestOf(PAYER), "accept");
-  await sandbox.act(await requestOf(DECLINER), "decline");
+  // The members answer in the sandbox's consumer app, as people would.
+  const consumer = await context.newPage();
+  await consumer.goto(`${SANDBOX_URL}/`);
+  for (const [tag, action] of [
+    [PAYER, "Accept"],
+    [DECLINER, "Decline"],
+  ] as const) {
+    const button = consumer.getByRole("button", { name: new RegExp(`^${action} request ${await requestOf(tag)},`) });
+    await button.click();
+    await expect(button).toHaveCount(0);
+  }
+  await consumer.close();
 
   // Live: no reload, the cells turn, in words and not only in colour.
   await expect(cell(PAYER)).toHaveAttribute("data-status", "paid", { timeout: 20_000 });
@@ -209,4 +219,35 @@ test("a monthly plan's day 31 is refused beside the Day field: in the browser, a
   await expect(day).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByTestId("plan-upload-error")).toContainText("see each field");
   await expect(page).toHaveURL(`${BASE_URL}/plans/new`);
+});
+
+test("POST /api/plans takes chasing as DESIGN's one field, and refuses a chasing that is not that JSON", async ({ request }) => {
+  const post = (chasing: string) =>
+    request.post("/api/plans", {
+      headers: { Origin: BASE_URL },
+      multipart: {
+        name: `Chased ${stamp}`,
+        frequency: "weekly",
+        day: "1",
+        sendAt: "09:00",
+        startsOn: "2026-01-05",
+        descriptionTemplate: "{period} levy",
+        chasing,
+        file: { name: "roster.csv", mimeType: "text/csv", buffer: Buffer.from(`${ROSTER}\n`) },
+      },
+    });
+  const made = await post(JSON.stringify({ afterHours: 24, times: 2, include: ["declined", "unanswered"] }));
+  expect(made.status(), await made.text()).toBe(201);
+  const plan = ((await made.json()) as { data: { chase: unknown } }).data;
+  expect(plan.chase).toEqual({ afterHours: 24, times: 2, include: ["declined", "unanswered"] });
+
+  const bad = await post("every day");
+  expect(bad.status()).toBe(422);
+  expect(Object.keys(((await bad.json()) as { data: { fieldErrors: Record<string, string[]> } }).data.fieldErrors)).toEqual(["chasing"]);
+  const partial = await post(JSON.stringify({ afterHours: 24 }));
+  expect(partial.status()).toBe(422);
+  expect(Object.keys(((await partial.json()) as { data: { fieldErrors: Record<string, string[]> } }).data.fieldErrors).sort()).toEqual([
+    "chaseInclude",
+    "chaseTimes",
+  ]);
 });

@@ -8,7 +8,8 @@ import { publish } from "@/lib/live/bus";
 // Opens and closes exceptions (DESIGN §14; docs/architecture.md, "Closing the books"). Each kind is one condition
 // over the payments or requests table: a row that meets it gets its exception once (the unique kind+subject key
 // decides, so repeats and two instances open one), and an open exception whose subject no longer meets it is
-// closed with what cleared it. Nothing here reopens: a resolved row, by a person or by itself, stays resolved.
+// closed with what cleared it. One a person resolved stays resolved; one that closed by itself opens again, the same
+// row, if its payment meets the condition again.
 
 export interface ScanScope {
   /** Only these payments (the follow-up of a payment, a re-verify, a person's link); absent: every row. */
@@ -39,6 +40,10 @@ const FAMILY_TWIN = sql.raw(`exists (
   join payments p2 on p2.fund_request_id = r2.id
   where r.id = p.fund_request_id and (p2.received_at, p2.uuid) < (p.received_at, p.uuid)
 )`);
+
+// An exception the scan leaves as it is: open, resolved by a person, or reopened by one. One that closed by itself
+// opens again (the same row) when its cause comes back: a link the service later undid, say.
+const KEPT = sql.raw(`(x.status = 'open' or x.resolved_by_name is not null or x.reopened_at is not null)`);
 
 type PaymentKind = "verification_failed" | "amount_mismatch" | "unlinked_payment" | "duplicate_payment";
 
@@ -114,9 +119,11 @@ export async function scanExceptions(db: Db, scope: ScanScope): Promise<ScanResu
         select ${kind}, p.uuid, p.uuid, r.request_id, ${PAYER_TAG}, p.amount, ${k.detail}, ${scope.now}
         from payments p left join fund_requests r on r.id = p.fund_request_id
         where ${uuidFilter(scope, "p.uuid")} and ${window(scope, kind)} and ${k.when}
-          and not exists (select 1 from exceptions x where x.kind = ${kind} and x.subject = p.uuid)
+          and not exists (select 1 from exceptions x where x.kind = ${kind} and x.subject = p.uuid and ${KEPT})
         limit ${BATCH}
-        on conflict (kind, subject) do nothing
+        on conflict (kind, subject) do update set status = 'open', opened_at = excluded.opened_at, detail = excluded.detail,
+          request_id = excluded.request_id, resolved_at = null, note = null
+          where exceptions.status = 'resolved' and exceptions.resolved_by_name is null
         returning id`,
     );
     opened += rows.length;

@@ -189,6 +189,34 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
     expect(await scan(database.db, new Date(), [late, unlinked])).toEqual({ opened: 0, closed: 2 });
     expect(await one("accepted_without_payment", lost.id)).toMatchObject({ status: "resolved", note: "The payment arrived." });
     expect(await one("unlinked_payment", unlinked)).toMatchObject({ status: "resolved", note: "Linked to its request." });
+
+    // The service later undoes that link (it says the request was declined): the same exception opens again.
+    await database.db.execute(sql`update fund_requests set payment_uuid = null, status = 'declined' where id = ${request.id}::uuid`);
+    await database.db.execute(
+      sql`update payments set fund_request_id = null, link_note = 'The service says the request was declined; not linked.' where uuid = ${unlinked}`,
+    );
+    expect(await scan(database.db, new Date(), [unlinked])).toEqual({ opened: 1, closed: 0 });
+    expect(await one("unlinked_payment", unlinked)).toMatchObject({ status: "open", resolved_by_name: null, note: null });
+    expect(await scan()).toEqual({ opened: 0, closed: 0 });
+  });
+
+  it("closes an amount mismatch by itself when a re-verify agrees", async () => {
+    const mismatch = await paid(newTag("am"), "100.00", {
+      verification: "failed",
+      verification_mismatch: true,
+      verification_error: "The verify host says 90.00 was settled.",
+    });
+    await scan();
+    expect(await one("amount_mismatch", mismatch)).toMatchObject({ status: "open" });
+    await database.db.execute(
+      sql`update payments set verification = 'verified', verification_mismatch = false, verification_error = null where uuid = ${mismatch}`,
+    );
+    expect(await scan(database.db, new Date(), [mismatch])).toEqual({ opened: 0, closed: 1 });
+    expect(await one("amount_mismatch", mismatch)).toMatchObject({
+      status: "resolved",
+      resolved_by_name: null,
+      note: "The verify host now agrees on the amounts.",
+    });
   });
 
   it("is never reopened by a scan after a person resolved it, and a person's reopening keeps it open", async () => {
@@ -200,6 +228,8 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
     expect([resolved.status, resolved.resolvedByName, resolved.note]).toEqual(["resolved", "Bola Finance", "Confirmed with the service by phone."]);
     expect(await scan()).toEqual({ opened: 0, closed: 0 });
     expect(await one("verification_failed", failed)).toMatchObject({ status: "resolved", resolved_by_name: "Bola Finance" });
+    // Its cause is still there, and a scan of the payment itself leaves it resolved too.
+    expect(await scan(database.db, new Date(), [failed])).toEqual({ opened: 0, closed: 0 });
     // Resolved again: 409 naming who resolved it.
     const again = await resolveException(database.db, open.id, { note: "Twice" }, person).catch((e: unknown) => e);
     expect(again instanceof ExceptionRefused && [again.kind, again.message]).toEqual(["conflict", expect.stringContaining("already resolved by Bola Finance")]);

@@ -86,6 +86,22 @@ export async function makePeriod(db: Db, plan: PlanRow, period: string, by: { id
   }
 }
 
+/**
+ * On resume: the periods that fell due while the plan was paused (since the clock last looked) are listed as missed,
+ * never sent by themselves, so a person sees them and may run one.
+ */
+export async function listPausedPeriods(db: Db, before: PlanRow, now: Date): Promise<string[]> {
+  const from = before.checkedUntil > before.activeSince ? before.checkedUntil : before.activeSince;
+  const due = periodsDue(scheduleOf(before), from, now);
+  if (due.length === 0) return [];
+  const listed = await db
+    .insert(planPeriods)
+    .values(due.map((d) => ({ planId: before.id, period: d.period, dueAt: d.dueAt, status: "missed" as const })))
+    .onConflictDoNothing()
+    .returning({ period: planPeriods.period });
+  return listed.map((l) => l.period);
+}
+
 export type RunCheck = { ok: true } | { ok: false; reason: "not_a_period" | "not_in_plan" | "future" | "made" };
 
 /** Whether a person may run `period` now: a period of this plan, the current one or one due already, and not made. */

@@ -256,6 +256,11 @@ describe.each(dbTargets())("plans on $name", (target) => {
     await changePlanStatus(database.db, id, "pause");
     expect((await runPlanClock(database.db, new Date(dueAt(scheduleOf(row), "2026-11").getTime() + HOUR))).made.filter((m) => m.planId === id)).toEqual([]);
     await changePlanStatus(database.db, id, "resume");
+    // What fell due while the clock was not looking is listed missed on resume, never sent by itself.
+    const listed = await database.db.select({ period: planPeriods.period, status: planPeriods.status }).from(planPeriods).where(eq(planPeriods.planId, id));
+    const status = new Map(listed.map((l) => [l.period, l.status]));
+    expect([status.get("2026-09"), status.get("2026-10"), status.get("2026-11")]).toEqual(["missed", "made", "missed"]);
+    expect((await runPlanClock(database.db, new Date(Date.now() + 60_000))).made.filter((m) => m.planId === id)).toEqual([]);
     const made = await makePeriod(database.db, await planRow(id), "2026-11");
     if (made.kind !== "made") throw new Error("not made");
     const rows = (await listCampaignRows(database.db, made.campaignId, { page: 1 }, 10)).items.map((r) => `${r.tag} ${r.amount}`);

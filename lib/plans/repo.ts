@@ -10,6 +10,7 @@ import type { PlanFields, PlanPatch } from "@/lib/client/plans/schemas";
 import type { Db } from "@/lib/db/client";
 import { planMembers, plans, type PlanRow } from "@/lib/db/schema";
 import { isUuid } from "@/lib/http/route-params";
+import { listPausedPeriods } from "./periods";
 
 const INSERT_CHUNK = 1_000;
 
@@ -76,17 +77,21 @@ const STATUS_MOVES: Record<StatusChange, { from: PlanRow["status"][]; to: PlanRo
 
 /**
  * Pause, resume or end; null when the plan's status does not allow it. Resuming starts the clock afresh: periods due
- * while paused are not made by themselves (a person may run one).
+ * while paused are listed as missed, not made by themselves (a person may run one).
  */
 export async function changePlanStatus(db: Db, id: string, change: StatusChange): Promise<PlanRow | null> {
   const move = STATUS_MOVES[change];
   const now = new Date();
-  const [row] = await db
-    .update(plans)
-    .set({ status: move.to, updatedAt: now, ...(change === "resume" ? { activeSince: now, checkedUntil: now } : {}) })
-    .where(and(eq(plans.id, id), inArray(plans.status, move.from)))
-    .returning();
-  return row ?? null;
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(plans).where(eq(plans.id, id));
+    const [row] = await tx
+      .update(plans)
+      .set({ status: move.to, updatedAt: now, ...(change === "resume" ? { activeSince: now, checkedUntil: now } : {}) })
+      .where(and(eq(plans.id, id), inArray(plans.status, move.from)))
+      .returning();
+    if (row && before && change === "resume") await listPausedPeriods(tx, before, now);
+    return row ?? null;
+  });
 }
 
 export interface MemberChangeResult {

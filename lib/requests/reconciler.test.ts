@@ -199,11 +199,13 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
     expect(events.map((e) => (e.type === "request.updated" ? e.status : ""))).toEqual(["accepted"]);
   });
 
-  it("checks the least recently checked first and leaves recently checked young rows alone", async () => {
+  it("checks the least recently checked first and leaves recently checked rows alone", async () => {
     const now = Date.now();
     const recent = await insertRow({
       status: "pending",
       requestId: await control.createDirect({ amount: 1, tag: newTag("rec.recent"), description: "r" }),
+      // Ten minutes old (the 15 s tier), checked a second ago: not due for 14 s, whatever a slow machine takes here.
+      createdAt: new Date(now - 10 * 60_000),
       lastCheckedAt: new Date(now - 1000),
     });
     const old = await insertRow({
@@ -225,7 +227,7 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
       expect(await waitFor("a token", async () => ((await r.runOnce()) === 1 ? true : undefined))).toBe(true);
       expect(await checked(old)).toBeGreaterThan(now);
 
-      // Only the young row checked a second ago is left, and it is not due yet.
+      // Only the row checked a second ago is left, and it is not due yet.
       expect(await r.runOnce()).toBe(0);
       expect(await checked(recent)).toBe(recent.lastCheckedAt?.getTime());
     });

@@ -33,14 +33,28 @@ function isFree(port: number): Promise<boolean> {
 
 const handedOut = new Set<number>();
 
+// Below Linux's ephemeral range (32768–60999 by default): a port picked there can be taken, before its server
+// listens, as the local end of any outgoing connection (a database client, a fetch), as CI once saw (EADDRINUSE).
+// Suites that run side by side in CI keep apart: Playwright's servers in 27000–32767, and each vitest worker (the
+// hardening suite's hold their ports for minutes) in its own slice of 20000–26999.
+const E2E_RANGE = [27_000, 32_767] as const;
+const WORKER_SLICE = 1_750;
+
+function rangeFor(user: "e2e" | "vitest"): readonly [number, number] {
+  if (user === "e2e") return E2E_RANGE;
+  const slice = Number(process.env.VITEST_POOL_ID ?? "0") % 4;
+  return [20_000 + slice * WORKER_SLICE, 20_000 + (slice + 1) * WORKER_SLICE - 1];
+}
+
 /**
  * The first of `count` consecutive free ports (a sandbox takes two: its API host and its verify host), picked at
- * random in 20000–59999 and checked, never one this process handed out before: suites running side by side, and a
- * leftover server from an earlier run, cannot collide with a fixed number.
+ * random in the caller's range and checked, never one this process handed out before: suites running side by side,
+ * and a leftover server from an earlier run, cannot collide with a fixed number.
  */
-export async function freePortRun(count = 1): Promise<number> {
+export async function freePortRun(count = 1, user: "e2e" | "vitest" = "vitest"): Promise<number> {
+  const [lowest, highest] = rangeFor(user);
   for (let attempt = 0; attempt < 200; attempt++) {
-    const first = 20_000 + Math.floor(Math.random() * (40_000 - count));
+    const first = lowest + Math.floor(Math.random() * (highest - lowest + 2 - count));
     const run = Array.from({ length: count }, (_, i) => first + i);
     if (run.some((p) => handedOut.has(p))) continue;
     if ((await Promise.all(run.map(isFree))).every(Boolean)) {
@@ -48,5 +62,5 @@ export async function freePortRun(count = 1): Promise<number> {
       return first;
     }
   }
-  throw new Error(`no run of ${count} free port(s) found between 20000 and 59999`);
+  throw new Error(`no run of ${count} free port(s) found between ${lowest} and ${highest}`);
 }

@@ -21,6 +21,23 @@ const MAX_UPLOAD_BYTES = MAX_CAMPAIGN_BYTES + 64 * 1024;
 const TOO_LARGE = "The roster is larger than 2 MiB. Split the members over two plans.";
 const FIELDS = Object.keys(planFieldsSchema.shape);
 
+const CHASING_SHAPE = 'Give chasing as JSON: {"afterHours": 24, "times": 2, "include": ["declined", "unanswered"]}';
+
+/** DESIGN §13's `chasing: { afterHours, times, include }`, as one JSON field, read into the form's three chase fields. */
+function chasingField(value: FormDataEntryValue | null): Record<string, unknown> {
+  if (typeof value !== "string" || value.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    parsed = null;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw unprocessable(`chasing: ${CHASING_SHAPE}.`, { fieldErrors: { chasing: [CHASING_SHAPE] }, formErrors: [] });
+  const { afterHours, times, include } = parsed as Record<string, unknown>;
+  return { chaseAfterHours: afterHours, chaseTimes: times, chaseInclude: include ?? [] };
+}
+
 export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
   return ok(await readPlanPage(db, pageParam(request.nextUrl.searchParams.get("page"))), "OK", 200, { "Cache-Control": "no-store" });
 });
@@ -33,6 +50,7 @@ export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
     const values = form.getAll(key).filter((v): v is string => typeof v === "string");
     raw[key] = key === "chaseInclude" ? values : values[0];
   }
+  Object.assign(raw, chasingField(form.get("chasing")));
   const fields = planFieldsSchema.safeParse(raw);
   if (!fields.success) {
     const flat = flattenError(fields.error);
