@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { DEMO_ADMIN } from "@/lib/auth/demo";
 import { DEV_API_KEY } from "@/lib/config/dev-key";
-import { freePortRun, isListening } from "@/tests/support/ports";
+import { freePortRun, isListening, untilClosed } from "@/tests/support/ports";
 
 import { npmStart } from "./npm-start";
 
@@ -43,8 +43,8 @@ describe("npm start", () => {
       run.interrupt();
       // npm itself ends by the signal (as in a terminal); what matters is that nothing is left running.
       expect(["code 0", "SIGINT"]).toContain(await run.exited);
-      expect(await isListening(PORT)).toBe(false);
-      expect(await isListening(SANDBOX_PORT)).toBe(false);
+      await untilClosed(PORT);
+      await untilClosed(SANDBOX_PORT);
     } finally {
       run.kill();
       rmSync(dataDir, { recursive: true, force: true });

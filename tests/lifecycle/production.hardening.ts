@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { DEMO_ADMIN } from "@/lib/auth/demo";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
-import { freePortRun, isListening } from "@/tests/support/ports";
+import { freePortRun, isListening, untilClosed } from "@/tests/support/ports";
 import { signIn } from "@/tests/support/sign-in";
 
 import { npmStart } from "./npm-start";
@@ -76,7 +76,7 @@ describe("production with a real service configured", () => {
       await expect(signIn(`http://localhost:${PORT}`, DEMO_ADMIN.email, DEMO_ADMIN.password)).rejects.toThrow(/sign-in .* failed/);
       run.interrupt();
       expect(["code 0", "SIGINT"]).toContain(await run.exited);
-      expect(await isListening(PORT)).toBe(false);
+      await untilClosed(PORT);
     } finally {
       run.kill();
     }

@@ -1,6 +1,8 @@
 // Whether something is listening on a local port.
 import net from "node:net";
 
+import { waitFor } from "./wait-for";
+
 /** True when something accepts TCP connections on host:port (a second without an answer counts as no). */
 export function isListening(port: number, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((resolve) => {
@@ -13,6 +15,14 @@ export function isListening(port: number, host = "127.0.0.1"): Promise<boolean> 
     socket.once("connect", () => done(true));
     socket.once("error", () => done(false));
   });
+}
+
+/**
+ * Resolves once nothing accepts connections on the port; fails after `timeoutMs`. After Ctrl-C, npm ends at once
+ * while the servers under it still close their databases: "nothing left running" is this, not a single look.
+ */
+export async function untilClosed(port: number, timeoutMs = 15_000): Promise<void> {
+  await waitFor(`port ${port} to close`, async () => ((await isListening(port)) ? undefined : true), timeoutMs, 100);
 }
 
 /** Fails when any of the ports is taken: a suite with fixed ports needs them free. */
