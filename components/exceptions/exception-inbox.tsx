@@ -7,6 +7,7 @@ import { useState } from "react";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Pager } from "@/components/ui/pager";
+import { pagerLinks } from "@/lib/client/http/page-param";
 import { KIND_LABELS, type ExceptionListQuery } from "@/lib/client/exceptions/view";
 import { exceptionListQuery } from "@/lib/client/query/options";
 
@@ -25,9 +26,7 @@ export function ExceptionInbox({ query: current, canAct }: { query: ExceptionLis
   // What the last Resolve or Reopen did, said where a screen reader hears it (the card itself leaves the list).
   const [notice, setNotice] = useState("");
   const data = query.data;
-  // Past the count's cap the last page is not known: a full page has a next one.
-  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
-  const hasNext = data ? (data.totalCapped ? data.items.length === data.pageSize : current.page < pages) : false;
+  const links = pagerLinks(current.page, data);
   const heading = `${current.status === "open" ? "Open" : "Resolved"}${current.kind ? `: ${KIND_LABELS[current.kind]}` : ""}`;
   return (
     <div className="space-y-4">
@@ -66,10 +65,10 @@ export function ExceptionInbox({ query: current, canAct }: { query: ExceptionLis
           {/* Open ones run oldest first, so the next page is newer. */}
           <Pager
             oldestFirst={current.status === "open"}
-            newerHref={current.page > 1 ? exceptionsHref({ ...current, page: data.totalCapped ? current.page - 1 : Math.min(current.page - 1, pages) }) : null}
-            olderHref={hasNext ? exceptionsHref({ ...current, page: current.page + 1 }) : null}
+            newerHref={links.previous ? exceptionsHref({ ...current, page: links.previous }) : null}
+            olderHref={links.next ? exceptionsHref({ ...current, page: links.next }) : null}
           >
-            Page {current.page.toLocaleString("en")} of {data.totalCapped ? `${Math.max(pages, current.page).toLocaleString("en")}+` : pages}
+            {links.label}
           </Pager>
         </section>
       )}

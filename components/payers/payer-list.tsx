@@ -11,6 +11,7 @@ import { LabelledControl, inputClass } from "@/components/ui/field";
 import { ListHeading } from "@/components/ui/list-heading";
 import { LocalTime } from "@/components/ui/local-time";
 import { Pager } from "@/components/ui/pager";
+import { pagerLinks } from "@/lib/client/http/page-param";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { FilterActions } from "@/components/ui/filter-actions";
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
@@ -57,9 +58,7 @@ export function PayerList({ query: current }: { query: PayerListQuery }) {
   const router = useRouter();
   const query = useQuery(payerListQuery(current));
   const href = (next: PayerListQuery) => `/payers${payerListSearch(next)}`;
-  const pages = query.data ? Math.max(1, Math.ceil(query.data.total / query.data.pageSize)) : 1;
-  // Past the count's cap the last page is not known: a full page has a next one.
-  const hasNext = query.data ? (query.data.totalCapped ? query.data.items.length === query.data.pageSize : current.page < pages) : false;
+  const links = pagerLinks(current.page, query.data);
   const active = Boolean(current.q || current.filter || current.sort !== "recent");
   return (
     <div className="space-y-4">
@@ -73,10 +72,10 @@ export function PayerList({ query: current }: { query: PayerListQuery }) {
         </>
       )}
       <Pager
-        newerHref={current.page > 1 ? href({ ...current, page: current.page - 1 }) : null}
-        olderHref={hasNext ? href({ ...current, page: current.page + 1 }) : null}
+        newerHref={links.previous ? href({ ...current, page: links.previous }) : null}
+        olderHref={links.next ? href({ ...current, page: links.next }) : null}
       >
-        Page {current.page.toLocaleString("en")} of {query.data?.totalCapped ? `${Math.max(pages, current.page).toLocaleString("en")}+` : pages}
+        {links.label}
         {query.data ? ` · ${query.data.total.toLocaleString("en")}${query.data.totalCapped ? "+" : ""} payer${query.data.total === 1 ? "" : "s"}` : ""}
       </Pager>
     </div>

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
 import { isApiError } from "./api-error";
-import { parseJsonBody } from "./body";
+import { parseFields, parseJsonBody } from "./body";
 
 // A JSON body's 422 names each field, a nested one by its dotted path (PATCH /api/plans/:id's `schedule.day`).
 
@@ -31,5 +31,32 @@ describe("a JSON body's field errors", () => {
         formErrors: [],
       },
     });
+  });
+});
+
+describe("parseFields (a query string's or a form's values)", () => {
+  const query = z.object({ from: z.string().regex(/^\d{4}-\d\d-\d\d$/, "not a day"), format: z.enum(["xero", "quickbooks"]).optional() });
+  const refused = (values: unknown, message?: string) => {
+    try {
+      parseFields(query, values, message);
+    } catch (error) {
+      if (isApiError(error)) return { status: error.status, message: error.message, data: error.data };
+      throw error;
+    }
+    throw new Error("the values were taken");
+  };
+
+  it("answers the values when they are valid", () => {
+    expect(parseFields(query, { from: "2026-11-28", format: "xero" })).toEqual({ from: "2026-11-28", format: "xero" });
+  });
+
+  it("refuses with 422, saying the first field's reason unless the caller names the message", () => {
+    expect(refused({ from: "28/11/2026" })).toEqual({
+      status: 422,
+      message: "from: not a day.",
+      data: { fieldErrors: { from: ["not a day"] }, formErrors: [] },
+    });
+    expect(refused({ from: "2026-11-28", format: "sage" }, "Choose xero or quickbooks.").message).toBe("Choose xero or quickbooks.");
+    expect(refused("not an object").message).toMatch(/expected object/i);
   });
 });

@@ -23,13 +23,26 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
   } catch {
     throw badRequest("The body is not valid JSON.");
   }
-  const result = schema.safeParse(json);
-  if (!result.success) {
-    const flat = fieldErrorsOf(result.error);
-    const message = flat.formErrors[0] ?? "Some fields are not valid; see fieldErrors.";
-    throw unprocessable(message, flat);
-  }
-  return result.data;
+  return parseFields(schema, json, (flat) => flat.formErrors[0] ?? "Some fields are not valid; see fieldErrors.");
+}
+
+type FieldErrors = ReturnType<typeof fieldErrorsOf>;
+
+/**
+ * Validates values already read (a JSON body, a form's fields, a query string), answering them; otherwise throws a
+ * 422 with field errors. The message defaults to the first field's reason ("to: not a day."), for a caller with no form.
+ */
+export function parseFields<S extends z.ZodType>(schema: S, values: unknown, message: string | ((flat: FieldErrors) => string) = firstReason): z.output<S> {
+  const result = schema.safeParse(values);
+  if (result.success) return result.data;
+  const flat = fieldErrorsOf(result.error);
+  throw unprocessable(typeof message === "string" ? message : message(flat), flat);
+}
+
+function firstReason({ fieldErrors, formErrors }: FieldErrors): string {
+  const [field, reasons] = Object.entries(fieldErrors)[0] ?? [];
+  if (field && reasons?.[0]) return `${field}: ${reasons[0]}.`;
+  return formErrors[0] ?? "Some values are not valid; see fieldErrors.";
 }
 
 /** Each message under its field's path, a nested one dotted (`schedule.day`, `members.add.0.tag`); the body's own in formErrors. */

@@ -8,12 +8,12 @@ import { describe } from "@/lib/client/plans/schedule";
 import { planFieldsSchema } from "@/lib/client/plans/schemas";
 import { getConfig } from "@/lib/config";
 import { ApiError, tooLarge, unprocessable } from "@/lib/http/api-error";
+import { parseFields } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { readMultipart } from "@/lib/http/multipart";
 import { otherMethods } from "@/lib/http/other-methods";
 import { getPlanView, readPlanPage } from "@/lib/plans/queries";
 import { createPlan } from "@/lib/plans/repo";
-import { flattenError } from "zod";
 
 export const dynamic = "force-dynamic";
 
@@ -51,27 +51,23 @@ export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
     raw[key] = key === "chaseInclude" ? values : values[0];
   }
   Object.assign(raw, chasingField(form.get("chasing")));
-  const fields = planFieldsSchema.safeParse(raw);
-  if (!fields.success) {
-    const flat = flattenError(fields.error);
-    throw unprocessable("Some of the plan's fields are not valid; see each field.", { fieldErrors: flat.fieldErrors, formErrors: flat.formErrors });
-  }
+  const fields = parseFields(planFieldsSchema, raw, "Some of the plan's fields are not valid; see each field.");
   const file = form.get("file");
   if (!(file instanceof Blob))
     throw unprocessable("Choose the roster CSV to upload.", { fieldErrors: { file: ["Choose the roster CSV to upload."] }, formErrors: [] });
   if (file.size > MAX_CAMPAIGN_BYTES) throw tooLarge(TOO_LARGE);
-  const template = fields.data.descriptionTemplate;
+  const template = fields.descriptionTemplate;
   // Each member is checked with the description they would be asked with (the template's longest period filled in).
   const parsed = parseCampaignCsv(new Uint8Array(await file.arrayBuffer()), { describe: (own) => describe(template, own, "2026-W48") });
   if (!parsed.ok) throw new ApiError(parsed.status, parsed.message);
   const { timeZone } = getConfig();
-  const id = await createPlan(db, fields.data, timeZone, parsed.rows, staff.id);
+  const id = await createPlan(db, fields, timeZone, parsed.rows, staff.id);
   const view = await getPlanView(db, id);
   await writeAudit(db, {
     action: "plan.created",
     actor: staff,
     target: id,
-    detail: { name: fields.data.name, frequency: fields.data.frequency, members: view?.members ?? 0, invalid: view?.invalidMembers ?? 0 },
+    detail: { name: fields.name, frequency: fields.frequency, members: view?.members ?? 0, invalid: view?.invalidMembers ?? 0 },
     ip,
   });
   const invalid = view?.invalidMembers ?? 0;

@@ -1,4 +1,4 @@
-import type { Page } from "@/lib/client/http/page-param";
+import type { CappedPage } from "@/lib/client/http/page-param";
 
 // What GET /api/exceptions answers (DESIGN §14), shared by the routes and the /exceptions page.
 
@@ -43,7 +43,7 @@ export interface ExceptionView {
  * (`totalCapped`: more match, shown "1,000+").
  */
 /** `open`: every open exception, counted to the badge's cap (`openCapped`: more than that). */
-export type ExceptionPage = Page<ExceptionView> & { open: number; openCapped: boolean; totalCapped: boolean };
+export type ExceptionPage = CappedPage<ExceptionView> & { open: number; openCapped: boolean };
 
 /** A request an unlinked payment could be linked to, best first: same tag and amount, then same tag. */
 export interface LinkSuggestion {

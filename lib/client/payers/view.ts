@@ -1,4 +1,4 @@
-import type { Page } from "@/lib/client/http/page-param";
+import type { CappedPage } from "@/lib/client/http/page-param";
 
 // What GET /api/payers and GET /api/payers/:tag answer (DESIGN §12), shared by the routes and the pages.
 
@@ -26,7 +26,7 @@ export interface PayerView {
 }
 
 /** A page of payers; the count stops at 10,000 (`totalCapped`: more match, shown "10,000+"). */
-export type PayerPage = Page<PayerView> & { totalCapped: boolean };
+export type PayerPage = CappedPage<PayerView>;
 
 export interface DoNotAskMark {
   note: string;

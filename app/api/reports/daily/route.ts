@@ -6,27 +6,18 @@ import { dayOf } from "@/lib/client/time/zone";
 import { getConfig } from "@/lib/config";
 import { csvFilename } from "@/lib/csv/table";
 import { unprocessable } from "@/lib/http/api-error";
+import { parseFields } from "@/lib/http/body";
 import { csvResponse } from "@/lib/http/csv-response";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 import { dayBookCsv } from "@/lib/reports/day-book-csv";
 import { readDayBook } from "@/lib/reports/daily";
-import { flattenError } from "zod";
 
 export const dynamic = "force-dynamic";
 
 /** The day book (DESIGN §14): ?from=&to= (days in TIMEZONE, this month so far by default, at most 366), format=csv. */
 export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
-  const parsed = dayBookApiQuerySchema.safeParse(Object.fromEntries(request.nextUrl.searchParams));
-  if (!parsed.success) {
-    const flat = flattenError(parsed.error);
-    const field = Object.keys(flat.fieldErrors)[0] ?? "from";
-    throw unprocessable(`${field}: ${flat.fieldErrors[field as keyof typeof flat.fieldErrors]?.[0] ?? "not a day"}.`, {
-      fieldErrors: flat.fieldErrors,
-      formErrors: flat.formErrors,
-    });
-  }
-  const query = parsed.data;
+  const query = parseFields(dayBookApiQuerySchema, Object.fromEntries(request.nextUrl.searchParams));
   const { timeZone } = getConfig();
   // The one rule the /reports page uses too (lib/client/reports/range.ts).
   const range = dayBookRange(query, dayOf(new Date(), timeZone));
