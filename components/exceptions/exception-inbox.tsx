@@ -7,7 +7,7 @@ import { useState } from "react";
 import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Pager } from "@/components/ui/pager";
-import { pagerLinks } from "@/lib/client/http/page-param";
+import { pagerLinks } from "@/lib/client/http/pager-links";
 import { KIND_LABELS, type ExceptionListQuery } from "@/lib/client/exceptions/view";
 import { exceptionListQuery } from "@/lib/client/query/options";
 

@@ -11,7 +11,7 @@ import { LabelledControl, inputClass } from "@/components/ui/field";
 import { ListHeading } from "@/components/ui/list-heading";
 import { LocalTime } from "@/components/ui/local-time";
 import { Pager } from "@/components/ui/pager";
-import { pagerLinks } from "@/lib/client/http/page-param";
+import { pagerLinks } from "@/lib/client/http/pager-links";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { FilterActions } from "@/components/ui/filter-actions";
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";

@@ -1,6 +1,6 @@
 // lib/client holds the modules the browser runs (docs/architecture.md, "Browser-safe modules"): none of them may
 // import "server-only" or a server module, and the browser's components import from lib/ nothing else.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 import { describe, expect, it } from "vitest";
@@ -57,6 +57,21 @@ describe("lib/client", () => {
     expect(found).toEqual([]);
   });
 
+  it("loads no zod with a page: a browser component reaches zod only through a form's lazy resolver (bench 4)", () => {
+    const found: string[] = [];
+    for (const file of [...sources("components"), ...sources("app")]) {
+      if (!/^\s*["']use client["']/.test(readFileSync(path.join(ROOT, file), "utf8"))) continue;
+      const trail = zodTrail(path.join(ROOT, file));
+      if (trail) found.push(trail.join(" → "));
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("finds zod reached through another module (the check itself)", () => {
+    expect(zodTrail(path.join(ROOT, "lib/client/http/page-param.ts"))).toEqual(["lib/client/http/page-param.ts", "zod"]);
+    expect(zodTrail(path.join(ROOT, "lib/client/http/pager-links.ts"))).toBeNull();
+  });
+
   it("finds a server import when there is one (the check itself)", () => {
     expect(runtimeImports('import "server-only";\nimport { getDb } from "@/lib/db";\nimport type { Db } from "@/lib/db/client";')).toEqual([
       "server-only",
@@ -68,3 +83,29 @@ describe("lib/client", () => {
     expect(serverImport("@tanstack/react-query")).toBeNull();
   });
 });
+
+/** The file an `@/` or relative import names, or null for a package. */
+function resolveImport(from: string, spec: string): string | null {
+  const base = spec.startsWith("@/") ? path.join(ROOT, spec.slice(2)) : spec.startsWith(".") ? path.resolve(path.dirname(from), spec) : null;
+  if (!base) return null;
+  return [`${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")].find((f) => existsSync(f)) ?? null;
+}
+
+/**
+ * The static imports from `file` that end at zod, or null. A "use server" module is a boundary (the browser gets a
+ * reference to its actions, not its code); `import()` is not followed, as the lazy resolver loads zod that way.
+ */
+function zodTrail(file: string, seen = new Set<string>()): string[] | null {
+  if (seen.has(file)) return null;
+  seen.add(file);
+  const text = readFileSync(file, "utf8");
+  if (/^\s*["']use server["']/.test(text)) return null;
+  const here = path.relative(ROOT, file);
+  for (const spec of runtimeImports(text)) {
+    if (/^(zod|@hookform\/resolvers)(\/|$)/.test(spec)) return [here, spec];
+    const next = resolveImport(file, spec);
+    const trail = next ? zodTrail(next, seen) : null;
+    if (trail) return [here, ...trail];
+  }
+  return null;
+}

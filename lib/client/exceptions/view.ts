@@ -1,4 +1,4 @@
-import type { CappedPage } from "@/lib/client/http/page-param";
+import type { CappedPage } from "@/lib/client/http/pager-links";
 
 // What GET /api/exceptions answers (DESIGN §14), shared by the routes and the /exceptions page.
 

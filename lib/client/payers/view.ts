@@ -1,4 +1,4 @@
-import type { CappedPage } from "@/lib/client/http/page-param";
+import type { CappedPage } from "@/lib/client/http/pager-links";
 
 // What GET /api/payers and GET /api/payers/:tag answer (DESIGN §12), shared by the routes and the pages.
 
