@@ -112,6 +112,7 @@ export function CampaignProgressPanel({ campaign, canSend, status }: { campaign:
     ["Accepted", counts.accepted, "count-accepted"],
     ["Declined", counts.declined, "count-declined"],
     ["Failed", counts.failed, "count-failed"],
+    ["Outcome unknown (not sent again)", counts.unknown, "count-unknown"],
     ["Skipped", counts.skipped, "count-skipped"],
     ["Invalid", counts.invalid, "count-invalid"],
     ["Rows in the file", counts.total, "count-total"],

@@ -12,6 +12,7 @@ const counts = (over: Partial<CampaignCounts>): CampaignCounts => ({
   accepted: 0,
   declined: 0,
   failed: 0,
+  unknown: 0,
   skipped: 0,
   ...over,
 });

@@ -45,6 +45,7 @@ const ROW_TONES: Record<RowStatus, BadgeTone> = {
   accepted: "success",
   declined: "danger",
   failed: "critical",
+  unknown: "warning",
   skipped: "neutral",
 };
 

@@ -7,6 +7,7 @@ const TONES: Record<FundRequestView["status"], BadgeTone> = {
   accepted: "success",
   declined: "danger",
   failed: "critical",
+  unknown: "warning",
 };
 
 export function StatusBadge({ status }: { status: FundRequestView["status"] }) {

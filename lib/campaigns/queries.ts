@@ -21,7 +21,7 @@ import {
 
 // A sent row shows its request's status: the request is the one source of truth, so rows follow it live.
 // A claimed row (its call under way) is still "queued" to people until its request is recorded.
-const ROW_STATUS = sql`case when r.status = 'claimed' then 'queued' when r.status = 'sent' then case fr.status when 'accepted' then 'accepted' when 'declined' then 'declined' when 'failed' then 'failed' else 'sent' end else r.status end`;
+const ROW_STATUS = sql`case when r.status = 'claimed' then 'queued' when r.status = 'sent' then case fr.status when 'accepted' then 'accepted' when 'declined' then 'declined' when 'failed' then 'failed' when 'unknown' then 'unknown' else 'sent' end else r.status end`;
 
 interface CountsRow {
   campaign_id: string;
@@ -32,6 +32,7 @@ interface CountsRow {
   accepted: number;
   declined: number;
   failed: number;
+  unknown: number;
   skipped: number;
   warnings: number;
   asked: string;
@@ -52,6 +53,7 @@ async function countsFor(db: Db, ids: string[]): Promise<Map<string, CountsRow>>
           count(*) filter (where s.status = 'accepted')::int as accepted,
           count(*) filter (where s.status = 'declined')::int as declined,
           count(*) filter (where s.status = 'failed')::int as failed,
+          count(*) filter (where s.status = 'unknown')::int as unknown,
           count(*) filter (where s.status = 'skipped')::int as skipped,
           count(*) filter (where r.warning is not null)::int as warnings,
           coalesce(sum(r.amount_naira) filter (where s.status not in ('invalid', 'skipped')), 0)::numeric(20,2)::text as asked,
@@ -116,6 +118,7 @@ function toView(c: CampaignBase, n: CountsRow | undefined, pace: number, family:
       accepted: n?.accepted ?? 0,
       declined: n?.declined ?? 0,
       failed: n?.failed ?? 0,
+      unknown: n?.unknown ?? 0,
       skipped: n?.skipped ?? 0,
     },
     amounts: { asked: n?.asked ?? "0.00", accepted: n?.accepted_amount ?? "0.00", collected: n?.collected ?? "0.00", outstanding: n?.outstanding ?? "0.00" },

@@ -43,7 +43,7 @@ export const fundRequests = pgTable(
     tag: text("tag").notNull(),
     amount: naira("amount").notNull(),
     description: text("description").notNull(),
-    status: text("status", { enum: ["sending", "pending", "accepted", "declined", "failed"] }).notNull(),
+    status: text("status", { enum: ["sending", "pending", "accepted", "declined", "failed", "unknown"] }).notNull(),
     requestedBy: jsonb("requested_by").$type<{ name: string; tag: string } | null>(),
     requestedSentTo: jsonb("requested_sent_to").$type<{ name: string; tag: string } | null>(),
     createdBy: uuid("created_by").references(() => staff.id, { onDelete: "set null" }),
@@ -58,7 +58,7 @@ export const fundRequests = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    check("fund_requests_status_check", sql`${t.status} in ('sending', 'pending', 'accepted', 'declined', 'failed')`),
+    check("fund_requests_status_check", sql`${t.status} in ('sending', 'pending', 'accepted', 'declined', 'failed', 'unknown')`),
     check("fund_requests_amount_positive", sql`${t.amount} > 0`),
     index("fund_requests_status_idx").on(t.status, t.lastCheckedAt),
     index("fund_requests_created_idx").on(t.createdAt),

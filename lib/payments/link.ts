@@ -1,11 +1,13 @@
 import "server-only";
 
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 
 import { fundRequests, payments, type FundRequestRow, type PaymentRow } from "@/lib/db/schema";
 import { publish } from "@/lib/live/bus";
 import { formatMajor } from "@/lib/client/money";
+import { applyFetched } from "@/lib/requests/refresh";
 import { acceptForPayment, undoPaymentLink } from "@/lib/requests/status";
+import type { RequestStatus } from "@/lib/service/schemas";
 
 import type { PaymentDeps } from "./deps";
 
@@ -21,13 +23,21 @@ async function note(deps: PaymentDeps, uuid: string, text: string): Promise<Link
   return { linked: false, note: text };
 }
 
+// Open requests to one tag for one amount considered at most (a chase round beside its first ask, a few plan
+// periods): each costs a status read when several match.
+const MAX_CANDIDATES = 6;
+
 /**
- * Links a payment to the dashboard's fund request at once, with no service call, when exactly one open request to
- * that tag for that amount exists: the request is `accepted` (at the payment's time) and counts in its campaign the
- * moment the payment is recorded. confirmLink asks the service afterwards (docs/architecture.md, "A webhook
- * delivery"). The unique indexes on both sides make a double link impossible even under races.
+ * Links a payment to the dashboard's fund request (docs/architecture.md, "A webhook delivery"). Exactly one open
+ * request to that tag for that amount: linked at once, with no service call (confirmLink asks the service
+ * afterwards). Several: the service decides, its status reads first in the background order; the oldest it
+ * reports accepted that has no payment yet takes this payment (several accepted link in order, one payment each),
+ * confirmed by that answer. A request whose send was cut off (`unknown`, no service id) is settled by the payment
+ * that matches it when the service says none of the others was accepted. Only what the answers leave ambiguous
+ * stays unlinked, its note naming the candidates. The unique indexes on both sides make a double link impossible.
+ * Throws when the service could not be asked, or still says pending within PENDING_GRACE_MS: the job asks again.
  */
-export async function linkPayment(deps: PaymentDeps, rawUuid: string): Promise<LinkOutcome> {
+export async function linkPayment(deps: PaymentDeps, rawUuid: string, now = new Date()): Promise<LinkOutcome> {
   const uuid = rawUuid.toLowerCase();
   const { db } = deps;
   const [payment] = await db.select().from(payments).where(eq(payments.uuid, uuid)).limit(1);
@@ -42,24 +52,55 @@ export async function linkPayment(deps: PaymentDeps, rawUuid: string): Promise<L
       and(
         eq(fundRequests.tag, tag),
         eq(fundRequests.amount, payment.amount),
-        inArray(fundRequests.status, ["pending", "accepted"]),
+        inArray(fundRequests.status, ["pending", "accepted", "unknown"]),
         isNull(fundRequests.paymentUuid),
       ),
     )
-    .limit(3);
+    .orderBy(asc(fundRequests.createdAt), asc(fundRequests.id))
+    .limit(MAX_CANDIDATES);
   const amount = formatMajor("NGN", payment.amount);
   if (candidates.length === 0) return note(deps, uuid, `No open request to @${tag} for ${amount} was found; not linked.`);
-  if (candidates.length > 1) return note(deps, uuid, `${candidates.length} open requests to @${tag} for ${amount} match; not linked, to avoid guessing.`);
-  const [candidate] = candidates;
-  if (!candidate?.requestId) return note(deps, uuid, `The matching request to @${tag} was never accepted by the service; not linked.`);
+  if (candidates.length === 1) {
+    const [only] = candidates as [FundRequestRow];
+    // A cut-off send has no service id to confirm against: this payment is the only word on it.
+    return (await linkTo(deps, only, payment, only.status === "unknown" ? now : null))
+      ? { linked: true, requestId: only.requestId ?? only.reference }
+      : note(deps, uuid, `${describe(only)} was linked to another payment meanwhile; not linked.`);
+  }
 
-  // The request's side is the status owner's (lib/requests/status.ts); the payment's side runs in its transaction.
-  const linked = await acceptForPayment(db, candidate, payment, async (tx) => {
-    await tx.update(payments).set({ fundRequestId: candidate.id, linkNote: null, linkConfirmedAt: null }).where(eq(payments.uuid, payment.uuid));
+  // Several match: ask the service about each one it knows, oldest first, and keep what it says.
+  const said = new Map<string, RequestStatus>();
+  for (const c of candidates) {
+    if (!c.requestId) continue;
+    const fetched = await deps.service.getFundRequest(c.requestId);
+    said.set(c.id, fetched.request_status);
+    await applyFetched({ ...deps, webhookUrl: "" }, fetched);
+  }
+  const accepted = candidates.filter((c) => said.get(c.id) === "accepted");
+  for (const c of accepted) if (await linkTo(deps, c, payment, now)) return { linked: true, requestId: c.requestId ?? c.reference };
+  const unknown = candidates.filter((c) => c.status === "unknown");
+  if (accepted.length === 0) {
+    const waiting = candidates.some((c) => said.get(c.id) === "pending");
+    if (unknown.length === 0 && waiting && now.getTime() - payment.receivedAt.getTime() < PENDING_GRACE_MS)
+      throw new Error("the service does not yet say which matching request was accepted; asking again");
+    for (const c of unknown) if (await linkTo(deps, c, payment, now)) return { linked: true, requestId: c.requestId ?? c.reference };
+  }
+  const listed = candidates.map((c) => `${describe(c)} (${c.requestId ? (said.get(c.id) ?? "not asked") : "send cut off"})`).join(", ");
+  const why = accepted.length > 0 ? "each one the service says was accepted has a payment already" : "the service says none of them was accepted";
+  return note(deps, uuid, `${candidates.length} open requests to @${tag} for ${amount} match: ${listed}; ${why}, so it was not linked.`);
+}
+
+function describe(request: Pick<FundRequestRow, "requestId" | "reference">): string {
+  return request.requestId ? `request #${request.requestId}` : `request ${request.reference}`;
+}
+
+/** The request's side is the status owner's (lib/requests/status.ts); the payment's side runs in its transaction. */
+async function linkTo(deps: PaymentDeps, request: FundRequestRow, payment: PaymentRow, confirmedAt: Date | null): Promise<boolean> {
+  const linked = await acceptForPayment(deps.db, request, payment, async (tx) => {
+    await tx.update(payments).set({ fundRequestId: request.id, linkNote: null, linkConfirmedAt: confirmedAt }).where(eq(payments.uuid, payment.uuid));
   });
-  if (!linked) return note(deps, uuid, `Request #${candidate.requestId} was linked to another payment meanwhile; not linked.`);
-  publish({ type: "payment.updated", uuid, verification: payment.verification });
-  return { linked: true, requestId: candidate.requestId };
+  if (linked) publish({ type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
+  return linked;
 }
 
 /**

@@ -3,7 +3,7 @@ import "server-only";
 import { and, asc, eq, gt, isNotNull, isNull, lt, sql } from "drizzle-orm";
 
 import { payments } from "@/lib/db/schema";
-import { failAbandonedSending } from "@/lib/requests/status";
+import { markAbandonedUnknown } from "@/lib/requests/status";
 
 import type { PaymentDeps } from "./deps";
 import { confirmLink, linkPayment } from "./link";
@@ -22,7 +22,7 @@ const LINK_RETRY_BATCH = 5;
  */
 export async function sweepOnce(deps: PaymentDeps, now = new Date()): Promise<number> {
   const stale = new Date(now.getTime() - STALE_AFTER_MS);
-  const abandoned = await failAbandonedSending(deps.db, stale);
+  const abandoned = await markAbandonedUnknown(deps.db, stale);
   const rows = await deps.db
     .select({ uuid: payments.uuid, linkNote: payments.linkNote, fundRequestId: payments.fundRequestId })
     .from(payments)

@@ -209,15 +209,71 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     expect((await paymentRow(uuid))?.linkConfirmedAt).toBeInstanceOf(Date);
   });
 
-  it("stays unlinked, and says so, when two open requests match", async () => {
+  /** A request through our own create path, still pending at the sandbox. */
+  async function pendingRequest(tag: string, amount: string, label: string): Promise<string> {
+    const created = await createFundRequest(requestDeps(database.db, sb), { tag, amount, description: label, idempotencyKey: newKey(label) }, operator);
+    if (created.kind !== "created" || !created.request.requestId) throw new Error(`create gave ${created.kind}`);
+    return created.request.requestId;
+  }
+
+  async function requestRow(requestId: string) {
+    const [row] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
+    return row;
+  }
+
+  it("with two open requests of the same amount, links to the one the service says was accepted (the newer), confirmed by that answer", async () => {
+    const tag = newTag("chased");
+    const first = await pendingRequest(tag, "500", "first-ask");
+    // The chase round's request is the one the person accepts; the first ask stays pending at the service.
+    const { uuid, requestId: second } = await acceptedPayment(tag, "500");
+    await control.resetStats();
+    expect(await linkPayment(deps(), uuid)).toEqual({ linked: true, requestId: second });
+    expect(await control.count(FETCH_CALL)).toBe(2);
+    expect(await requestRow(second)).toMatchObject({ status: "accepted", paymentUuid: uuid });
+    expect(await requestRow(first)).toMatchObject({ status: "pending", paymentUuid: null });
+    expect(await paymentRow(uuid)).toMatchObject({ linkNote: null, linkConfirmedAt: expect.any(Date) });
+    // Confirmed by the answer that chose it: the follow-up asks nothing more about the link.
+    expect(await confirmLink(deps(), uuid)).toBe("nothing to confirm");
+  });
+
+  it("with both requests accepted, two payments link one each, in order", async () => {
+    const tag = newTag("both");
+    const a = await acceptedPayment(tag, "250");
+    const b = await acceptedPayment(tag, "250");
+    const linkedA = await linkPayment(deps(), a.uuid);
+    const linkedB = await linkPayment(deps(), b.uuid);
+    expect([linkedA, linkedB]).toEqual([
+      { linked: true, requestId: a.requestId },
+      { linked: true, requestId: b.requestId },
+    ]);
+    expect((await requestRow(a.requestId))?.paymentUuid).toBe(a.uuid);
+    expect((await requestRow(b.requestId))?.paymentUuid).toBe(b.uuid);
+  });
+
+  it("when the service says none of several was accepted: asks again within the grace, then stays unlinked naming the candidates", async () => {
     const tag = newTag("two");
-    const other = await createFundRequest(requestDeps(database.db, sb), { tag, amount: "500", description: "Twin", idempotencyKey: newKey("twin") }, operator);
-    expect(other.kind).toBe("created");
-    const { uuid } = await acceptedPayment(tag, "500");
-    const outcome = await linkPayment(deps(), uuid);
-    expect(outcome).toEqual({ linked: false, note: expect.stringContaining("2 open requests to @") });
+    const first = await pendingRequest(tag, "510", "twin-a");
+    const second = await pendingRequest(tag, "510", "twin-b");
+    const { uuid } = await unpaidMatch(tag, "510.00");
+    await expect(linkPayment(deps(), uuid)).rejects.toThrow(/does not yet say which matching request was accepted/);
+    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: null, linkNote: null });
+    const later = new Date(Date.now() + PENDING_GRACE_MS + 1_000);
+    const outcome = await linkPayment(deps(), uuid, later);
+    expect(outcome).toEqual({ linked: false, note: expect.stringContaining("3 open requests to @") });
+    const note = (await paymentRow(uuid))?.linkNote ?? "";
+    expect(note).toContain(`request #${first} (pending)`);
+    expect(note).toContain(`request #${second} (pending)`);
+    expect(note).toContain("the service says none of them was accepted");
     expect((await paymentRow(uuid))?.fundRequestId).toBeNull();
-    expect((await paymentRow(uuid))?.linkNote).toContain("not linked");
+  });
+
+  it("a declined twin is moved to declined by the answer and the accepted one is linked", async () => {
+    const tag = newTag("declined-twin");
+    const first = await pendingRequest(tag, "520", "twin-declined");
+    await control.decline(first);
+    const { uuid, requestId } = await acceptedPayment(tag, "520");
+    expect(await linkPayment(deps(), uuid)).toEqual({ linked: true, requestId });
+    expect(await requestRow(first)).toMatchObject({ status: "declined", paymentUuid: null });
   });
 
   it("stays unlinked when no request matches (another amount)", async () => {
@@ -258,7 +314,7 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     expect(request?.paymentUuid).toBe(uuid);
   });
 
-  it("the sweeper fails a request a stopped process left sending, and leaves a fresh one alone", async () => {
+  it("the sweeper marks a request a stopped process left sending unknown (never failed), and leaves a fresh one alone", async () => {
     const values = { tag: newTag("abandoned"), amount: "5.00", description: "Cut off", status: "sending" as const };
     const [old] = await database.db
       .insert(fundRequests)
@@ -276,8 +332,51 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
           .from(fundRequests)
           .where(eq(fundRequests.id, id ?? ""))
       )[0];
-    expect(await status(old?.id)).toMatchObject({ status: "failed", error: expect.stringContaining("whether the service received it is unknown") });
+    expect(await status(old?.id)).toMatchObject({ status: "unknown", error: expect.stringContaining("whether the service received it is unknown") });
     expect(await status(fresh?.id)).toMatchObject({ status: "sending", error: null });
+  });
+
+  it("a request in flight when its process died ends accepted when its person pays", async () => {
+    const tag = newTag("inflight");
+    // What a SIGKILL between the service's answer and our record leaves: the service has the request, we have `sending`.
+    const [row] = await database.db
+      .insert(fundRequests)
+      .values({
+        tag,
+        amount: "730.00",
+        description: "Killed mid-call",
+        status: "sending",
+        reference: `fb_${newKey("cut")}`,
+        idempotencyKey: newKey("cut"),
+        createdAt: new Date(Date.now() - 10 * 60_000),
+      })
+      .returning();
+    const service = requestDeps(database.db, sb);
+    const { requestId } = await service.service.createFundRequest({
+      amount: 730,
+      tag,
+      description: "Killed mid-call",
+      meta: { notificationUrl: service.webhookUrl, transactionReference: row?.reference ?? "" },
+    });
+    await sweepOnce(deps());
+    const cut = async () =>
+      (
+        await database.db
+          .select()
+          .from(fundRequests)
+          .where(eq(fundRequests.id, row?.id ?? ""))
+      )[0];
+    expect((await cut())?.status).toBe("unknown");
+    await control.accept(requestId);
+    const d = await waitFor("the sandbox's webhook", async () => (await deliveries()).find((x) => String(x.request_id) === requestId));
+    const result = await processDelivery(
+      { db: database.db, apiKey: sb.apiKey, amountUnit: "major" },
+      { raw: Buffer.from(d.body), signature: d.signature, contentType: "application/json", remoteAddr: null },
+    );
+    const uuid = result.recordedUuid ?? "";
+    expect(await linkPayment(deps(), uuid)).toMatchObject({ linked: true });
+    expect(await cut()).toMatchObject({ status: "accepted", paymentUuid: uuid });
+    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: row?.id, linkConfirmedAt: expect.any(Date) });
   });
 
   it("never moves a linked, accepted request back, whatever arrives later", async () => {

@@ -186,7 +186,7 @@ export async function readBoard(db: Db, plan: PlanRow, count: number, owingOnly:
             select f.period, lower(regexp_replace(cr.tag, '^@', '')) as k, cr.tag, cr.amount_naira::text as amount, fr.request_id, f.round,
               case
                 when fr.status = 'accepted' then 'paid'
-                when fr.status in ('pending', 'sending') or cr.status in ('queued', 'claimed') then 'pending'
+                when fr.status in ('pending', 'sending', 'unknown') or cr.status in ('queued', 'claimed') then 'pending'
                 when fr.status = 'declined' then 'declined'
                 when cr.status = 'failed' or fr.status = 'failed' then 'failed'
                 when cr.status = 'skipped' then 'skipped'

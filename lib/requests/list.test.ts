@@ -112,6 +112,7 @@ describe.each(dbTargets())("the requests list's filters on $name", (target) => {
         accepted: { count: 2, amount: "120.50" },
         declined: { count: 1, amount: "30.25" },
         failed: { count: 1, amount: "0.10" },
+        unknown: { count: 0, amount: "0.00" },
       },
     });
     // 0.10 + 0.20 is 0.30 here, never 0.30000000000000004.

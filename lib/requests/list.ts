@@ -16,7 +16,7 @@ import { toRequestView, type FundRequestView, type RequestPage, type RequestSum,
 
 export const REQUEST_PAGE_SIZE = 25;
 
-const STATUSES: FundRequestView["status"][] = ["sending", "pending", "accepted", "declined", "failed"];
+const STATUSES: FundRequestView["status"][] = ["sending", "pending", "accepted", "declined", "failed", "unknown"];
 const CAMPAIGN_KEY_LIKE = `${escapeLike(CAMPAIGN_KEY_PREFIX)}%`;
 
 function listWhere(query: RequestListQuery, timeZone: string): SQL | undefined {

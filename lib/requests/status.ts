@@ -10,7 +10,8 @@ import { campaignOfKey, type StoredKey } from "./keys";
 
 // The one owner of a fund request's status (docs/architecture.md, "Owners"): every write of
 // fund_requests.status is here, and so is every `request.updated` event, published after the write.
-// Status only moves forward: sending → pending/failed, pending → accepted/declined; the one way back is
+// Status only moves forward: sending → pending/failed/unknown, pending → accepted/declined, unknown → accepted
+// (its payment); the one way back is
 // undoPaymentLink, for a payment linked at once that the service then contradicts.
 
 // The event names the request and, for a campaign row's request, its campaign: browsers re-read exactly those.
@@ -58,15 +59,17 @@ export async function markFailed(db: Db, id: string, error: string): Promise<Fun
 }
 
 /**
- * Requests left `sending` by a process that stopped mid-call (a create finishes within its timeout):
- * whether the service received them is unknown, so they are failed with a message that says so.
+ * Requests left `sending` by a process that stopped mid-call (a create finishes within its timeout): whether the
+ * service received them is unknown, so they become `unknown`, never `failed`: not sent again, and settled by the
+ * first payment that matches them (lib/payments/link.ts; docs/decisions.md, "A send cut off by a crash").
  */
-export async function failAbandonedSending(db: Db, olderThan: Date): Promise<FundRequestRow[]> {
+export async function markAbandonedUnknown(db: Db, olderThan: Date): Promise<FundRequestRow[]> {
   const rows = await db
     .update(fundRequests)
     .set({
-      status: "failed",
-      error: "The dashboard stopped while sending this request, so whether the service received it is unknown. Check the service before sending again.",
+      status: "unknown",
+      error:
+        "The dashboard stopped while sending this request, so whether the service received it is unknown. It is not sent again; the first payment from this tag for this amount settles it.",
       updatedAt: new Date(),
     })
     .where(and(eq(fundRequests.status, "sending"), lt(fundRequests.createdAt, olderThan)))
@@ -129,7 +132,7 @@ export async function acceptForPayment(
       const moved = await tx
         .update(fundRequests)
         .set({ paymentUuid: payment.uuid, status: "accepted", decidedAt: payment.receivedAt, updatedAt: new Date() })
-        .where(and(eq(fundRequests.id, request.id), isNull(fundRequests.paymentUuid), inArray(fundRequests.status, ["pending", "accepted"])))
+        .where(and(eq(fundRequests.id, request.id), isNull(fundRequests.paymentUuid), inArray(fundRequests.status, ["pending", "accepted", "unknown"])))
         .returning({ id: fundRequests.id });
       if (moved.length === 0) throw new Error("request changed meanwhile");
       await linkOtherSide(tx);

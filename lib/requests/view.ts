@@ -1,4 +1,5 @@
 import type { Page } from "@/lib/client/http/page-param";
+import type { LocalRequestStatus } from "@/lib/client/requests/constants";
 import type { FundRequestRow } from "@/lib/db/schema";
 
 /** The FundRequest of docs/architecture.md: camelCase, money as naira strings, times ISO 8601 UTC. */
@@ -8,7 +9,7 @@ export interface FundRequestView {
   tag: string;
   amount: string;
   description: string;
-  status: "sending" | "pending" | "accepted" | "declined" | "failed";
+  status: LocalRequestStatus;
   requestedBy: { name: string; tag: string } | null;
   requestedSentTo: { name: string; tag: string } | null;
   createdBy: { id: string; name: string } | null;

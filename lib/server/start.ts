@@ -9,7 +9,7 @@ import { startPgTransport } from "@/lib/live/pg-transport";
 import { DatabaseLockedError } from "@/lib/db/lock";
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db/mode";
 import { safeErrorSummary } from "@/lib/log/safe-error";
-import { failAbandonedSending } from "@/lib/requests/status";
+import { markAbandonedUnknown } from "@/lib/requests/status";
 
 import { installShutdown, shutdownSignal } from "./shutdown";
 import { JOBS } from "./workers";
@@ -53,8 +53,9 @@ export async function startServer(): Promise<void> {
     if (database.kind === "pglite") {
       // Only one process opens an embedded database: a request still `sending` was left by one that died
       // mid-call, so its outcome is unknown now rather than in the sweep's two minutes.
-      const abandoned = await failAbandonedSending(database.db, new Date());
-      if (abandoned.length > 0) console.log(`[requests] ${abandoned.length} requests left sending by a stopped process marked failed (outcome unknown)`);
+      const abandoned = await markAbandonedUnknown(database.db, new Date());
+      if (abandoned.length > 0)
+        console.log(`[requests] ${abandoned.length} requests left sending by a stopped process marked unknown (not sent again; settled by their payment)`);
     }
     await startBackgroundWork(database);
   } catch (error) {

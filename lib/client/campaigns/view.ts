@@ -4,7 +4,7 @@ export const CAMPAIGN_STATUSES = ["draft", "sending", "paused", "done", "cancell
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 /** A row as people see it: a sent row shows its request's status (sent = pending at the service). */
-export const ROW_STATUSES = ["invalid", "queued", "sent", "accepted", "declined", "failed", "skipped"] as const;
+export const ROW_STATUSES = ["invalid", "queued", "sent", "accepted", "declined", "failed", "unknown", "skipped"] as const;
 export type RowStatus = (typeof ROW_STATUSES)[number];
 /**
  * The rows filter also takes "warning": rows flagged (repeated tag, or a pending request for the same amount), and
@@ -21,6 +21,8 @@ export interface CampaignCounts {
   accepted: number;
   declined: number;
   failed: number;
+  /** Sent when its process died mid-call: not sent again, settled by its payment. */
+  unknown: number;
   skipped: number;
 }
 

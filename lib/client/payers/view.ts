@@ -1,4 +1,5 @@
 import type { CappedPage } from "@/lib/client/http/pager-links";
+import type { LocalRequestStatus } from "@/lib/client/requests/constants";
 
 // What GET /api/payers and GET /api/payers/:tag answer (DESIGN §12), shared by the routes and the pages.
 
@@ -39,7 +40,7 @@ export interface PayerRequestLine {
   requestId: string | null;
   amount: string;
   description: string;
-  status: "sending" | "pending" | "accepted" | "declined" | "failed";
+  status: LocalRequestStatus;
   createdAt: string;
   decidedAt: string | null;
   campaign: { id: string; name: string } | null;

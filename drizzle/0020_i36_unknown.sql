@@ -1,0 +1,2 @@
+ALTER TABLE "fund_requests" DROP CONSTRAINT "fund_requests_status_check";--> statement-breakpoint
+ALTER TABLE "fund_requests" ADD CONSTRAINT "fund_requests_status_check" CHECK ("fund_requests"."status" in ('sending', 'pending', 'accepted', 'declined', 'failed', 'unknown'));
