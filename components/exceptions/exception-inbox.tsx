@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
@@ -27,11 +28,19 @@ export function ExceptionInbox({ query: current, canAct }: { query: ExceptionLis
   const [notice, setNotice] = useState("");
   const data = query.data;
   const links = pagerLinks(current.page, data);
-  const heading = `${current.status === "open" ? "Open" : "Resolved"}${current.kind ? `: ${KIND_LABELS[current.kind]}` : ""}`;
+  const heading = `${current.status === "open" ? "Open" : "Resolved"}${current.kind ? `: ${KIND_LABELS[current.kind]}` : ""}${current.day ? `, opened on ${current.day}` : ""}`;
   return (
     <div className="space-y-4">
       <StatusTabs query={current} open={data ? { open: data.open, capped: data.openCapped } : null} />
       <KindFilter key={exceptionsHref(current)} query={current} onApply={(next) => router.push(exceptionsHref(next))} />
+      {current.day ? (
+        <p className="text-sm text-slate-700" data-testid="exceptions-day">
+          Opened on {current.day} (from the day book).{" "}
+          <Link href={exceptionsHref({ ...current, day: undefined, page: 1 })} className="underline underline-offset-2">
+            Show every day
+          </Link>
+        </p>
+      ) : null}
       <p aria-live="polite" className="text-sm text-slate-700" data-testid="exceptions-status">
         {notice}
       </p>

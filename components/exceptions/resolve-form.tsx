@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 
@@ -29,7 +29,10 @@ export function ResolveForm({ exception, onResolved, onCancel }: { exception: Ex
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: lazyZodResolver(() => import("@/lib/client/exceptions/schemas").then((m) => m.resolveExceptionSchema)),
     defaultValues: { note: "", requestId: "" },
+    // The hand-record fields leave the values when their box is unticked.
+    shouldUnregister: true,
   });
+  const [byHand, setByHand] = useState(false);
   const mutation = useMutation({
     mutationFn: (body: FormOutput) =>
       apiFetchWithMessage<ExceptionView>(`/api/exceptions/${encodeURIComponent(exception.id)}/resolve`, { method: "POST", json: body }),
@@ -41,10 +44,15 @@ export function ResolveForm({ exception, onResolved, onCancel }: { exception: Ex
         void client.invalidateQueries({ queryKey: keys.requestLists });
       }
       if (data.paymentUuid) void client.invalidateQueries({ queryKey: keys.payment(data.paymentUuid) });
+      if (body.payment) {
+        // A payment recorded by hand counts at once: the payments, the day book and the payer move with it.
+        for (const key of [keys.paymentLists, keys.desk, keys.dayBooks, keys.payers, keys.requestLists]) void client.invalidateQueries({ queryKey: key });
+      }
       onResolved(message || `Resolved: ${KIND_LABELS[data.kind]}.`);
     },
     onError: (error) => {
-      if (error instanceof ApiError) showServerFieldErrors(form.setError, error.fieldErrors, ["note", "requestId"]);
+      if (error instanceof ApiError)
+        showServerFieldErrors(form.setError, error.fieldErrors, ["note", "requestId", "payment.amount", "payment.fees", "payment.reference"]);
     },
   });
 
@@ -64,6 +72,17 @@ export function ResolveForm({ exception, onResolved, onCancel }: { exception: Ex
       <form className="space-y-3" noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))}>
         {linkable(exception) ? (
           <LinkChoice exceptionId={exception.id} field={form.register("requestId")} error={form.formState.errors.requestId?.message} />
+        ) : null}
+        {exception.kind === "accepted_without_payment" ? (
+          <fieldset className="space-y-3" data-testid="hand-record-fields">
+            <legend className="sr-only">Record the payment by hand</legend>
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" checked={byHand} onChange={(e) => setByHand(e.target.checked)} data-testid="hand-record-toggle" />
+              Record the payment by hand (from the bank statement or the service&apos;s app); it shows &ldquo;recorded by hand, not verified&rdquo; and its
+              payment notice, if it comes, replaces it
+            </label>
+            {byHand ? <HandFields base={base} form={form} askedAmount={exception.amount} /> : null}
+          </fieldset>
         ) : null}
         <Field id={`${base}-note`} label="Note (how this was settled)" error={noteError} hint="Required: what you checked and what you did">
           <textarea
@@ -97,4 +116,55 @@ export function ResolveForm({ exception, onResolved, onCancel }: { exception: Ex
 /** A payment no request holds (not linked, or a second payment not linked) may be linked on the way; anything else is resolved with a note alone. */
 function linkable(e: ExceptionView): boolean {
   return (e.kind === "unlinked_payment" || e.kind === "duplicate_payment") && e.paymentUuid !== null && e.requestId === null;
+}
+
+type ResolveFormApi = ReturnType<typeof useForm<FormInput, unknown, FormOutput>>;
+
+/** Amount paid, fees and the person's reference of a payment recorded by hand; settled is paid less fees. */
+function HandFields({ base, form, askedAmount }: { base: string; form: ResolveFormApi; askedAmount: string | null }) {
+  const errors = form.formState.errors.payment;
+  const fields = [
+    {
+      name: "payment.amount",
+      id: `${base}-amount`,
+      label: "Amount paid (₦)",
+      hint: askedAmount ? `The request asked ₦${askedAmount}` : "What the payer sent",
+      error: errors?.amount?.message,
+      defaultValue: askedAmount ?? "",
+    },
+    {
+      name: "payment.fees",
+      id: `${base}-fees`,
+      label: "Fees (₦)",
+      hint: "What the service took; 0 when none",
+      error: errors?.fees?.message,
+      defaultValue: "0",
+    },
+    {
+      name: "payment.reference",
+      id: `${base}-reference`,
+      label: "Reference",
+      hint: "The bank statement line or the service's transaction reference",
+      error: errors?.reference?.message,
+      defaultValue: "",
+    },
+  ] as const;
+  return (
+    <div className="grid gap-3 sm:grid-cols-3">
+      {fields.map((f) => (
+        <Field key={f.name} id={f.id} label={f.label} error={f.error} hint={f.hint}>
+          <input
+            id={f.id}
+            className={inputClass}
+            inputMode={f.name === "payment.reference" ? undefined : "decimal"}
+            defaultValue={f.defaultValue}
+            aria-invalid={f.error ? true : undefined}
+            aria-describedby={f.error ? `${f.id}-error` : `${f.id}-hint`}
+            data-testid={`hand-${f.name.slice("payment.".length)}`}
+            {...form.register(f.name)}
+          />
+        </Field>
+      ))}
+    </div>
+  );
 }

@@ -146,7 +146,7 @@ export function PayerPage({ tag, canMark }: { tag: string; canMark: boolean }) {
               </Td>
               <Td className="text-right whitespace-nowrap tabular-nums">{formatMajor("NGN", p.settledAmount)}</Td>
               <Td>
-                <VerificationBadge state={p.verification} />
+                <VerificationBadge state={p.verification} byHand={p.recordedByHand} />
               </Td>
               <Td>
                 <OneLine text={p.description} className="max-w-xs" />

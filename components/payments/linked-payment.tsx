@@ -31,7 +31,7 @@ export function LinkedPayment({ uuid }: { uuid: string }) {
             {formatMajor("NGN", query.data.settledAmount)}
           </Detail>
           <Detail label="Verification">
-            <VerificationBadge state={query.data.verification} reason={query.data.verificationError} />
+            <VerificationBadge state={query.data.verification} reason={query.data.verificationError} byHand={query.data.recordedByHand !== null} />
           </Detail>
         </dl>
       )}

@@ -62,8 +62,16 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
         <Card className="space-y-3 p-4">
           <div aria-live="polite" className="space-y-3">
             <p className="flex flex-wrap items-center gap-2 text-sm">
-              <VerificationBadge state={p.verification} reason={p.verificationError} />
-              {p.verification === "unverified" ? <span className="text-slate-700">Not yet confirmed at the verify host.</span> : null}
+              <VerificationBadge state={p.verification} reason={p.verificationError} byHand={p.recordedByHand !== null} />
+              {p.recordedByHand ? (
+                <span className="text-slate-700" data-testid="hand-record">
+                  Recorded by {p.recordedByHand.by ?? "a person"}
+                  {p.recordedByHand.reference ? `, reference ${p.recordedByHand.reference}` : ""}, to settle a lost payment notice. Its notice, if it comes,
+                  replaces it.
+                </span>
+              ) : p.verification === "unverified" ? (
+                <span className="text-slate-700">Not yet confirmed at the verify host.</span>
+              ) : null}
               {p.verifiedAt ? (
                 <span className="text-slate-700">
                   Checked <LocalTime iso={p.verifiedAt} />
@@ -77,7 +85,7 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
               </ErrorNote>
             ) : null}
           </div>
-          {canReverify ? <ReverifyButton uuid={p.uuid} /> : null}
+          {canReverify && !p.recordedByHand ? <ReverifyButton uuid={p.uuid} /> : null}
         </Card>
       </section>
 

@@ -79,7 +79,7 @@ export function PaymentsTable({ items, empty }: { items: PaymentView[]; empty: s
           <Td className="text-right whitespace-nowrap tabular-nums">{money(p.fees)}</Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{money(p.settledAmount)}</Td>
           <Td>
-            <VerificationBadge state={p.verification} reason={p.verificationError} />
+            <VerificationBadge state={p.verification} reason={p.verificationError} byHand={p.recordedByHand !== null} />
           </Td>
           <Td>
             <LinkedRequest requestId={p.requestId} note={p.linkNote} confirmed={p.linkConfirmed} />

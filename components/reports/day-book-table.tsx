@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 
 import { Badge } from "@/components/ui/badge";
@@ -43,16 +44,27 @@ function None({ words }: { words: string }) {
 }
 
 /** Not zero is what needs a look: said in words ("Check"), not by colour alone. */
-function Unexplained({ amount }: { amount: string | null }) {
+function Unexplained({ amount, day }: { amount: string | null; day: string | null }) {
   if (amount === null) return <None words="no balance reading" />;
   if (isZero(amount)) return <>{money(amount)}</>;
-  return (
+  const figure = (
     <span className="inline-flex flex-wrap items-center justify-end gap-1">
       <Badge tone="warning">Check</Badge>
       <span className="font-semibold text-amber-900">{money(amount)}</span>
     </span>
   );
+  // A day's figure points to what may explain it: the exceptions opened that day and still open.
+  return day ? (
+    <Link href={dayExceptions(day)} className="underline decoration-amber-700 underline-offset-2" data-testid="unexplained-link">
+      {figure}
+      <span className="sr-only"> — the open exceptions of {day}</span>
+    </Link>
+  ) : (
+    figure
+  );
 }
+
+const dayExceptions = (day: string) => `/exceptions?day=${encodeURIComponent(day)}`;
 
 type Row = Omit<DayEntry, "openExceptions"> & { openExceptions: number | null };
 
@@ -97,10 +109,22 @@ function cells(row: Row, head: ReactNode): ReactNode[] {
       MONEY,
       reading((b) => b.change),
     ),
-    cell("unexplained", MONEY, <Unexplained amount={row.unexplained} />, {
+    cell("unexplained", MONEY, <Unexplained amount={row.unexplained} day={row.openExceptions === null ? null : row.date} />, {
       "data-unexplained": row.unexplained !== null && !isZero(row.unexplained) ? "" : undefined,
     }),
-    cell("open-exceptions", NUM, row.openExceptions === null ? <None words="not summed" /> : row.openExceptions),
+    cell(
+      "open-exceptions",
+      NUM,
+      row.openExceptions === null ? (
+        <None words="not summed" />
+      ) : row.openExceptions > 0 ? (
+        <Link href={dayExceptions(row.date)} className="underline underline-offset-2">
+          {row.openExceptions}
+        </Link>
+      ) : (
+        row.openExceptions
+      ),
+    ),
   ];
 }
 

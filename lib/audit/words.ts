@@ -203,6 +203,23 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
       return `Resolved an exception (${text(f.detail?.kind)?.replaceAll("_", " ") ?? "?"})${linked ? `, linking its payment to request #${linked}` : ""}: ${text(f.detail?.note) ?? ""}`;
     },
   },
+  "payment.recorded_by_hand": {
+    label: "Recorded a payment by hand",
+    target: "payment",
+    sentence: (f) => {
+      const amount = text(f.detail?.amount);
+      const request = text(f.detail?.requestId);
+      return `Recorded a payment of ${amount ? formatMajor("NGN", amount) : "?"} by hand${request ? ` for request #${request}` : ""} (not verified): ${text(f.detail?.note) ?? ""}`;
+    },
+  },
+  "payment.hand_record_replaced": {
+    label: "A hand record was replaced by its payment notice",
+    target: "payment",
+    sentence: (f) => {
+      const amount = text(f.detail?.handAmount);
+      return `The payment recorded by hand${amount ? ` (${formatMajor("NGN", amount)})` : ""} was replaced by its late payment notice`;
+    },
+  },
   "exception.reopened": {
     label: "Reopened an exception",
     target: "exception",

@@ -46,6 +46,8 @@ export const AUDIT_ACTIONS = [
   "plan.period_run",
   "exception.resolved",
   "exception.reopened",
+  "payment.recorded_by_hand",
+  "payment.hand_record_replaced",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

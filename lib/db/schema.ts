@@ -109,9 +109,18 @@ export const payments = pgTable(
     // Linked at once when recorded; set when the service confirmed the request accepted (null: waiting to confirm).
     linkConfirmedAt: timestamp("link_confirmed_at", { withTimezone: true, mode: "date" }),
     receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    // `hand`: recorded by a person settling a lost payment notice (lib/exceptions/record-by-hand.ts), never verified;
+    // the late notice for its request replaces it (lib/payments/link.ts).
+    source: text("source", { enum: ["webhook", "hand"] })
+      .notNull()
+      .default("webhook"),
+    recordedByName: text("recorded_by_name"),
+    // The person's own reference for a hand record (a bank statement line, say).
+    handReference: text("hand_reference"),
   },
   (t) => [
     check("payments_verification_check", sql`${t.verification} in ('unverified', 'verified', 'failed')`),
+    check("payments_source_check", sql`${t.source} in ('webhook', 'hand')`),
     index("payments_received_idx").on(t.receivedAt),
     index("payments_tag_idx").on(t.customerTag),
     index("payments_payer_idx").on(sql`lower(regexp_replace(${t.customerTag}, '^@', ''))`, t.receivedAt),

@@ -329,6 +329,9 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
       ["2026-11-24", 2],
       ["2026-11-25", 1],
     ]);
+    // The day book's figures link to these: the inbox filtered to the Lagos day they were opened (not the UTC day).
+    const onDay = async (day: string) => (await readExceptionPage(database.db, { status: "open", day, page: 1 }, "Africa/Lagos")).total;
+    expect([await onDay("2026-11-24"), await onDay("2026-11-25"), await onDay("2026-11-23")]).toEqual([2, 1, 0]);
   });
 });
 

@@ -3,10 +3,12 @@ import "server-only";
 // The inbox's reads (DESIGN §14; docs/architecture.md "One data path per screen"): one page read for the page and its
 // route, the navigation's count and one exception with its link suggestions. Counts stop at a cap, so a page costs
 // the same with 100 exceptions as with 100,000.
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";
 
 import type { ExceptionListQuery, ExceptionPage, ExceptionView, LinkSuggestion } from "@/lib/client/exceptions/view";
 import { payerKey } from "@/lib/client/payers/tag";
+import { instantsOfDays } from "@/lib/client/time/day-range";
+import { getConfig } from "@/lib/config";
 import { queryRows, type Db } from "@/lib/db/client";
 import { exceptions, fundRequests, payments, type ExceptionRow } from "@/lib/db/schema";
 
@@ -48,9 +50,18 @@ export async function countOpenExceptions(db: Db): Promise<{ open: number; cappe
   return { open: Math.min(n, OPEN_BADGE_CAP), capped: n > OPEN_BADGE_CAP };
 }
 
-/** A page of the inbox: open ones oldest first (the longest waiting on top), resolved ones latest first. */
-export async function readExceptionPage(db: Db, query: ExceptionListQuery): Promise<ExceptionPage> {
-  const where = and(eq(exceptions.status, query.status), query.kind ? eq(exceptions.kind, query.kind) : undefined);
+/**
+ * A page of the inbox: open ones oldest first (the longest waiting on top), resolved ones latest first; with `day`,
+ * those opened on that day in `timeZone`.
+ */
+export async function readExceptionPage(db: Db, query: ExceptionListQuery, timeZone?: string): Promise<ExceptionPage> {
+  const opened = query.day ? instantsOfDays({ from: query.day, to: query.day }, timeZone ?? getConfig().timeZone) : null;
+  const where = and(
+    eq(exceptions.status, query.status),
+    query.kind ? eq(exceptions.kind, query.kind) : undefined,
+    opened?.from ? gte(exceptions.openedAt, opened.from) : undefined,
+    opened?.to ? lt(exceptions.openedAt, opened.to) : undefined,
+  );
   const order = query.status === "open" ? [asc(exceptions.openedAt), asc(exceptions.id)] : [desc(exceptions.resolvedAt), desc(exceptions.id)];
   const [rows, total, open] = await Promise.all([
     db

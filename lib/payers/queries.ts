@@ -183,6 +183,7 @@ export async function readPayerDetail(db: Db, key: string, role: Role): Promise<
       settledAmount: p.settledAmount,
       description: p.description,
       verification: p.verification,
+      recordedByHand: p.source === "hand",
       receivedAt: p.receivedAt.toISOString(),
     })),
     campaigns: families.map((c) => ({ id: c.id, name: c.name, round: c.round })),

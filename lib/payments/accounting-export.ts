@@ -20,7 +20,12 @@ interface ExportPayment {
   customerName: string | null;
   customerTag: string | null;
   description: string | null;
+  source: "webhook" | "hand";
+  handReference: string | null;
 }
+
+/** What a payment recorded by a person (a lost notice settled by hand) carries wherever it shows. */
+export const HAND_MARK = "recorded by hand, not verified";
 
 /** The payee the fee lines name: the service takes the fee. */
 const FEE_PAYEE = "Peer transfer service";
@@ -63,6 +68,8 @@ export async function paymentsForExport(
         customerName: payments.customerName,
         customerTag: payments.customerTag,
         description: payments.description,
+        source: payments.source,
+        handReference: payments.handReference,
       })
       .from(payments)
       .where(conditions.length ? and(...conditions) : undefined)
@@ -84,7 +91,7 @@ export function accountingCsv(format: ExportFormat, items: readonly ExportPaymen
   const lines: string[] = [format === "xero" ? csvRow(["*Date", "*Amount", "Payee", "Description", "Reference"]) : csvRow(["Date", "Description", "Amount"])];
   for (const p of items) {
     const date = ledgerDate(p.receivedAt, timeZone);
-    const what = p.description || "Peer transfer";
+    const what = `${p.description || "Peer transfer"}${p.source === "hand" ? ` (${HAND_MARK}${p.handReference ? `, ref ${p.handReference}` : ""})` : ""}`;
     const fee = negative(p.fees);
     if (format === "xero") {
       lines.push(csvRow([date, p.actualAmount, payee(p), what, p.uuid]));

@@ -21,6 +21,7 @@ const payment: PaymentView = {
   linkNote: null,
   linkConfirmed: true,
   receivedAt: "2025-03-01T10:00:00.000Z",
+  recordedByHand: null,
 };
 
 describe("csv", () => {

@@ -17,11 +17,13 @@ function columns(timeZone: string): CsvColumn<PaymentView>[] {
     ["fees", (p) => p.fees],
     ["settled_amount", (p) => p.settledAmount],
     ["description", (p) => p.description],
-    ["verification", (p) => p.verification],
+    ["verification", (p) => (p.recordedByHand ? "recorded by hand, not verified" : p.verification)],
     ["verification_error", (p) => p.verificationError],
     ["verified_at", (p) => csvTime(p.verifiedAt, timeZone)],
     ["request_id", (p) => p.requestId],
     ["link_note", (p) => p.linkNote],
+    ["recorded_by", (p) => p.recordedByHand?.by ?? null],
+    ["hand_reference", (p) => p.recordedByHand?.reference ?? null],
   ];
 }
 

@@ -217,3 +217,21 @@ export function settledBetweenSql(first: SQL, last: SQL, now: Date): SQL {
     + coalesce((select sum(p.settled_amount) from payments p
         where p.received_at > ${first} and p.received_at <= ${last} and p.received_at >= greatest(${hourAfterFirst}, ${keptEnd})), 0))`;
 }
+
+/**
+ * A payment written into, or taken out of, an hour that may already be summed (a hand record dated at its request's
+ * acceptance, or that record replaced by its late notice): the kept row moves by the payment's sums in the caller's
+ * transaction; an hour not yet summed will count it when it is.
+ */
+export async function adjustKeptHour(
+  tx: Db,
+  p: { receivedAt: Date; amount: string; fees: string; settledAmount: string; actualAmount: string },
+  sign: 1 | -1,
+): Promise<void> {
+  const hour = floorTo(p.receivedAt, HOUR_MS).toISOString();
+  await tx.execute(sql`
+    update payment_hour_totals set count = count + ${sign}, amount = amount + ${sign} * ${p.amount}::numeric,
+      fees = fees + ${sign} * ${p.fees}::numeric, settled = settled + ${sign} * ${p.settledAmount}::numeric,
+      gross = gross + ${sign} * ${p.actualAmount}::numeric
+    where hour = ${hour}::timestamptz`);
+}

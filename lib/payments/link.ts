@@ -1,15 +1,20 @@
 import "server-only";
 
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+
+import { writeAudit } from "@/lib/audit/write";
 
 import { fundRequests, payments, type FundRequestRow, type PaymentRow } from "@/lib/db/schema";
+import { handRecordReplaced } from "@/lib/exceptions/record-by-hand";
 import { publish } from "@/lib/live/bus";
 import { formatMajor } from "@/lib/client/money";
 import { applyFetched } from "@/lib/requests/refresh";
-import { acceptForPayment, undoPaymentLink } from "@/lib/requests/status";
+import { acceptForPayment, movePaymentLink, undoPaymentLink } from "@/lib/requests/status";
 import type { RequestStatus } from "@/lib/service/schemas";
 
 import type { PaymentDeps } from "./deps";
+import { adjustKeptHour } from "./hour-totals";
 
 export type LinkOutcome = { linked: true; requestId: string } | { linked: false; note: string };
 export type ConfirmOutcome = "confirmed" | "undone" | "nothing to confirm";
@@ -44,24 +49,30 @@ export async function linkPayment(deps: PaymentDeps, rawUuid: string, now = new 
   if (!payment) return { linked: false, note: "payment not found" };
   if (payment.fundRequestId) return { linked: false, note: "already linked" };
   const tag = payment.peerTag ?? payment.customerTag;
-  // "Accepted" too: the reconciler may have seen the acceptance before this notice arrived.
-  const candidates = await db
-    .select()
-    .from(fundRequests)
-    .where(
-      and(
-        eq(fundRequests.tag, tag),
-        eq(fundRequests.amount, payment.amount),
-        inArray(fundRequests.status, ["pending", "accepted", "unknown"]),
-        isNull(fundRequests.paymentUuid),
-      ),
-    )
-    .orderBy(asc(fundRequests.createdAt), asc(fundRequests.id))
-    .limit(MAX_CANDIDATES);
+  // "Accepted" too: the reconciler may have seen the acceptance before this notice arrived; and an accepted one
+  // whose payment a person recorded by hand, which this notice replaces.
+  const candidates: Candidate[] = (
+    await db
+      .select({ request: fundRequests, handUuid: hand.uuid })
+      .from(fundRequests)
+      .leftJoin(hand, and(eq(hand.uuid, fundRequests.paymentUuid), eq(hand.source, "hand")))
+      .where(
+        and(
+          eq(fundRequests.tag, tag),
+          eq(fundRequests.amount, payment.amount),
+          or(
+            and(inArray(fundRequests.status, ["pending", "accepted", "unknown"]), isNull(fundRequests.paymentUuid)),
+            and(eq(fundRequests.status, "accepted"), isNotNull(hand.uuid)),
+          ),
+        ),
+      )
+      .orderBy(asc(fundRequests.createdAt), asc(fundRequests.id))
+      .limit(MAX_CANDIDATES)
+  ).map((r) => ({ ...r.request, handUuid: r.handUuid }));
   const amount = formatMajor("NGN", payment.amount);
   if (candidates.length === 0) return note(deps, uuid, `No open request to @${tag} for ${amount} was found; not linked.`);
   if (candidates.length === 1) {
-    const [only] = candidates as [FundRequestRow];
+    const [only] = candidates as [Candidate];
     // A cut-off send has no service id to confirm against: this payment is the only word on it.
     return (await linkTo(deps, only, payment, only.status === "unknown" ? now : null))
       ? { linked: true, requestId: only.requestId ?? only.reference }
@@ -94,13 +105,47 @@ function describe(request: Pick<FundRequestRow, "requestId" | "reference">): str
   return request.requestId ? `request #${request.requestId}` : `request ${request.reference}`;
 }
 
+type Candidate = FundRequestRow & { handUuid: string | null };
+const hand = alias(payments, "hand");
+
 /** The request's side is the status owner's (lib/requests/status.ts); the payment's side runs in its transaction. */
-async function linkTo(deps: PaymentDeps, request: FundRequestRow, payment: PaymentRow, confirmedAt: Date | null): Promise<boolean> {
+async function linkTo(deps: PaymentDeps, request: Candidate, payment: PaymentRow, confirmedAt: Date | null): Promise<boolean> {
+  if (request.handUuid) return replaceHandRecord(deps, request, request.handUuid, payment);
   const linked = await acceptForPayment(deps.db, request, payment, async (tx) => {
     await tx.update(payments).set({ fundRequestId: request.id, linkNote: null, linkConfirmedAt: confirmedAt }).where(eq(payments.uuid, payment.uuid));
   });
   if (linked) publish({ type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
   return linked;
+}
+
+/**
+ * The late notice of a request whose payment a person recorded by hand: the notice's payment takes the request and
+ * the hand record is removed (its sums leave the kept hour, its payer's counts go back by trigger), so the money is
+ * counted once; the audit row keeps what the person had recorded. The link is confirmed like any other.
+ */
+async function replaceHandRecord(deps: PaymentDeps, request: Candidate, handUuid: string, payment: PaymentRow): Promise<boolean> {
+  const [old] = await deps.db.select().from(payments).where(eq(payments.uuid, handUuid)).limit(1);
+  if (!old) return false;
+  const moved = await movePaymentLink(deps.db, request, handUuid, payment.uuid, async (tx) => {
+    await tx.delete(payments).where(and(eq(payments.uuid, handUuid), eq(payments.source, "hand")));
+    await adjustKeptHour(tx, old, -1);
+    await tx.update(payments).set({ fundRequestId: request.id, linkNote: null, linkConfirmedAt: null }).where(eq(payments.uuid, payment.uuid));
+    await handRecordReplaced(tx, handUuid, payment.uuid);
+    await writeAudit(tx, {
+      action: "payment.hand_record_replaced",
+      target: payment.uuid,
+      detail: {
+        requestId: request.requestId,
+        handUuid,
+        handAmount: old.actualAmount,
+        handFees: old.fees,
+        handReference: old.handReference,
+        recordedBy: old.recordedByName,
+      },
+    });
+  });
+  if (moved) publish({ type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
+  return moved;
 }
 
 /**

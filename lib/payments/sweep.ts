@@ -26,7 +26,14 @@ export async function sweepOnce(deps: PaymentDeps, now = new Date()): Promise<nu
   const rows = await deps.db
     .select({ uuid: payments.uuid, linkNote: payments.linkNote, fundRequestId: payments.fundRequestId })
     .from(payments)
-    .where(and(eq(payments.verification, "unverified"), lt(payments.receivedAt, stale), lt(payments.verificationAttempts, MAX_VERIFY_ATTEMPTS)))
+    .where(
+      and(
+        eq(payments.verification, "unverified"),
+        eq(payments.source, "webhook"),
+        lt(payments.receivedAt, stale),
+        lt(payments.verificationAttempts, MAX_VERIFY_ATTEMPTS),
+      ),
+    )
     .orderBy(asc(payments.receivedAt))
     .limit(SWEEP_BATCH);
   for (const row of rows) {

@@ -66,6 +66,9 @@ async function save(deps: PaymentDeps, uuid: string, verdict: Verdict, transient
  */
 export const MAX_VERIFY_ATTEMPTS = 10;
 
+export const HAND_NOT_VERIFIABLE =
+  "This payment was recorded by hand, so the verify host has no transaction to check; it is replaced when its payment notice arrives.";
+
 /** A verdict, or: the verify host could not be asked this time (the caller's retry policy tries again). */
 export type VerifyOutcome = Verdict | { verification: "unverified"; error: ServiceError };
 
@@ -78,6 +81,8 @@ export async function verifyPayment(deps: PaymentDeps, rawUuid: string): Promise
   const uuid = rawUuid.toLowerCase();
   const [row] = await deps.db.select().from(payments).where(eq(payments.uuid, uuid)).limit(1);
   if (!row) return { verification: "failed", reason: "The payment is no longer recorded." };
+  // Nothing to ask about: the service never sent a transaction for it. It stays "recorded by hand, not verified".
+  if (row.source === "hand") return { verification: "failed", reason: HAND_NOT_VERIFIABLE };
   const [counted] = await deps.db
     .update(payments)
     .set({ verificationAttempts: sql`${payments.verificationAttempts} + 1` })

@@ -20,6 +20,8 @@ export interface PaymentView {
   /** False while a link made at once waits for the service's word (shown as "waiting to confirm with the service"). */
   linkConfirmed: boolean;
   receivedAt: string;
+  /** A lost notice's payment recorded by a person: shown "recorded by hand, not verified" everywhere; else null. */
+  recordedByHand: { by: string | null; reference: string | null } | null;
 }
 
 /** The totals of a whole payments filter (every page). */
@@ -79,5 +81,6 @@ export function toPaymentView(row: PaymentRow, requestId: string | null, role: R
     linkNote: row.linkNote,
     linkConfirmed: row.linkConfirmedAt !== null,
     receivedAt: row.receivedAt.toISOString(),
+    recordedByHand: row.source === "hand" ? { by: row.recordedByName, reference: row.handReference } : null,
   };
 }

@@ -146,6 +146,35 @@ export async function acceptForPayment(
 }
 
 /**
+ * A request's payment recorded by hand is replaced by its late payment notice: the request keeps its status and
+ * takes `toUuid`; `otherSide` (the payments' half) runs in the same transaction. False when it changed meanwhile.
+ */
+export async function movePaymentLink(
+  db: Db,
+  request: Pick<FundRequestRow, "id" | "requestId" | "idempotencyKey">,
+  fromUuid: string,
+  toUuid: string,
+  otherSide: (tx: Db) => Promise<void>,
+): Promise<boolean> {
+  const moved = await db
+    .transaction(async (tx) => {
+      const rows = await tx
+        .update(fundRequests)
+        .set({ paymentUuid: toUuid, updatedAt: new Date() })
+        .where(and(eq(fundRequests.id, request.id), eq(fundRequests.paymentUuid, fromUuid), eq(fundRequests.status, "accepted")))
+        .returning({ id: fundRequests.id });
+      if (rows.length === 0) throw new Error("request changed meanwhile");
+      await otherSide(tx);
+    })
+    .then(
+      () => true,
+      () => false,
+    );
+  if (moved) announce({ requestId: request.requestId, idempotencyKey: request.idempotencyKey, status: "accepted" });
+  return moved;
+}
+
+/**
  * The one way back: a payment linked at once whose request the service then reported `pending` or `declined`
  * (lib/payments/link.ts confirmLink). The request takes the service's status with `note` saying why, and
  * `unlinkOtherSide` (the payment's half) runs in the same transaction. False when it was not linked to that payment.

@@ -58,7 +58,18 @@ export interface LinkSuggestion {
 export interface ExceptionListQuery {
   status: ExceptionStatus;
   kind?: ExceptionKind;
+  /** Opened on this day (YYYY-MM-DD in TIMEZONE): where the day book's unexplained amount points. */
+  day?: string;
   page: number;
+}
+
+/** A real calendar day between 2000 and 2100, or undefined: the only days the inbox filters by. */
+function dayOrUndefined(text: string | undefined): string | undefined {
+  if (!text || !/^\d{4}-\d{2}-\d{2}$/.test(text)) return undefined;
+  const year = Number(text.slice(0, 4));
+  if (year < 2000 || year > 2100) return undefined;
+  const t = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === text ? text : undefined;
 }
 
 const one = (v: string | string[] | null | undefined): string | undefined => (Array.isArray(v) ? v[0] : (v ?? undefined));
@@ -71,6 +82,7 @@ export function exceptionListFromSearch(get: (name: string) => string | string[]
   return {
     status: status === "resolved" ? "resolved" : "open",
     kind: (EXCEPTION_KINDS as readonly string[]).includes(kind ?? "") ? (kind as ExceptionKind) : undefined,
+    day: dayOrUndefined(one(get("day"))),
     page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
   };
 }
@@ -80,6 +92,7 @@ export function exceptionListSearch(p: ExceptionListQuery): string {
   const s = new URLSearchParams();
   if (p.status !== "open") s.set("status", p.status);
   if (p.kind) s.set("kind", p.kind);
+  if (p.day) s.set("day", p.day);
   if (p.page > 1) s.set("page", String(p.page));
   const text = s.toString();
   return text ? `?${text}` : "";

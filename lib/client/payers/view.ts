@@ -53,6 +53,8 @@ export interface PayerPaymentLine {
   settledAmount: string;
   description: string;
   verification: "unverified" | "verified" | "failed";
+  /** Recorded by a person settling a lost payment notice: never verified. */
+  recordedByHand: boolean;
   receivedAt: string;
 }
 

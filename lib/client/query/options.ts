@@ -69,7 +69,7 @@ export const keys = {
   dayBook: (r: { from: string; to: string }) => ["reports", "daily", { from: r.from, to: r.to }] as const,
   /** The exceptions inbox, one exception (with its link suggestions) and the navigation's open count. */
   exceptions: ["exceptions"] as const,
-  exceptionList: (p: ExceptionListQuery) => ["exceptions", "list", { status: p.status, kind: p.kind ?? "", page: p.page }] as const,
+  exceptionList: (p: ExceptionListQuery) => ["exceptions", "list", { status: p.status, kind: p.kind ?? "", day: p.day ?? "", page: p.page }] as const,
   exception: (id: string) => ["exceptions", "detail", id.toLowerCase()] as const,
   openExceptions: ["exceptions", "open-count"] as const,
 };

@@ -3,7 +3,9 @@ import { withStaff } from "@/lib/auth/guard";
 import { SENDERS } from "@/lib/client/auth/roles";
 import { resolveExceptionSchema } from "@/lib/client/exceptions/schemas";
 import { toExceptionView } from "@/lib/exceptions/queries";
+import { recordPaymentByHand } from "@/lib/exceptions/record-by-hand";
 import { resolveException } from "@/lib/exceptions/resolve";
+import { invalidField } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 
@@ -12,9 +14,17 @@ import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
-/** Resolves an open exception with a note (required); with `requestId`, links its unlinked payment first. Audited. */
+/**
+ * Resolves an open exception with a note (required); with `requestId`, links its unlinked payment first; with
+ * `payment`, records a lost notice's payment by hand (audited in its transaction). Audited.
+ */
 export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
   const input = await parseJsonBody(request, resolveExceptionSchema);
+  if (input.payment) {
+    if (input.requestId) throw invalidField("Record a payment by hand or link one, not both.", "requestId", "Leave the request empty");
+    const outcome = await recordPaymentByHand(db, params.id, { note: input.note, payment: input.payment }, staff, ip).catch(answerRefusal);
+    return ok(toExceptionView(outcome.exception), `Resolved: the payment of request #${outcome.requestId} is recorded by hand (not verified).`);
+  }
   const row = await resolveException(db, params.id, input, staff).catch(answerRefusal);
   await writeAudit(db, {
     action: "exception.resolved",
