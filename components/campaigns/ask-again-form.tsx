@@ -35,7 +35,7 @@ export function AskAgainForm({ campaign }: { campaign: CampaignView }) {
   const client = useQueryClient();
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: lazyZodResolver(() => import("@/lib/client/campaigns/schemas").then((m) => m.askAgainSchema)),
-    defaultValues: { include: ["declined"], unansweredForHours: 24 },
+    defaultValues: { include: ["declined"], unansweredForHours: 24, overrideCooldown: false },
   });
   const mutation = useMutation({
     mutationFn: (body: FormOutput) =>
@@ -78,9 +78,13 @@ export function AskAgainForm({ campaign }: { campaign: CampaignView }) {
             </p>
           </div>
         ) : null}
+        <label className="flex items-start gap-2 text-sm">
+          <input type="checkbox" className="mt-1" data-testid="ask-again-override-cooldown" {...form.register("overrideCooldown")} />
+          <span>Ask people who declined recently too, for this round only (the cool-down is overridden and the audit log says who chose it)</span>
+        </label>
         <p className="text-sm text-slate-700">
-          This makes a draft round. Its preview lists everyone left out and why (already paid, asked not to be asked, declined recently, asked enough, or a
-          request still open); nothing is sent until you start it.
+          This makes a draft round. Its preview lists everyone left out and why (already paid, asked not to be asked, declined recently and until when, asked
+          enough, a request still open, asked too recently, a tag the service does not know, or not in the states chosen); nothing is sent until you start it.
         </p>
         <Button type="submit" disabled={mutation.isPending}>
           {mutation.isPending ? "Making the round…" : "Make the next round"}

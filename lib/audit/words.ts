@@ -158,7 +158,8 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
     sentence: (f) => {
       const rows = Number(f.detail?.rows ?? 0);
       const leftOut = Number(f.detail?.leftOut ?? 0);
-      return `Made round ${text(f.detail?.round) ?? "?"} asking ${plural(rows, "person", "people")} again${leftOut > 0 ? `, ${leftOut.toLocaleString("en")} left out` : ""}`;
+      const override = f.detail?.overrideCooldown === true ? ", asking people still cooling down (cool-down overridden for this round)" : "";
+      return `Made round ${text(f.detail?.round) ?? "?"} asking ${plural(rows, "person", "people")} again${leftOut > 0 ? `, ${leftOut.toLocaleString("en")} left out` : ""}${override}`;
     },
   },
   "payer.do_not_ask_marked": {

@@ -90,15 +90,19 @@ describe.each(dbTargets())("ask again on $name", (target) => {
     const outcome = await askAgain(database.db, id, { include: ["declined"], unansweredForHours: 0 }, operator.id);
     if (outcome.kind !== "made") throw new Error(`expected a round, got ${outcome.kind}`);
     expect(outcome).toMatchObject({ round: 2, rows: 1 });
+    // Everyone in the parent is either asked again or listed with why, the unanswered and the payers included.
     expect(await rowsOf(outcome.id)).toEqual([
       `${t[0]} queued`,
       `${t[1]} invalid cooling_down`,
       `${t[2]} invalid do_not_ask`,
       `${t[3]} invalid pending`,
+      `${t[3]} invalid not_chosen`,
       `${t[4]} invalid paid`,
+      `${t[4]} invalid paid`,
+      `${t[5]} invalid not_chosen`,
     ]);
     const child = await getCampaignView(database.db, outcome.id);
-    expect(child).toMatchObject({ name: "Estate — round 2", status: "draft", parentId: id, round: 2, counts: { queued: 1, invalid: 4 } });
+    expect(child).toMatchObject({ name: "Estate — round 2", status: "draft", parentId: id, round: 2, counts: { queued: 1, invalid: 7 } });
     // The family: both rounds, and one combined count of who has paid.
     expect(child?.family).toMatchObject({
       rounds: [
@@ -133,7 +137,10 @@ describe.each(dbTargets())("ask again on $name", (target) => {
     // Unanswered for at least an hour: the request is newer, so nobody.
     const young = newTag("young");
     const other = await sentCampaign("Fresh", [young]);
-    expect(await askAgain(database.db, other, { include: ["unanswered"], unansweredForHours: 1 }, operator.id)).toEqual({ kind: "nothing", leftOut: [] });
+    expect(await askAgain(database.db, other, { include: ["unanswered"], unansweredForHours: 1 }, operator.id)).toMatchObject({
+      kind: "nothing",
+      leftOut: [{ tag: young, reason: "too_recent", message: "Left out: asked less than 1 hours ago, so not yet unanswered" }],
+    });
 
     await saveSettings(database.db, { maxAsksPerTag: 1 });
     const outcome = await askAgain(database.db, id, { include: ["declined"], unansweredForHours: 0 }, operator.id);
@@ -177,6 +184,51 @@ describe.each(dbTargets())("ask again on $name", (target) => {
     expect(await rowsOf(round.id)).toEqual([`${payer} skipped paid`, `${other} sent`, `${payer} skipped paid`]);
     const [skipped] = (await listCampaignRows(database.db, round.id, { page: 1, status: "skipped" })).items;
     expect(skipped?.error).toBe("Left out when it was to be sent: already paid in this campaign family");
+  });
+
+  it("says when a cool-down ends, leaves out tags the service does not know, and asks the cooling-down when a person overrides it", async () => {
+    const [cool, missing] = [newTag("cool"), `missing${newTag("x").slice(0, 20)}`];
+    const id = await sentCampaign("Cool", [cool, missing]);
+    // Declined 2 hours ago with a 72-hour cool-down: it ends 70 hours from now.
+    await answered(id, 1, "declined", 2);
+    const [declined] = await database.db
+      .select({ decidedAt: fundRequests.decidedAt, status: fundRequests.status })
+      .from(fundRequests)
+      .where(eq(fundRequests.idempotencyKey, campaignRowKey(id, 1)));
+    const [refused] = await database.db
+      .select({ status: fundRequests.status, failureKind: fundRequests.failureKind })
+      .from(fundRequests)
+      .where(eq(fundRequests.idempotencyKey, campaignRowKey(id, 2)));
+    expect(refused).toEqual({ status: "failed", failureKind: "not_found" });
+    const ends = new Date((declined?.decidedAt?.getTime() ?? 0) + 72 * HOUR);
+    const endsText = new Intl.DateTimeFormat("en-GB", {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+      timeZone: "Africa/Lagos",
+    }).format(ends);
+
+    const kept = await askAgain(database.db, id, { include: ["declined", "failed"], unansweredForHours: 0 }, operator.id);
+    expect(kept).toMatchObject({
+      kind: "nothing",
+      leftOut: [
+        { tag: cool, reason: "cooling_down", message: `Left out: declined recently (cooling down until ${endsText})` },
+        { tag: missing, reason: "no_such_tag" },
+      ],
+    });
+
+    const overridden = await askAgain(database.db, id, { include: ["declined"], unansweredForHours: 0, overrideCooldown: true }, operator.id);
+    if (overridden.kind !== "made") throw new Error(`expected a round, got ${overridden.kind}`);
+    expect(await rowsOf(overridden.id)).toEqual([`${cool} queued`, `${missing} invalid no_such_tag`]);
+    // The override holds when the row is sent, too: the person is asked.
+    await transitionCampaign(database.db, overridden.id, "start", operator.id);
+    await control.resetStats();
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 1, more: false });
+    expect(await control.count(CREATE_CALL)).toBe(1);
   });
 
   it("makes one draft round when two people ask again at once", async () => {

@@ -11,6 +11,8 @@ import { payerKey } from "@/lib/client/payers/tag";
 import { queryRows, type Db } from "@/lib/db/client";
 import { doNotAskMarks } from "@/lib/payers/do-not-ask";
 import { getSettings } from "@/lib/settings/repo";
+import { formatTime } from "@/lib/client/time/format";
+import { getConfig } from "@/lib/config";
 
 import { createCampaign, type CreateOptions, type LeftOutRow } from "./repo";
 import type { ParsedRow } from "./parse";
@@ -26,19 +28,26 @@ interface Candidate {
   tag: string;
   amount: string;
   description: string;
-  state: AskAgainState | "other";
+  state: AskAgainState | "paid" | "too_recent" | "no_such_tag" | "outcome_unknown";
 }
 
-/** The parent's rows with the state of their request: declined, failed, unanswered (pending for long enough) or other. */
+/**
+ * Every row of the parent that was sent or failed, with the state of its request: declined, failed, unanswered
+ * (pending for long enough), or why it cannot be asked again (paid, asked too recently, a tag the service does not
+ * know, a send cut off). Each one is either asked again or listed as left out with its reason.
+ */
 async function candidates(db: Db, parentId: string, unansweredForHours: number): Promise<Candidate[]> {
   return queryRows<Candidate>(
     db,
     sql`select r.row, r.tag, r.amount_naira::text as amount, r.description,
           case
+            when fr.status = 'failed' and fr.failure_kind = 'not_found' then 'no_such_tag'
             when r.status = 'failed' or fr.status = 'failed' then 'failed'
             when fr.status = 'declined' then 'declined'
+            when fr.status = 'accepted' then 'paid'
+            when fr.status = 'unknown' then 'outcome_unknown'
             when fr.status = 'pending' and fr.created_at <= now() - make_interval(hours => ${unansweredForHours}) then 'unanswered'
-            else 'other'
+            else 'too_recent'
           end as state
         from campaign_rows r left join fund_requests fr on fr.id = r.fund_request_id
         where r.campaign_id = ${parentId}::uuid and r.amount_naira is not null and r.status in ('sent', 'failed')
@@ -77,26 +86,27 @@ async function familyFacts(db: Db, familyId: string, keys?: string[]): Promise<M
   return new Map(rows.map((r) => [r.tag, r]));
 }
 
-/** Payer keys among `keys` that declined anything within the cool-down. */
-async function coolingDown(db: Db, keys: string[], hours: number): Promise<Set<string>> {
-  if (keys.length === 0 || hours <= 0) return new Set();
-  const rows = await queryRows<{ tag: string }>(
+/** Payer keys among `keys` that declined anything within the cool-down, with when their cool-down ends. */
+async function coolingDown(db: Db, keys: string[], hours: number): Promise<Map<string, Date>> {
+  if (keys.length === 0 || hours <= 0) return new Map();
+  const rows = await queryRows<{ tag: string; last: string }>(
     db,
-    sql`select distinct lower(regexp_replace(tag, '^@', '')) as tag from fund_requests
+    sql`select lower(regexp_replace(tag, '^@', '')) as tag, max(decided_at)::text as last from fund_requests
         where status = 'declined' and decided_at > now() - make_interval(hours => ${hours})
           and lower(regexp_replace(tag, '^@', '')) in (${sql.join(
             keys.map((k) => sql`${k}`),
             sql`, `,
-          )})`,
+          )})
+        group by 1`,
   );
-  return new Set(rows.map((r) => r.tag));
+  return new Map(rows.map((r) => [r.tag, new Date(Date.parse(r.last) + hours * 3_600_000)]));
 }
 
 /** Makes the next round of `parentId` for the rows in `input.include`, or says why it cannot. */
 export async function askAgain(
   db: Db,
   parentId: string,
-  input: AskAgainInput,
+  input: Omit<AskAgainInput, "overrideCooldown"> & { overrideCooldown?: boolean },
   by: string,
   extra: Pick<CreateOptions, "start" | "inTransaction"> = {},
 ): Promise<AskAgainOutcome> {
@@ -110,32 +120,46 @@ export async function askAgain(
   const [root] = await queryRows<{ name: string }>(db, sql`select name from campaigns where id = ${familyId}::uuid`);
   const policy = await getSettings(db);
   const wanted = new Set<string>(input.include);
-  const chosen = (await candidates(db, parent.id, input.unansweredForHours)).filter((c) => wanted.has(c.state));
-  const keys = [...new Set(chosen.map((c) => payerKey(c.tag)))];
+  const all = await candidates(db, parent.id, input.unansweredForHours);
+  const keys = [...new Set(all.map((c) => payerKey(c.tag)))];
   const [facts, marks, cooling] = await Promise.all([familyFacts(db, familyId), doNotAskMarks(db, keys), coolingDown(db, keys, policy.declineCooldownHours)]);
+  const timeZone = getConfig().timeZone;
 
   const rows: ParsedRow[] = [];
   const leftOut: LeftOutRow[] = [];
   const seen = new Set<string>();
   // Asks this round already holds, per payer key: a tag twice in the parent counts twice against the cap.
   const added = new Map<string, number>();
-  for (const c of chosen) {
+  // Everyone in the parent who is not asked again is listed with why: the person choosing sees the whole family.
+  for (const c of all) {
     const key = payerKey(c.tag);
     const f = facts.get(key);
-    const reason: LeftOutReason | null = f?.paid
-      ? "paid"
-      : marks.has(key)
-        ? "do_not_ask"
-        : cooling.has(key)
-          ? "cooling_down"
-          : (f?.asks ?? 0) + (added.get(key) ?? 0) >= policy.maxAsksPerTag
-            ? "asked_enough"
-            : f?.open && !wanted.has("unanswered")
-              ? "pending"
-              : null;
+    const coolUntil = input.overrideCooldown ? undefined : cooling.get(key);
+    const reason: LeftOutReason | null =
+      c.state === "paid" || f?.paid
+        ? "paid"
+        : c.state === "no_such_tag" || c.state === "too_recent" || c.state === "outcome_unknown"
+          ? c.state
+          : !wanted.has(c.state)
+            ? "not_chosen"
+            : marks.has(key)
+              ? "do_not_ask"
+              : coolUntil
+                ? "cooling_down"
+                : (f?.asks ?? 0) + (added.get(key) ?? 0) >= policy.maxAsksPerTag
+                  ? "asked_enough"
+                  : f?.open && !wanted.has("unanswered")
+                    ? "pending"
+                    : null;
     const row = rows.length + leftOut.length + 1;
     if (reason) {
-      leftOut.push({ row, tag: c.tag, amount: c.amount, description: c.description, reason, message: `Left out: ${LEFT_OUT_WORDS[reason]}` });
+      const words =
+        reason === "cooling_down" && coolUntil
+          ? `declined recently (cooling down until ${formatTime(coolUntil.toISOString(), timeZone)})`
+          : reason === "too_recent"
+            ? `asked less than ${input.unansweredForHours} hours ago, so not yet unanswered`
+            : LEFT_OUT_WORDS[reason];
+      leftOut.push({ row, tag: c.tag, amount: c.amount, description: c.description, reason, message: `Left out: ${words}` });
       continue;
     }
     // One ask a person a round, whatever the parent's file held.
@@ -151,10 +175,10 @@ export async function askAgain(
       error: null,
     });
   }
-  if (rows.length === 0) return { kind: "nothing", leftOut };
+  if (rows.length === 0) return { kind: "nothing", leftOut: leftOut.filter((l) => l.reason !== "not_chosen") };
   const round = parent.round + 1;
   const id = await createCampaign(db, `${root?.name ?? "Campaign"} — round ${round}`.slice(0, 100), rows, by, {
-    origin: { parentId: parent.id, familyId, round },
+    origin: { parentId: parent.id, familyId, round, cooldownOverride: input.overrideCooldown === true },
     leftOut,
     ...extra,
   });
@@ -165,10 +189,13 @@ export async function askAgain(
  * The policy again as a round's row is about to be sent (the draft may have waited): a reason to leave it out now
  * (`paid`, `cooling_down`, `asked_enough`), or null to send it. Do-not-ask is checked for every campaign by the sender.
  */
-export async function leftOutAtSend(db: Db, familyId: string, tag: string): Promise<LeftOutReason | null> {
+export async function leftOutAtSend(db: Db, familyId: string, tag: string, cooldownOverride = false): Promise<LeftOutReason | null> {
   const key = payerKey(tag);
   const policy = await getSettings(db);
-  const [facts, cooling] = await Promise.all([familyFacts(db, familyId, [key]), coolingDown(db, [key], policy.declineCooldownHours)]);
+  const [facts, cooling] = await Promise.all([
+    familyFacts(db, familyId, [key]),
+    cooldownOverride ? new Map<string, Date>() : coolingDown(db, [key], policy.declineCooldownHours),
+  ]);
   const f = facts.get(key);
   if (f?.paid) return "paid";
   if (cooling.has(key)) return "cooling_down";

@@ -27,6 +27,8 @@ export interface ClaimedRow {
   senderName: string;
   /** The family's first campaign when this is an ask-again round (its rows are checked against the policy again). */
   familyId: string | null;
+  /** The round was made to ask people still cooling down (lib/campaigns/ask-again.ts). */
+  cooldownOverride: boolean;
 }
 
 interface ClaimRecord {
@@ -39,6 +41,7 @@ interface ClaimRecord {
   sender_id: string;
   sender_name: string;
   family_id: string | null;
+  cooldown_override: boolean;
 }
 
 /**
@@ -57,7 +60,7 @@ export async function claimNextRow(db: Db): Promise<ClaimedRow | null> {
           where qc.status = 'sending' and q.status = 'queued' and not qs.disabled and qs.role in ('admin', 'operator')
           order by qc.started_at, qc.id, q.row limit 1
           for update of q skip locked)
-        returning r.id, r.campaign_id, r.row, r.tag, r.amount_naira::text as amount, r.description, c.sender_id, s.name as sender_name, c.family_id`,
+        returning r.id, r.campaign_id, r.row, r.tag, r.amount_naira::text as amount, r.description, c.sender_id, s.name as sender_name, c.family_id, c.cooldown_override`,
   );
   if (!claimed) return null;
   return {
@@ -70,6 +73,7 @@ export async function claimNextRow(db: Db): Promise<ClaimedRow | null> {
     senderId: claimed.sender_id,
     senderName: claimed.sender_name,
     familyId: claimed.family_id,
+    cooldownOverride: claimed.cooldown_override === true,
   };
 }
 

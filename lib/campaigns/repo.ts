@@ -39,6 +39,8 @@ export interface CampaignOrigin {
   parentId: string;
   familyId: string;
   round: number;
+  /** The person chose to ask people still cooling down, for this round only. */
+  cooldownOverride?: boolean;
 }
 
 /** A row an ask-again round leaves out by policy: kept as an invalid row with its reason, so the preview shows it. */
@@ -114,6 +116,7 @@ export async function createCampaign(db: Db, name: string, rows: readonly Parsed
         parentId: origin?.parentId ?? null,
         familyId: origin?.familyId ?? null,
         round: origin?.round ?? 1,
+        cooldownOverride: origin?.cooldownOverride ?? false,
         planId: options.plan?.planId ?? null,
         period: options.plan?.period ?? null,
         ...(options.start ? { status: "sending" as const, startedAt: new Date() } : {}),

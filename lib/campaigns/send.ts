@@ -59,7 +59,7 @@ async function sendClaimed(deps: RequestDeps, next: ClaimedRow): Promise<"sent" 
     return "failed";
   }
   // A round's draft may have waited: the person may have paid, declined again or been asked enough since.
-  const reason = next.familyId ? await leftOutAtSend(db, next.familyId, fields.tag) : null;
+  const reason = next.familyId ? await leftOutAtSend(db, next.familyId, fields.tag, next.cooldownOverride) : null;
   if (reason) {
     await markClaimLeftOut(db, next.id, reason, `Left out when it was to be sent: ${LEFT_OUT_WORDS[reason]}`);
     return "left_out";

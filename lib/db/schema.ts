@@ -48,6 +48,8 @@ export const fundRequests = pgTable(
     requestedSentTo: jsonb("requested_sent_to").$type<{ name: string; tag: string } | null>(),
     createdBy: uuid("created_by").references(() => staff.id, { onDelete: "set null" }),
     error: text("error"),
+    // A failed request's service error kind: `not_found` is the service saying the tag does not exist (no chase asks it).
+    failureKind: text("failure_kind"),
     paymentUuid: text("payment_uuid"),
     serviceCreatedAt: timestamp("service_created_at", { withTimezone: true, mode: "date" }),
     serviceUpdatedAt: timestamp("service_updated_at", { withTimezone: true, mode: "date" }),
@@ -240,6 +242,8 @@ export const campaigns = pgTable(
     parentId: uuid("parent_id"),
     familyId: uuid("family_id"),
     round: integer("round").notNull().default(1),
+    // An ask-again round a person let ask people still cooling down (audited): its send skips that check alone.
+    cooldownOverride: boolean("cooldown_override").notNull().default(false),
     // A plan's period campaign (lib/plans/periods.ts): the plan and period it asks for; null for an upload.
     planId: uuid("plan_id"),
     period: text("period"),

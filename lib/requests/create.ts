@@ -177,7 +177,7 @@ async function send(
       await deleteSending(db, row.id);
       throw error;
     }
-    const failed = (await markFailed(db, row.id, error.userMessage)) ?? row;
+    const failed = (await markFailed(db, row.id, error.userMessage, error.kind)) ?? row;
     return { kind: "service_failed", request: toRequestView(failed, staff.name), error };
   }
 }

@@ -48,10 +48,10 @@ export async function deleteSending(db: Db, id: string): Promise<void> {
   await db.delete(fundRequests).where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")));
 }
 
-export async function markFailed(db: Db, id: string, error: string): Promise<FundRequestRow | null> {
+export async function markFailed(db: Db, id: string, error: string, failureKind: string | null = null): Promise<FundRequestRow | null> {
   const [row] = await db
     .update(fundRequests)
-    .set({ status: "failed", error, updatedAt: new Date() })
+    .set({ status: "failed", error, failureKind, updatedAt: new Date() })
     .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
     .returning();
   if (row) announce(row);

@@ -67,5 +67,7 @@ export const askAgainSchema = z.object({
     .min(0, "Enter 0 or more hours")
     .max(24 * 90, "At most 2,160 hours (90 days)")
     .default(0),
+  // Ask people still cooling down after a decline, for this round only (audited).
+  overrideCooldown: z.boolean({ error: "Say true or false" }).default(false),
 });
 export type AskAgainInput = z.infer<typeof askAgainSchema>;

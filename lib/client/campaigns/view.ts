@@ -27,7 +27,17 @@ export interface CampaignCounts {
 }
 
 /** Why an ask-again round (or an upload) left a row out (DESIGN §12). */
-export const LEFT_OUT_REASONS = ["paid", "do_not_ask", "cooling_down", "asked_enough", "pending"] as const;
+export const LEFT_OUT_REASONS = [
+  "paid",
+  "do_not_ask",
+  "cooling_down",
+  "asked_enough",
+  "pending",
+  "no_such_tag",
+  "too_recent",
+  "not_chosen",
+  "outcome_unknown",
+] as const;
 export type LeftOutReason = (typeof LEFT_OUT_REASONS)[number];
 
 export const LEFT_OUT_WORDS: Record<LeftOutReason, string> = {
@@ -36,6 +46,10 @@ export const LEFT_OUT_WORDS: Record<LeftOutReason, string> = {
   cooling_down: "declined recently (cooling down)",
   asked_enough: "asked the most times allowed in this family",
   pending: "still has an open request from this family",
+  no_such_tag: "the service said this tag does not exist",
+  too_recent: "asked too recently to count as unanswered",
+  not_chosen: "not in the states chosen for this round",
+  outcome_unknown: "the last send was cut off, so whether they were asked is unknown",
 };
 
 /** A campaign and its ask-again rounds: who in the family has paid, counted once per tag. */

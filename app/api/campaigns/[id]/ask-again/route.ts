@@ -49,7 +49,14 @@ export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, par
         action: "campaign.asked_again",
         actor: staff,
         target: outcome.id,
-        detail: { parentId: params.id, round: outcome.round, include: input.include, rows: outcome.rows, leftOut: outcome.leftOut.length },
+        detail: {
+          parentId: params.id,
+          round: outcome.round,
+          include: input.include,
+          rows: outcome.rows,
+          leftOut: outcome.leftOut.length,
+          ...(input.overrideCooldown ? { overrideCooldown: true } : {}),
+        },
         ip,
       });
       const view = await getCampaignView(db, outcome.id);
