@@ -95,6 +95,11 @@ function PayersTable({ items, empty }: { items: PayerView[]; empty: string }) {
                 Do not ask
               </Badge>
             ) : null}
+            {p.overpaid > 0 ? (
+              <Badge tone="danger" className="mt-1" data-testid="payer-overpaid">
+                Paid twice
+              </Badge>
+            ) : null}
           </Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatMajor("NGN", p.collected)}</Td>
           <Td className="text-right tabular-nums">{p.asked}</Td>

@@ -39,7 +39,22 @@ export function PayerPage({ tag, canMark }: { tag: string; canMark: boolean }) {
         <h1 className="text-2xl font-semibold break-all">@{payer.tag}</h1>
         {payer.name ? <span className="text-slate-700">{payer.name}</span> : null}
         {doNotAsk ? <Badge tone="warning">Do not ask</Badge> : null}
+        {payer.overpaid > 0 ? (
+          <Badge tone="danger" data-testid="payer-overpaid">
+            Paid twice
+          </Badge>
+        ) : null}
       </div>
+      {payer.overpaid > 0 ? (
+        <p className="text-sm text-red-800" data-testid="payer-overpaid-note">
+          {payer.overpaid === 1 ? "One payment" : `${payer.overpaid} payments`} from @{payer.tag} came on top of what was asked (a chase or a
+          second period paid as well).{" "}
+          <TextLink href="/exceptions?kind=duplicate_payment">
+            Refund or keep it as credit from the exceptions inbox
+          </TextLink>
+          .
+        </p>
+      ) : null}
       <Card className="p-4">
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
           <Detail label="Collected (settled)" testId="payer-collected" valueClassName="text-lg font-semibold tabular-nums">

@@ -16,6 +16,7 @@ function columns(timeZone: string): CsvColumn<PayerView>[] {
     ["last_activity_at", (p) => csvTime(p.lastActivityAt, timeZone)],
     ["median_answer_seconds", (p) => (p.medianAnswerSeconds === null ? null : String(p.medianAnswerSeconds))],
     ["do_not_ask", (p) => (p.doNotAsk ? "yes" : "no")],
+    ["paid_twice", (p) => (p.overpaid > 0 ? "yes" : "no")],
   ];
 }
 

@@ -11,7 +11,7 @@ import type { PayerDetail, PayerPage, PayerView } from "@/lib/client/payers/view
 import { CSV_MAX_ROWS } from "@/lib/csv/table";
 import { queryRows, type Db } from "@/lib/db/client";
 import { likeContains } from "@/lib/db/like";
-import { campaignRows, campaigns, doNotAsk, fundRequests, payerStats, payments, type PayerStatsRow } from "@/lib/db/schema";
+import { campaignRows, campaigns, doNotAsk, exceptions, fundRequests, payerStats, payments, type PayerStatsRow } from "@/lib/db/schema";
 import { maskEmail, maskPhone } from "@/lib/payments/view";
 
 export const PAYER_PAGE_SIZE = 25;
@@ -68,7 +68,23 @@ async function medians(db: Db, tags: string[]): Promise<Map<string, number>> {
   return out;
 }
 
-function toPayerView(row: PayerStatsRow, flagged: boolean, median: number | null): PayerView {
+/** Per payer key among `keys`: their open second payments (duplicate_payment exceptions), for "paid twice". */
+async function openSecondPayments(db: Db, keys: string[]): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  const rows = await queryRows<{ k: string; n: number }>(
+    db,
+    sql`select lower(regexp_replace(${exceptions.tag}, '^@', '')) as k, count(*)::int as n from ${exceptions}
+        where ${exceptions.status} = 'open' and ${exceptions.kind} = 'duplicate_payment'
+          and lower(regexp_replace(${exceptions.tag}, '^@', '')) in (${sql.join(
+            keys.map((k) => sql`${k}`),
+            sql`, `,
+          )})
+        group by 1`,
+  );
+  return new Map(rows.map((r) => [r.k, Number(r.n)]));
+}
+
+function toPayerView(row: PayerStatsRow, flagged: boolean, median: number | null, overpaid = 0): PayerView {
   return {
     tag: row.tag,
     name: row.name,
@@ -82,6 +98,7 @@ function toPayerView(row: PayerStatsRow, flagged: boolean, median: number | null
     lastActivityAt: row.lastActivityAt?.toISOString() ?? null,
     medianAnswerSeconds: median,
     doNotAsk: flagged,
+    overpaid,
   };
 }
 
@@ -94,11 +111,9 @@ async function readPayers(db: Db, query: PayerListQuery, limit: number, offset: 
     .orderBy(...listOrder(query))
     .limit(limit)
     .offset(offset);
-  const median = await medians(
-    db,
-    rows.map((r) => r.stats.tag),
-  );
-  return rows.map((r) => toPayerView(r.stats, Boolean(r.flagged), median.get(r.stats.tag) ?? null));
+  const keys = rows.map((r) => r.stats.tag);
+  const [median, twice] = await Promise.all([medians(db, keys), openSecondPayments(db, keys)]);
+  return rows.map((r) => toPayerView(r.stats, Boolean(r.flagged), median.get(r.stats.tag) ?? null, twice.get(r.stats.tag) ?? 0));
 }
 
 /** The payers list's one read (GET /api/payers and the payers page); past the count's cap, a full page has a next one. */
@@ -153,11 +168,12 @@ export async function readPayerDetail(db: Db, key: string, role: Role): Promise<
       .orderBy(desc(campaigns.createdAt))
       .limit(HISTORY),
   ]);
-  const median = (await medians(db, [key])).get(key) ?? null;
+  const [medianOf, twice] = await Promise.all([medians(db, [key]), openSecondPayments(db, [key])]);
+  const median = medianOf.get(key) ?? null;
   const latest = paid[0];
   const masked = role === "viewer";
   return {
-    payer: toPayerView(row.stats, row.mark !== null, median),
+    payer: toPayerView(row.stats, row.mark !== null, median, twice.get(key) ?? 0),
     contact: latest
       ? {
           name: latest.customerName,

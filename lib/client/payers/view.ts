@@ -24,6 +24,8 @@ export interface PayerView {
   /** From asked to accepted or declined, the median over their answered requests; null when none. */
   medianAnswerSeconds: number | null;
   doNotAsk: boolean;
+  /** Open second payments from them (duplicate_payment exceptions not yet resolved): shown "paid twice". */
+  overpaid: number;
 }
 
 /** A page of payers; the count stops at 10,000 (`totalCapped`: more match, shown "10,000+"). */
