@@ -51,6 +51,9 @@ test("an admin uploads a CSV, checks the preview, starts it, watches it finish l
   let reloads = 0;
   page.on("load", () => (reloads += 1));
   await page.getByRole("button", { name: "Start sending 4 requests" }).click();
+  // A send asks people for money: it goes out only after a question that says how many and how much.
+  await expect(page.getByTestId("start-question")).toContainText("Send 4 requests now, asking NGN 410.50 in all?");
+  await page.getByRole("button", { name: "Yes, send 4 requests" }).click();
   await expect(page.getByTestId("campaign-status")).not.toHaveAttribute("data-status", "draft", { timeout: 20_000 });
   await expect(page.getByRole("progressbar", { name: "Rows handled" })).toHaveAttribute("aria-valuemax", "4");
   await expect(page.getByTestId("campaign-status")).toHaveAttribute("data-status", "done", { timeout: 60_000 });

@@ -56,9 +56,10 @@ test("the overview's recent payments and money panel update live when a consumer
   await sandbox.act(requestId, "accept");
   // No reload: the payment.recorded event refetches the list's query.
   await expect(page.getByTestId("recent-payment").filter({ hasText: `@${tag}` })).toBeVisible({ timeout: 15_000 });
-  // The money panel moved by the payment's gross, today, this week and this month, with no reload.
+  // The money panel's "paid" (settled plus fees) moved by the payment's gross, today, this week and this month, with no reload.
   for (const period of ["today", "week", "month"] as const) {
-    await expect(page.getByTestId(`desk-${period}`).getByTestId("desk-gross")).toHaveText(nairaText(koboOf(before[period].amount) + 32_100n));
+    const paidBefore = koboOf(before[period].settled) + koboOf(before[period].fees);
+    await expect(page.getByTestId(`desk-${period}`).getByTestId("desk-gross")).toHaveText(nairaText(paidBefore + 32_100n));
   }
   await expect(page.getByTestId("desk-outstanding-amount")).toHaveText(nairaText(koboOf(before.outstanding.amount)));
 });

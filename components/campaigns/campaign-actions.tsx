@@ -8,18 +8,41 @@ import { ErrorNote } from "@/components/ui/error-panel";
 import { allowedTransitions, TRANSITIONS, type Transition } from "@/lib/client/campaigns/transitions";
 import type { CampaignStatus, CampaignView } from "@/lib/client/campaigns/view";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
+import { formatMajor } from "@/lib/client/money";
 import { keys } from "@/lib/client/query/options";
 
-/** Start, pause, resume and cancel (with a confirmation); the campaign's queries are re-read with the new status. */
-export function CampaignActions({ id, name, status, sendable }: { id: string; name: string; status: CampaignStatus; sendable: number }) {
+/**
+ * Start (after a question that says how many people and how much), pause, resume and cancel (with a confirmation);
+ * the campaign's queries are re-read with the new status.
+ */
+export function CampaignActions({
+  id,
+  name,
+  status,
+  sendable,
+  asked = null,
+}: {
+  id: string;
+  name: string;
+  status: CampaignStatus;
+  sendable: number;
+  /** The total the sendable rows ask for (naira); null when not known. */
+  asked?: string | null;
+}) {
   const client = useQueryClient();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
   const [confirming, setConfirming] = useState(false);
+  const [starting, setStarting] = useState(false);
+  const startRef = useRef<HTMLButtonElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const wasConfirming = useRef(false);
+
+  useEffect(() => {
+    if (starting) startRef.current?.focus();
+  }, [starting]);
 
   useEffect(() => {
     // Focus moves into the question when it opens, and back to Cancel when it is dismissed.
@@ -38,6 +61,7 @@ export function CampaignActions({ id, name, status, sendable }: { id: string; na
       try {
         const view = await apiFetch<CampaignView>(`/api/campaigns/${encodeURIComponent(id)}/${action}`, { method: "POST" });
         setConfirming(false);
+        setStarting(false);
         setNotice(TRANSITIONS[action].done);
         client.setQueryData(keys.campaign(id), view);
         // Its rows (a cancel skips the queued ones) and the list; the campaign.progress event would do it too, a moment later.
@@ -53,9 +77,13 @@ export function CampaignActions({ id, name, status, sendable }: { id: string; na
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-2">
-        {actions.includes("start") ? (
-          <Button onClick={() => run("start")} disabled={pending || nothingToSend} aria-describedby={nothingToSend ? "campaign-nothing-to-send" : undefined}>
-            {pending ? "Starting…" : `Start sending ${sendable.toLocaleString("en")} request${sendable === 1 ? "" : "s"}`}
+        {actions.includes("start") && !starting ? (
+          <Button
+            onClick={() => setStarting(true)}
+            disabled={pending || nothingToSend}
+            aria-describedby={nothingToSend ? "campaign-nothing-to-send" : undefined}
+          >
+            {`Start sending ${people(sendable)}`}
           </Button>
         ) : null}
         {actions.includes("pause") ? (
@@ -78,6 +106,27 @@ export function CampaignActions({ id, name, status, sendable }: { id: string; na
         <p id="campaign-nothing-to-send" className="text-sm text-slate-700">
           Every row is invalid, so there is nothing to send. Fix the file and upload it again.
         </p>
+      ) : null}
+      {starting ? (
+        <div
+          role="group"
+          aria-labelledby="start-question"
+          className="space-y-3 rounded-md border border-brand-300 bg-brand-50 p-3 text-sm"
+          data-testid="start-question"
+        >
+          <p id="start-question">
+            Send {people(sendable)} now{asked ? `, asking ${formatMajor("NGN", asked)} in all` : ""}? Each person is asked once in the app; the service cannot
+            withdraw a request once it is sent.
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <button ref={startRef} type="button" className={buttonClasses("primary")} onClick={() => run("start")} disabled={pending}>
+              {pending ? "Starting…" : `Yes, send ${people(sendable)}`}
+            </button>
+            <Button variant="secondary" onClick={() => setStarting(false)} disabled={pending}>
+              Not yet
+            </Button>
+          </div>
+        </div>
       ) : null}
       {confirming ? (
         <div role="group" aria-labelledby="cancel-question" className="space-y-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
@@ -107,3 +156,5 @@ export function CampaignActions({ id, name, status, sendable }: { id: string; na
     </div>
   );
 }
+
+const people = (n: number) => `${n.toLocaleString("en")} request${n === 1 ? "" : "s"}`;

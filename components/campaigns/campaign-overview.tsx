@@ -93,7 +93,7 @@ export function CampaignPreview({
         </section>
       ) : null}
       {canSend ? (
-        <CampaignActions id={campaign.id} name={campaign.name} status={campaign.status} sendable={sendable} />
+        <CampaignActions id={campaign.id} name={campaign.name} status={campaign.status} sendable={sendable} asked={campaign.amounts.asked} />
       ) : (
         <p className="text-sm text-slate-700">An admin or operator starts the campaign.</p>
       )}

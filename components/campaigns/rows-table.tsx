@@ -14,8 +14,9 @@ function handle(tag: string): string {
 }
 
 const COLUMNS: Column[] = [
-  "Row",
+  "Line",
   "Tag",
+  "Reference",
   { label: "Amount", align: "right", lead: true },
   "Description",
   { label: "Status", lead: true },
@@ -29,8 +30,9 @@ export function CampaignRowsTable({ items, empty }: { items: CampaignRowView[]; 
     <DataTable label="Campaign rows" caption="The rows of the campaign's file, in file order" columns={COLUMNS} empty={items.length === 0 ? empty : null}>
       {items.map((r) => (
         <tr key={r.row} data-testid="campaign-row-line" data-row={r.row} data-status={r.status} className="align-top">
-          <Td className="tabular-nums">{r.row}</Td>
+          <Td className="tabular-nums">{r.line}</Td>
           <Td className="font-medium">{r.status === "invalid" && r.leftOut === null ? <OneLine text={handle(r.tag)} /> : <PayerTag tag={r.tag} />}</Td>
+          <Td className="break-words">{r.businessReference ?? "—"}</Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatRowAmount(r.amount)}</Td>
           <Td className="max-w-xs break-words">{r.description || "—"}</Td>
           <Td>
@@ -58,12 +60,12 @@ export function CampaignRowsTable({ items, empty }: { items: CampaignRowView[]; 
 
 /** The draft preview's short tables: the rows with a problem and what it is. */
 export function ProblemRowsTable({ label, caption, items, kind }: { label: string; caption: string; items: CampaignRowView[]; kind: "error" | "warning" }) {
-  const columns: Column[] = ["Row", "Tag", { label: "Amount", align: "right", lead: true }, kind === "error" ? "Why it will not be sent" : "Warning"];
+  const columns: Column[] = ["Line", "Tag", { label: "Amount", align: "right", lead: true }, kind === "error" ? "Why it will not be sent" : "Warning"];
   return (
     <DataTable label={label} caption={caption} columns={columns}>
       {items.map((r) => (
         <tr key={r.row} data-testid={kind === "error" ? "invalid-row" : "warning-row"} data-row={r.row} className="align-top">
-          <Td className="tabular-nums">{r.row}</Td>
+          <Td className="tabular-nums">{r.line}</Td>
           {/* A tag that is one links to its payer; one the upload refused as a tag stays as written. */}
           <Td>{PAYER_TAG_RE.test(r.tag.trim()) ? <PayerTag tag={r.tag} /> : <OneLine text={handle(r.tag)} />}</Td>
           <Td className="text-right whitespace-nowrap tabular-nums">{formatRowAmount(r.amount)}</Td>

@@ -40,7 +40,7 @@ const SORT_WORDS: Record<PayerSort, string> = {
 
 const COLUMNS: Column[] = [
   "Payer",
-  { label: "Collected", align: "right", lead: true },
+  { label: "Collected after fees", align: "right", lead: true },
   { label: "Asked", align: "right" },
   { label: "Accepted", align: "right" },
   { label: "Declined", align: "right" },

@@ -47,17 +47,13 @@ export function PayerPage({ tag, canMark }: { tag: string; canMark: boolean }) {
       </div>
       {payer.overpaid > 0 ? (
         <p className="text-sm text-red-800" data-testid="payer-overpaid-note">
-          {payer.overpaid === 1 ? "One payment" : `${payer.overpaid} payments`} from @{payer.tag} came on top of what was asked (a chase or a
-          second period paid as well).{" "}
-          <TextLink href="/exceptions?kind=duplicate_payment">
-            Refund or keep it as credit from the exceptions inbox
-          </TextLink>
-          .
+          {payer.overpaid === 1 ? "One payment" : `${payer.overpaid} payments`} from @{payer.tag} came on top of what was asked (a chase or a second period paid
+          as well). <TextLink href="/exceptions?kind=duplicate_payment">Refund or keep it as credit from the exceptions inbox</TextLink>.
         </p>
       ) : null}
       <Card className="p-4">
         <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
-          <Detail label="Collected (settled)" testId="payer-collected" valueClassName="text-lg font-semibold tabular-nums">
+          <Detail label="Collected after fees" testId="payer-collected" valueClassName="text-lg font-semibold tabular-nums">
             {formatMajor("NGN", payer.collected)}
           </Detail>
           <Detail label="Asked" testId="payer-asked">

@@ -6,12 +6,19 @@ import { Card } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TextLink } from "@/components/ui/text-link";
-import { formatMajor } from "@/lib/client/money";
+import { formatMajor, koboToNaira, nairaToKobo } from "@/lib/client/money";
 import { deskQuery } from "@/lib/client/query/options";
 import type { DeskTotals, PeriodTotals } from "@/lib/payments/desk";
 
 // The overview's money panel (issue 21 "the daily desk"): what came in today, this week and this month, in the
 // business's days (TIMEZONE), and what is still asked for. Live: payment.recorded and request.updated refetch it.
+
+/** What the payers paid, before fees: settled plus fees, in exact kobo (the day book's gross). */
+function paidOf(totals: PeriodTotals): string {
+  const settled = nairaToKobo(totals.settled) ?? 0n;
+  const fees = nairaToKobo(totals.fees) ?? 0n;
+  return koboToNaira(settled + fees);
+}
 
 function Period({ id, title, totals, to }: { id: string; title: string; totals: PeriodTotals; to: string }) {
   const count = `${totals.count.toLocaleString("en")} payment${totals.count === 1 ? "" : "s"}`;
@@ -21,11 +28,11 @@ function Period({ id, title, totals, to }: { id: string; title: string; totals: 
       <p className="mt-1 text-xl font-semibold tabular-nums" data-testid="desk-settled">
         {formatMajor("NGN", totals.settled)}
       </p>
-      <p className="text-xs text-slate-600">settled, after fees</p>
+      <p className="text-xs text-slate-600">collected (settled, after fees)</p>
       <dl className="mt-2 grid grid-cols-2 gap-x-2 text-xs text-slate-700">
-        <dt>Collected</dt>
+        <dt>Paid</dt>
         <dd className="text-right tabular-nums" data-testid="desk-gross">
-          {formatMajor("NGN", totals.amount)}
+          {formatMajor("NGN", paidOf(totals))}
         </dd>
         <dt>Fees</dt>
         <dd className="text-right tabular-nums" data-testid="desk-fees">

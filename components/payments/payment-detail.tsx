@@ -44,12 +44,12 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
           Amounts
         </h2>
         <Card as="dl" className="grid grid-cols-2 gap-4 p-4 tabular-nums sm:grid-cols-4">
-          <Item label="Amount" testId="payment-amount">
+          <Item label="Asked" testId="payment-amount">
             <span className="text-xl font-semibold">{money(p.amount)}</span>
           </Item>
-          <Item label="Actual amount">{money(p.actualAmount)}</Item>
+          <Item label="Paid">{money(p.actualAmount)}</Item>
           <Item label="Fees">{money(p.fees)}</Item>
-          <Item label="Settled" testId="payment-settled">
+          <Item label="Settled (collected)" testId="payment-settled">
             <span className="font-semibold">{money(p.settledAmount)}</span>
           </Item>
         </Card>
@@ -120,6 +120,9 @@ export function PaymentDetail({ uuid, canReverify }: { uuid: string; canReverify
           <Item label="Description">{p.description || "—"}</Item>
           <Item label="Fund request" testId="payment-request">
             <LinkedRequest requestId={p.requestId} note={p.linkNote} confirmed={p.linkConfirmed} />
+          </Item>
+          <Item label="Your reference" testId="payment-business-reference">
+            {p.businessReference ?? "—"}
           </Item>
         </Card>
       </section>

@@ -102,7 +102,7 @@ function BoardTable({ board }: { board: BoardView }) {
                 data-period={t.period}
               >
                 <span className="block">Asked {formatNaira(t.asked)}</span>
-                <span className="block">Collected {formatNaira(t.collected)}</span>
+                <span className="block">Collected after fees {formatNaira(t.collected)}</span>
                 <span className="block font-medium" data-testid="board-rate">
                   Paid {rateText(t.rate)}
                 </span>

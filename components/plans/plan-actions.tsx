@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, useTransition } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 
 import { campaignHref } from "@/components/campaigns/format";
@@ -15,6 +15,8 @@ import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import type { runPeriodSchema } from "@/lib/client/plans/schemas";
 import type { PlanView } from "@/lib/client/plans/view";
+import { formatMajor, koboToNaira, nairaToKobo } from "@/lib/client/money";
+import { periodLabel } from "@/lib/client/plans/period-label";
 import { keys } from "@/lib/client/query/options";
 
 type StatusChange = "pause" | "resume" | "end";
@@ -117,19 +119,32 @@ export function RunPeriodForm({ plan, current }: { plan: PlanView; current: stri
     resolver: lazyZodResolver(() => import("@/lib/client/plans/schemas").then((m) => m.runPeriodSchema)),
     defaultValues: { period: current },
   });
+  // A run asks every member at once: it goes out only after a question that says how many people and how much.
+  const [asking, setAsking] = useState<RunOutput | null>(null);
+  const yesRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) yesRef.current?.focus();
+  }, [asking]);
+  const typed = useWatch({ control: form.control, name: "period" });
   const mutation = useMutation({
     mutationFn: (body: RunOutput) =>
       apiFetchWithMessage<{ plan: PlanView; campaignId: string }>(`/api/plans/${encodeURIComponent(plan.id)}/run`, { method: "POST", json: body }),
     onSuccess: ({ data }) => {
+      setAsking(null);
       client.setQueryData(keys.plan(plan.id), data.plan);
       void client.invalidateQueries({ queryKey: keys.plans });
       void client.invalidateQueries({ queryKey: keys.campaignLists });
     },
     onError: (error) => {
+      setAsking(null);
       if (error instanceof ApiError) showServerFieldErrors(form.setError, error.fieldErrors, ["period"]);
     },
   });
   if (plan.status === "ended") return null;
+  const askable = plan.roster.filter((m) => m.error === null && !m.doNotAsk && m.amount !== null);
+  const total = koboToNaira(askable.reduce((sum, m) => sum + (nairaToKobo(m.amount ?? "0") ?? 0n), 0n));
+  const typedPeriod = typeof typed === "string" ? typed.trim().toUpperCase() : "";
+  const made = plan.periods.some((p) => p.status === "made" && p.period.toUpperCase() === typedPeriod);
   const fieldError = form.formState.errors.period?.message;
   const error = mutation.isError ? (mutation.error instanceof ApiError ? mutation.error.message : "The period could not be run. Try again.") : null;
   const missed = plan.periods.filter((p) => p.status === "missed").map((p) => p.period);
@@ -138,12 +153,16 @@ export function RunPeriodForm({ plan, current }: { plan: PlanView; current: stri
       <h3 id="run-heading" className="font-semibold">
         Run a period
       </h3>
-      <form className="flex flex-wrap items-start gap-2" noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))}>
+      <form className="flex flex-wrap items-start gap-2" noValidate onSubmit={form.handleSubmit((values) => setAsking(values))}>
         <Field
           id="run-period"
           label="Period"
           error={fieldError}
-          hint={`The current period (${current})${missed.length > 0 ? ` or a missed one (${missed.join(", ")})` : ""}: asked now, once`}
+          hint={
+            made
+              ? `${periodLabel(typedPeriod)} (${typedPeriod}) has already been made: each period is asked once`
+              : `The current period (${periodLabel(current)}, ${current})${missed.length > 0 ? ` or a missed one (${missed.join(", ")})` : ""}: asked now, once`
+          }
         >
           <input
             id="run-period"
@@ -155,10 +174,31 @@ export function RunPeriodForm({ plan, current }: { plan: PlanView; current: stri
             {...form.register("period")}
           />
         </Field>
-        <Button type="submit" className="mt-6" disabled={mutation.isPending}>
+        <Button type="submit" className="mt-6" disabled={mutation.isPending || made || asking !== null}>
           {mutation.isPending ? "Running…" : "Run now"}
         </Button>
       </form>
+      {asking ? (
+        <div
+          role="group"
+          aria-labelledby="run-question"
+          className="space-y-3 rounded-md border border-brand-300 bg-brand-50 p-3 text-sm"
+          data-testid="run-question"
+        >
+          <p id="run-question">
+            Ask {askable.length.toLocaleString("en")} {askable.length === 1 ? "person" : "people"} for {formatMajor("NGN", total)} in all for{" "}
+            {periodLabel(asking.period)} now? Each is asked once in the app; the service cannot withdraw a request once it is sent.
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <button ref={yesRef} type="button" className={buttonClasses("primary")} onClick={() => mutation.mutate(asking)} disabled={mutation.isPending}>
+              {mutation.isPending ? "Running…" : `Yes, ask ${askable.length.toLocaleString("en")} ${askable.length === 1 ? "person" : "people"}`}
+            </button>
+            <Button variant="secondary" onClick={() => setAsking(null)} disabled={mutation.isPending}>
+              Not yet
+            </Button>
+          </div>
+        </div>
+      ) : null}
       <p aria-live="polite" className="text-sm text-slate-700" data-testid="run-status">
         {mutation.isSuccess ? (
           <>

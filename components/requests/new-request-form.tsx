@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 
 import { Button } from "@/components/ui/button";
 import { cardClasses } from "@/components/ui/card";
@@ -14,6 +14,7 @@ import { DESCRIPTION_MAX } from "@/lib/client/requests/constants";
 import type { NewRequest, NewRequestInput } from "@/lib/client/requests/schemas";
 import type { FundRequestView } from "@/lib/requests/view";
 
+import { KnownPayer } from "./known-payer";
 import { requestHref } from "./requests-table";
 
 function newKey(): string {
@@ -21,7 +22,10 @@ function newKey(): string {
 }
 
 /** What a "Try again" of a failed request fills in (the person checks it and sends: a new request, a new key). */
-export type RequestPrefill = Partial<Pick<NewRequestInput, "tag" | "amount" | "description">>;
+export type RequestPrefill = Partial<Pick<NewRequestInput, "tag" | "amount" | "description" | "businessReference">>;
+
+type FieldName = "tag" | "amount" | "description" | "businessReference";
+const FIELDS: readonly string[] = ["tag", "amount", "description", "businessReference"] satisfies FieldName[];
 
 /** One idempotency key per filled-in form: a double-click or resubmit can never send twice. */
 export function NewRequestForm({ prefill = {} }: { prefill?: RequestPrefill }) {
@@ -30,8 +34,15 @@ export function NewRequestForm({ prefill = {} }: { prefill?: RequestPrefill }) {
   const [sent, setSent] = useState(false);
   const form = useForm<NewRequestInput, unknown, NewRequest>({
     resolver: lazyZodResolver(() => import("@/lib/client/requests/schemas").then((m) => m.newRequestSchema)),
-    defaultValues: { tag: prefill.tag ?? "", amount: prefill.amount ?? "", description: prefill.description ?? "", idempotencyKey: newKey() },
+    defaultValues: {
+      tag: prefill.tag ?? "",
+      amount: prefill.amount ?? "",
+      description: prefill.description ?? "",
+      businessReference: prefill.businessReference ?? "",
+      idempotencyKey: newKey(),
+    },
   });
+  const typedTag = useWatch({ control: form.control, name: "tag" });
   const { errors, isSubmitting } = form.formState;
 
   async function onSubmit(values: NewRequest) {
@@ -43,7 +54,7 @@ export function NewRequestForm({ prefill = {} }: { prefill?: RequestPrefill }) {
     } catch (error) {
       if (error instanceof ApiError) {
         for (const [field, list] of Object.entries(error.fieldErrors)) {
-          if (list?.[0] && (field === "tag" || field === "amount" || field === "description")) form.setError(field, { message: list[0] });
+          if (list?.[0] && FIELDS.includes(field)) form.setError(field as FieldName, { message: list[0] });
         }
         const record = error.data as Partial<FundRequestView> | null;
         setServerError({
@@ -58,7 +69,7 @@ export function NewRequestForm({ prefill = {} }: { prefill?: RequestPrefill }) {
     }
   }
 
-  const describedBy = (name: "tag" | "amount" | "description", hint = false) => (errors[name] ? `req-${name}-error` : hint ? `req-${name}-hint` : undefined);
+  const describedBy = (name: FieldName, hint = false) => (errors[name] ? `req-${name}-error` : hint ? `req-${name}-hint` : undefined);
 
   return (
     <form
@@ -77,6 +88,7 @@ export function NewRequestForm({ prefill = {} }: { prefill?: RequestPrefill }) {
           {...form.register("tag")}
         />
       </Field>
+      <KnownPayer tag={typeof typedTag === "string" ? typedTag : ""} />
       <Field id="req-amount" label="Amount (₦)" error={errors.amount?.message} hint="Naira, up to two decimals, at most ₦10,000,000">
         <input
           id="req-amount"
@@ -97,6 +109,22 @@ export function NewRequestForm({ prefill = {} }: { prefill?: RequestPrefill }) {
           aria-invalid={errors.description ? true : undefined}
           aria-describedby={describedBy("description", true)}
           {...form.register("description")}
+        />
+      </Field>
+      <Field
+        id="req-businessReference"
+        label="Your reference (optional)"
+        error={errors.businessReference?.message}
+        hint="An invoice or member number; kept with the request and its payment and in every export, never shown to the person"
+      >
+        <input
+          id="req-businessReference"
+          autoComplete="off"
+          maxLength={120}
+          className={inputClass}
+          aria-invalid={errors.businessReference ? true : undefined}
+          aria-describedby={describedBy("businessReference", true)}
+          {...form.register("businessReference")}
         />
       </Field>
       <input type="hidden" {...form.register("idempotencyKey")} />

@@ -59,6 +59,9 @@ export function RequestDetail({ id }: { id: string }) {
             {r.campaign.startedBy ? <span className="text-slate-700"> · started by {r.campaign.startedBy}</span> : null}
           </Detail>
         ) : null}
+        <Detail label="Your reference" testId="request-business-reference" valueClassName="break-words">
+          {r.businessReference ?? "—"}
+        </Detail>
         <Detail label="Our reference" valueClassName="font-mono text-xs">
           {r.reference ?? "—"}
         </Detail>

@@ -28,6 +28,7 @@ interface Candidate {
   tag: string;
   amount: string;
   description: string;
+  business_reference: string | null;
   state: AskAgainState | "paid" | "too_recent" | "no_such_tag" | "outcome_unknown";
 }
 
@@ -39,7 +40,7 @@ interface Candidate {
 async function candidates(db: Db, parentId: string, unansweredForHours: number): Promise<Candidate[]> {
   return queryRows<Candidate>(
     db,
-    sql`select r.row, r.tag, r.amount_naira::text as amount, r.description,
+    sql`select r.row, r.tag, r.amount_naira::text as amount, r.description, r.business_reference,
           case
             when fr.status = 'failed' and fr.failure_kind = 'not_found' then 'no_such_tag'
             when r.status = 'failed' or fr.status = 'failed' then 'failed'
@@ -159,7 +160,15 @@ export async function askAgain(
           : reason === "too_recent"
             ? `asked less than ${input.unansweredForHours} hours ago, so not yet unanswered`
             : LEFT_OUT_WORDS[reason];
-      leftOut.push({ row, tag: c.tag, amount: c.amount, description: c.description, reason, message: `Left out: ${words}` });
+      leftOut.push({
+        row,
+        tag: c.tag,
+        amount: c.amount,
+        description: c.description,
+        businessReference: c.business_reference,
+        reason,
+        message: `Left out: ${words}`,
+      });
       continue;
     }
     // One ask a person a round, whatever the parent's file held.
@@ -171,7 +180,8 @@ export async function askAgain(
       tag: c.tag,
       amountText: c.amount,
       description: c.description,
-      valid: { tag: c.tag, amount: c.amount, description: c.description },
+      businessReference: c.business_reference,
+      valid: { tag: c.tag, amount: c.amount, description: c.description, businessReference: c.business_reference },
       error: null,
     });
   }

@@ -23,6 +23,7 @@ export interface ClaimedRow {
   tag: string;
   amount: string;
   description: string;
+  businessReference: string | null;
   senderId: string;
   senderName: string;
   /** The family's first campaign when this is an ask-again round (its rows are checked against the policy again). */
@@ -38,6 +39,7 @@ interface ClaimRecord {
   tag: string;
   amount: string;
   description: string;
+  business_reference: string | null;
   sender_id: string;
   sender_name: string;
   family_id: string | null;
@@ -60,7 +62,7 @@ export async function claimNextRow(db: Db): Promise<ClaimedRow | null> {
           where qc.status = 'sending' and q.status = 'queued' and not qs.disabled and qs.role in ('admin', 'operator')
           order by qc.started_at, qc.id, q.row limit 1
           for update of q skip locked)
-        returning r.id, r.campaign_id, r.row, r.tag, r.amount_naira::text as amount, r.description, c.sender_id, s.name as sender_name, c.family_id, c.cooldown_override`,
+        returning r.id, r.campaign_id, r.row, r.tag, r.amount_naira::text as amount, r.description, r.business_reference, c.sender_id, s.name as sender_name, c.family_id, c.cooldown_override`,
   );
   if (!claimed) return null;
   return {
@@ -70,6 +72,7 @@ export async function claimNextRow(db: Db): Promise<ClaimedRow | null> {
     tag: claimed.tag,
     amount: claimed.amount,
     description: claimed.description,
+    businessReference: claimed.business_reference,
     senderId: claimed.sender_id,
     senderName: claimed.sender_name,
     familyId: claimed.family_id,

@@ -19,8 +19,8 @@ describe("parseCampaignCsv", () => {
     expect(out.ok).toBe(true);
     if (!out.ok) return;
     expect(out.rows.map((r) => r.valid)).toEqual([
-      { tag: "kemi", amount: "2000.50", description: 'School fees; term "1"' },
-      { tag: "lola", amount: "100.00", description: "Bill" },
+      { tag: "kemi", amount: "2000.50", description: 'School fees; term "1"', businessReference: null },
+      { tag: "lola", amount: "100.00", description: "Bill", businessReference: null },
     ]);
   });
 

@@ -1,10 +1,11 @@
 import Papa from "papaparse";
 
 import { MAX_CAMPAIGN_BYTES } from "@/lib/client/campaigns/schemas";
-import { descriptionSchema, nairaAmountSchema, tagSchema } from "@/lib/client/requests/schemas";
+import { businessReferenceSchema, descriptionSchema, nairaAmountSchema, tagSchema } from "@/lib/client/requests/schemas";
 
 // A campaign file (docs/architecture.md, "A campaign"): UTF-8 with or without BOM, comma or semicolon,
-// a header naming tag, amount and description in any order and case, extra columns ignored.
+// a header naming tag, amount and description in any order and case, an optional `reference` (the business's own),
+// extra columns ignored.
 
 export const MAX_CAMPAIGN_ROWS = 10_000;
 export const REQUIRED_COLUMNS = ["tag", "amount", "description"] as const;
@@ -15,15 +16,17 @@ export interface ParsedRow {
   tag: string;
   amountText: string;
   description: string;
+  /** The business's own reference from the `reference` column, as written (trimmed); null when none. */
+  businessReference?: string | null;
   /** Set when the row passed the single-request form's schema. */
-  valid: { tag: string; amount: string; description: string } | null;
+  valid: { tag: string; amount: string; description: string; businessReference?: string | null } | null;
   error: string | null;
 }
 
 export type ParseOutcome = { ok: true; rows: ParsedRow[] } | { ok: false; status: 413 | 415 | 422; message: string };
 
 /** Checks one row with the same schemas as the single-request form. */
-export function checkRow(row: number, tag: string, amountText: string, description: string): ParsedRow {
+export function checkRow(row: number, tag: string, amountText: string, description: string, reference = ""): ParsedRow {
   const problems: string[] = [];
   const t = tagSchema.safeParse(tag);
   if (!t.success) problems.push(`tag: ${t.error.issues[0]?.message ?? "invalid"}`);
@@ -31,12 +34,16 @@ export function checkRow(row: number, tag: string, amountText: string, descripti
   if (!a.success) problems.push(`amount: ${a.error.issues[0]?.message ?? "invalid"}`);
   const d = descriptionSchema.safeParse(description);
   if (!d.success) problems.push(`description: ${d.error.issues[0]?.message ?? "invalid"}`);
-  const valid = t.success && a.success && d.success ? { tag: t.data, amount: a.data, description: d.data } : null;
+  const r = businessReferenceSchema.safeParse(reference);
+  if (!r.success) problems.push(`reference: ${r.error.issues[0]?.message ?? "invalid"}`);
+  const valid =
+    t.success && a.success && d.success && r.success ? { tag: t.data, amount: a.data, description: d.data, businessReference: r.data ?? null } : null;
   return {
     row,
     tag: tag.trim(),
     amountText: amountText.trim(),
     description: description.trim(),
+    businessReference: reference.trim() || null,
     valid,
     error: problems.length > 0 ? problems.join("; ") : null,
   };
@@ -85,11 +92,13 @@ export function parseCampaignCsv(bytes: Uint8Array, options: ParseOptions = {}):
   if (data.length > MAX_CAMPAIGN_ROWS)
     return { ok: false, status: 413, message: `The file has ${data.length} rows; a campaign takes at most ${MAX_CAMPAIGN_ROWS}. Split it.` };
   const [tagAt, amountAt, descriptionAt] = REQUIRED_COLUMNS.map((c) => names.indexOf(c)) as [number, number, number];
+  const referenceAt = names.indexOf("reference");
   const { describe } = options;
   const rows = data.map((cells, i) => {
     const own = cells[descriptionAt] ?? "";
-    if (!describe) return checkRow(i + 1, cells[tagAt] ?? "", cells[amountAt] ?? "", own);
-    return { ...checkRow(i + 1, cells[tagAt] ?? "", cells[amountAt] ?? "", describe(own)), description: own.trim() };
+    const reference = referenceAt >= 0 ? (cells[referenceAt] ?? "") : "";
+    if (!describe) return checkRow(i + 1, cells[tagAt] ?? "", cells[amountAt] ?? "", own, reference);
+    return { ...checkRow(i + 1, cells[tagAt] ?? "", cells[amountAt] ?? "", describe(own), reference), description: own.trim() };
   });
   return { ok: true, rows };
 }

@@ -194,10 +194,12 @@ export async function readCampaignPage(db: Db, page: number, pace: number = camp
 
 interface RowRecord {
   row: number;
+  line: number;
   tag: string;
   amount_text: string;
   amount_naira: string | null;
   description: string;
+  business_reference: string | null;
   status: RowStatus;
   request_id: string | null;
   error: string | null;
@@ -205,6 +207,7 @@ interface RowRecord {
   warning: string | null;
   paid_by: string | null;
   paid_amount: string | null;
+  settled_amount: string | null;
   paid_at: string | null;
 }
 
@@ -234,10 +237,13 @@ export async function listCampaignRows(
   const [items, [total]] = await Promise.all([
     queryRows<RowRecord>(
       db,
-      sql`select r.row, r.tag, r.amount_text, r.amount_naira::text as amount_naira, r.description, ${ROW_STATUS} as status, fr.request_id,
-            coalesce(r.error, case when fr.status = 'failed' then fr.error end) as error, r.left_out, r.warning,
-            p.customer_name as paid_by, p.amount::text as paid_amount, to_char(p.received_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as paid_at
-          from campaign_rows r left join fund_requests fr on fr.id = r.fund_request_id left join payments p on p.fund_request_id = fr.id
+      sql`select r.row, case when c.parent_id is null and c.plan_id is null then r.row + 1 else r.row end as line,
+            r.tag, r.amount_text, r.amount_naira::text as amount_naira, r.description, r.business_reference, ${ROW_STATUS} as status, fr.request_id,
+            coalesce(r.error, case when fr.status in ('failed', 'unknown') then fr.error end) as error, r.left_out, r.warning,
+            p.customer_name as paid_by, p.actual_amount::text as paid_amount, p.settled_amount::text as settled_amount,
+            to_char(p.received_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as paid_at
+          from campaign_rows r join campaigns c on c.id = r.campaign_id
+            left join fund_requests fr on fr.id = r.fund_request_id left join payments p on p.fund_request_id = fr.id
           where ${where} order by r.row limit ${pageSize} offset ${(query.page - 1) * pageSize}`,
     ),
     queryRows<{ n: number }>(db, sql`select count(*)::int as n from campaign_rows r left join fund_requests fr on fr.id = r.fund_request_id where ${where}`),
@@ -245,9 +251,11 @@ export async function listCampaignRows(
   return {
     items: items.map((r) => ({
       row: r.row,
+      line: Number(r.line),
       tag: r.tag,
       amount: r.amount_naira ?? r.amount_text,
       description: r.description,
+      businessReference: r.business_reference,
       status: r.status,
       requestId: r.request_id,
       error: r.error,
@@ -255,6 +263,7 @@ export async function listCampaignRows(
       warning: r.warning,
       paidBy: r.paid_by,
       paidAmount: r.paid_amount,
+      settledAmount: r.settled_amount,
       paidAt: r.paid_at,
     })),
     total: total?.n ?? 0,

@@ -49,6 +49,7 @@ export interface LeftOutRow {
   tag: string;
   amount: string;
   description: string;
+  businessReference?: string | null;
   reason: LeftOutReason;
   message: string;
 }
@@ -134,6 +135,7 @@ export async function createCampaign(db: Db, name: string, rows: readonly Parsed
           amountText: r.amountText,
           amountNaira: r.valid.amount,
           description: r.valid.description,
+          businessReference: r.valid.businessReference ?? null,
           status: "invalid" as const,
           error: doNotAskMessage(mark, timeZone),
           leftOut: "do_not_ask" as LeftOutReason | null,
@@ -150,6 +152,7 @@ export async function createCampaign(db: Db, name: string, rows: readonly Parsed
         amountText: r.amountText,
         amountNaira: r.valid?.amount ?? null,
         description: r.valid?.description ?? r.description,
+        businessReference: r.valid?.businessReference ?? r.businessReference ?? null,
         status: r.valid ? ("queued" as const) : ("invalid" as const),
         error: r.error,
         leftOut: null,
@@ -164,6 +167,7 @@ export async function createCampaign(db: Db, name: string, rows: readonly Parsed
         amountText: l.amount,
         amountNaira: l.amount,
         description: l.description,
+        businessReference: l.businessReference ?? null,
         status: "invalid" as const,
         error: l.message,
         leftOut: l.reason,

@@ -68,8 +68,9 @@ describe.each(dbTargets())("campaign results on $name", (target) => {
     expect(declinedRows.items.map((r) => [r.tag, r.amount, r.status])).toEqual([[declined, "200.00", "declined"]]);
 
     const lines = (await campaignResultsCsv(database.db, id, "Africa/Lagos")).trim().split("\r\n");
-    expect(lines[0]).toBe("row,tag,amount,description,status,request_id,error,payer_name,amount_paid,paid_at");
-    expect(lines[1]).toMatch(new RegExp(`^1,${paid},100.00,Dues,accepted,\\d+,,Ada Paid,100.00,2026-03-11T00:05:00\\+01:00$`));
+    expect(lines[0]).toBe("line,tag,reference,amount,description,status,request_id,error,payer_name,amount_paid,amount_settled,paid_at");
+    // Line 2: the file's first row under its header, as a spreadsheet numbers it.
+    expect(lines[1]).toMatch(new RegExp(`^2,${paid},,100.00,Dues,accepted,\\d+,,Ada Paid,100.00,99.00,2026-03-11T00:05:00\\+01:00$`));
     expect(lines).toHaveLength(4);
     const filtered = (await campaignResultsCsv(database.db, id, "Africa/Lagos", "not_paid")).trim().split("\r\n");
     expect(filtered.slice(1).map((l) => l.split(",")[1])).toEqual([declined, waiting]);

@@ -51,7 +51,7 @@ async function sendClaimed(deps: RequestDeps, next: ClaimedRow): Promise<"sent" 
     await markClaimFailed(db, next.id, `Not sent: ${parsed.error.issues[0]?.message ?? "the row is not a valid request"}`);
     return "failed";
   }
-  const fields = parsed.data;
+  const fields = { ...parsed.data, businessReference: next.businessReference };
   // Marked do-not-ask since the upload: the row fails with who marked it, and nothing is sent.
   const refusal = await doNotAskRefusal(db, fields.tag, getConfig().timeZone);
   if (refusal) {

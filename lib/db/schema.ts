@@ -43,6 +43,9 @@ export const fundRequests = pgTable(
     tag: text("tag").notNull(),
     amount: naira("amount").notNull(),
     description: text("description").notNull(),
+    // The business's own reference for the person or invoice (a CSV's `reference` column, the form's field): carried
+    // into payments, every CSV and the accounting exports. Never sent to the service.
+    businessReference: text("business_reference"),
     status: text("status", { enum: ["sending", "pending", "accepted", "declined", "failed", "unknown"] }).notNull(),
     requestedBy: jsonb("requested_by").$type<{ name: string; tag: string } | null>(),
     requestedSentTo: jsonb("requested_sent_to").$type<{ name: string; tag: string } | null>(),
@@ -275,6 +278,7 @@ export const campaignRows = pgTable(
     amountText: text("amount_text").notNull(),
     amountNaira: naira("amount_naira"),
     description: text("description").notNull(),
+    businessReference: text("business_reference"),
     // `claimed`: taken by the send job before its call; after the call it is `sent` whatever the campaign's state.
     status: text("status", { enum: ["invalid", "queued", "claimed", "sent", "failed", "skipped"] }).notNull(),
     claimedAt: timestamp("claimed_at", { withTimezone: true, mode: "date" }),
@@ -458,6 +462,7 @@ export const planMembers = pgTable(
     amountNaira: naira("amount_naira"),
     // The member's own description, or empty for the plan's template.
     description: text("description").notNull().default(""),
+    businessReference: text("business_reference"),
     error: text("error"),
     // Removed members stay (their past periods keep their history) and are asked no more.
     removedAt: timestamp("removed_at", { withTimezone: true, mode: "date" }),

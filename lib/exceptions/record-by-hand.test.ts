@@ -125,7 +125,7 @@ describe.each(dbTargets())("a payment recorded by hand on $name", (target) => {
     const before = new Date("2026-11-26T00:00:00Z");
     expect(await dayOf("2026-11-24", before)).toEqual({ count: 2, gross: "1500.00", fees: "20.00", settled: "1480.00", verified: 0 });
     const exported = accountingCsv("xero", (await paymentsForExport(database.db, { from: "2026-11-24", to: "2026-11-24" }, LAGOS)) ?? [], LAGOS);
-    expect(exported).toContain('24/11/2026,1000.00,Ada Obi,"November dues (recorded by hand, not verified, ref GTB-2411-0042)"');
+    expect(exported).toContain(`24/11/2026,1000.00,Ada Obi,"November dues (${outcome.paymentUuid}; recorded by hand, not verified, ref GTB-2411-0042)",${tag}`);
     const audit = await database.db.select().from(auditLog).where(eq(auditLog.target, outcome.paymentUuid));
     expect(audit.map((a) => a.action)).toEqual(["payment.recorded_by_hand"]);
 

@@ -26,7 +26,8 @@ describe.each(dbTargets())("accounting export on $name", (target) => {
 
   /** A payment of `gross` naira with a fee of `fee`, received at `at` (UTC ISO). */
   async function paid(uuid: string, gross: number, fee: number, at: string, description: string, name = "Ada Obi") {
-    const body = payload({ uuid, amount: gross, actual_amount: gross, settled_amount: gross - fee, fees: fee, description });
+    // Asked 1 naira more than was paid: the file carries what was paid (actual_amount), never the amount asked.
+    const body = payload({ uuid, amount: gross + 1, actual_amount: gross, settled_amount: gross - fee, fees: fee, description });
     const parsed = peerTransferPayloadSchema.parse({ ...body, customer: { ...body.customer, name, tag: "ada.obi" } });
     expect(await recordPayment(database.db, parsed, "major", LOG)).toBe("recorded");
     await database.db.execute(sql`update payments set received_at = ${at}::timestamptz where uuid = ${uuid}`);
@@ -36,21 +37,29 @@ describe.each(dbTargets())("accounting export on $name", (target) => {
     // 23:30 on 24 November in Lagos is 22:30 UTC; 00:30 on 25 November in Lagos is 23:30 UTC on the 24th.
     await paid("0b7d2f4e-0000-4000-8000-000000000001", 1500, 15, "2026-11-24T22:30:00Z", "November dues");
     await paid("0b7d2f4e-0000-4000-8000-000000000002", 2000, 0, "2026-11-24T23:30:00Z", '=HYPERLINK("x")', "Bola, Ade");
+    // The first is linked to a request that carries the business's own reference.
+    await database.db.execute(
+      sql`insert into fund_requests (reference, tag, amount, description, status, business_reference, payment_uuid)
+          values ('fb_export_ref', 'ada.obi', 1501, 'November dues', 'accepted', 'INV-0042', '0b7d2f4e-0000-4000-8000-000000000001')`,
+    );
+    await database.db.execute(
+      sql`update payments set fund_request_id = (select id from fund_requests where reference = 'fb_export_ref') where uuid = '0b7d2f4e-0000-4000-8000-000000000001'`,
+    );
     const day24 = (await paymentsForExport(database.db, { from: "2026-11-24", to: "2026-11-24" }, LAGOS)) ?? [];
     expect(day24.map((p) => p.uuid)).toEqual(["0b7d2f4e-0000-4000-8000-000000000001"]);
     const both = (await paymentsForExport(database.db, { from: "2026-11-24", to: "2026-11-25" }, LAGOS)) ?? [];
     expect(accountingCsv("xero", both, LAGOS).split("\r\n")).toEqual([
       "*Date,*Amount,Payee,Description,Reference",
-      "24/11/2026,1500.00,Ada Obi,November dues,0b7d2f4e-0000-4000-8000-000000000001",
-      "24/11/2026,-15.00,Peer transfer service,Fee: November dues,0b7d2f4e-0000-4000-8000-000000000001",
-      // No fee, no fee line; the description a spreadsheet would run is defused.
-      `25/11/2026,2000.00,"Bola, Ade","'=HYPERLINK(""x"")",0b7d2f4e-0000-4000-8000-000000000002`,
+      "24/11/2026,1500.00,Ada Obi,November dues (0b7d2f4e-0000-4000-8000-000000000001),INV-0042 (ada.obi)",
+      "24/11/2026,-15.00,Peer transfer service,Fee: November dues (0b7d2f4e-0000-4000-8000-000000000001),INV-0042 (ada.obi)",
+      // No fee, no fee line; the description a spreadsheet would run is defused; no reference of ours: the tag alone.
+      `25/11/2026,2000.00,"Bola, Ade","'=HYPERLINK(""x"") (0b7d2f4e-0000-4000-8000-000000000002)",ada.obi`,
       "",
     ]);
     expect(accountingCsv("quickbooks", day24, LAGOS).split("\r\n")).toEqual([
       "Date,Description,Amount",
-      "24/11/2026,Ada Obi: November dues (0b7d2f4e-0000-4000-8000-000000000001),1500.00",
-      "24/11/2026,Fee: November dues (0b7d2f4e-0000-4000-8000-000000000001),-15.00",
+      "24/11/2026,Ada Obi INV-0042 (ada.obi): November dues (0b7d2f4e-0000-4000-8000-000000000001),1500.00",
+      "24/11/2026,Fee INV-0042 (ada.obi): November dues (0b7d2f4e-0000-4000-8000-000000000001),-15.00",
       "",
     ]);
   });

@@ -3,14 +3,14 @@ import "server-only";
 // Payments and their fees for an accountant (DESIGN §14, docs/architecture.md "Closing the books"): Xero's bank
 // statement CSV and QuickBooks' three-column CSV, a line per payment (the gross amount the payer sent) and a line per
 // fee (negative), each on the day it was received in TIMEZONE, formula-guarded (plain numbers stay numbers).
-import { and, asc, gte, lt, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, lt, type SQL } from "drizzle-orm";
 
 import type { ExportFormat } from "@/lib/client/payments/export-query";
 import { instantsOfDays, type DayRange } from "@/lib/client/time/day-range";
 import { dayOf } from "@/lib/client/time/zone";
 import { csvRow } from "@/lib/csv/row";
 import type { Db } from "@/lib/db/client";
-import { payments } from "@/lib/db/schema";
+import { fundRequests, payments } from "@/lib/db/schema";
 
 interface ExportPayment {
   uuid: string;
@@ -22,6 +22,8 @@ interface ExportPayment {
   description: string | null;
   source: "webhook" | "hand";
   handReference: string | null;
+  /** The business's own reference of the linked request; null when none. */
+  businessReference: string | null;
 }
 
 /** What a payment recorded by a person (a lost notice settled by hand) carries wherever it shows. */
@@ -70,8 +72,10 @@ export async function paymentsForExport(
         description: payments.description,
         source: payments.source,
         handReference: payments.handReference,
+        businessReference: fundRequests.businessReference,
       })
       .from(payments)
+      .leftJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
       .where(conditions.length ? and(...conditions) : undefined)
       .orderBy(asc(payments.receivedAt), asc(payments.uuid))
       .limit(pageSize)
@@ -86,19 +90,34 @@ function payee(p: ExportPayment): string {
   return p.customerName || (p.customerTag ? `@${p.customerTag}` : "Unknown payer");
 }
 
-/** The file for `format`: its header, then per payment its line and, when it had a fee, the fee's. */
+/**
+ * Who the line is about as an accountant matches it: the business's own reference with the payer's tag, or the tag
+ * alone ("INV-0042 (ada.obi)"). The tag is written without its "@", which a spreadsheet would take for a formula.
+ */
+function customerReference(p: ExportPayment): string {
+  const tag = p.customerTag ? p.customerTag.replace(/^@/, "") : "";
+  if (!p.businessReference) return tag;
+  return tag ? `${p.businessReference} (${tag})` : p.businessReference;
+}
+
+/**
+ * The file for `format`: its header, then per payment its line and, when it had a fee, the fee's. Xero's Reference
+ * is the business's reference and the tag; QuickBooks' Description carries both. The payment's uuid stays in the
+ * description, so each line is found again at the service.
+ */
 export function accountingCsv(format: ExportFormat, items: readonly ExportPayment[], timeZone: string): string {
   const lines: string[] = [format === "xero" ? csvRow(["*Date", "*Amount", "Payee", "Description", "Reference"]) : csvRow(["Date", "Description", "Amount"])];
   for (const p of items) {
     const date = ledgerDate(p.receivedAt, timeZone);
-    const what = `${p.description || "Peer transfer"}${p.source === "hand" ? ` (${HAND_MARK}${p.handReference ? `, ref ${p.handReference}` : ""})` : ""}`;
+    const what = `${p.description || "Peer transfer"} (${p.uuid}${p.source === "hand" ? `; ${HAND_MARK}${p.handReference ? `, ref ${p.handReference}` : ""}` : ""})`;
+    const who = customerReference(p);
     const fee = negative(p.fees);
     if (format === "xero") {
-      lines.push(csvRow([date, p.actualAmount, payee(p), what, p.uuid]));
-      if (fee) lines.push(csvRow([date, fee, FEE_PAYEE, `Fee: ${what}`, p.uuid]));
+      lines.push(csvRow([date, p.actualAmount, payee(p), what, who]));
+      if (fee) lines.push(csvRow([date, fee, FEE_PAYEE, `Fee: ${what}`, who]));
     } else {
-      lines.push(csvRow([date, `${payee(p)}: ${what} (${p.uuid})`, p.actualAmount]));
-      if (fee) lines.push(csvRow([date, `Fee: ${what} (${p.uuid})`, fee]));
+      lines.push(csvRow([date, `${payee(p)}${who ? ` ${who}` : ""}: ${what}`, p.actualAmount]));
+      if (fee) lines.push(csvRow([date, `Fee${who ? ` ${who}` : ""}: ${what}`, fee]));
     }
   }
   return lines.join("");

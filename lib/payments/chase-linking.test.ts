@@ -18,6 +18,7 @@ import { startTestSandbox } from "@/tests/support/sandbox";
 import { sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
 import { waitFor } from "@/tests/support/wait-for";
 
+import { accountingCsv, paymentsForExport } from "./accounting-export";
 import { linkPayment } from "./link";
 
 // Month end after a chase round (docs/decisions.md, "Month end without clean-up"): everyone asked twice who paid once
@@ -63,7 +64,8 @@ describe.each(dbTargets())("a chase round's payments on $name", (target) => {
 
   it("links every payer to the request the service says was accepted; paying both rounds is one second payment", async () => {
     const [early, late, twice] = [newTag("early"), newTag("late"), newTag("twice")];
-    const csv = `tag,amount,description\n${early},15000,Dues\n${late},20000,Dues\n${twice},25000,Dues\n`;
+    // The business's own references ride along from the file to the round, the requests, the payments and the export.
+    const csv = `Reference,tag,amount,description\nINV-1,${early},15000,Dues\nINV-2,${late},20000,Dues\n,${twice},25000,Dues\n`;
     const parsed = parseCampaignCsv(new TextEncoder().encode(csv));
     if (!parsed.ok) throw new Error(parsed.message);
     const first = await createCampaign(database.db, "November balances", parsed.rows, operator.id);
@@ -110,5 +112,16 @@ describe.each(dbTargets())("a chase round's payments on $name", (target) => {
     const sum = settled.reduce((kobo, s) => kobo + (nairaToKobo(s.settled) ?? 0n), 0n);
     expect(view?.amounts.collected).toBe(koboToNaira(sum));
     expect(view?.amounts.collected).not.toBe("0.00");
+
+    const [lateRequest] = await database.db
+      .select()
+      .from(fundRequests)
+      .where(eq(fundRequests.requestId, await requestIdOf(round.id, 2)));
+    expect(lateRequest?.businessReference).toBe("INV-2");
+    const xero = accountingCsv("xero", (await paymentsForExport(database.db, {}, "Africa/Lagos")) ?? [], "Africa/Lagos");
+    const line = xero.split("\r\n").find((l) => l.includes(latePaid) && !l.includes("Fee:"));
+    expect(line?.endsWith(`,INV-2 (${late})`)).toBe(true);
+    const plain = xero.split("\r\n").find((l) => l.includes(twiceFirst) && !l.includes("Fee:"));
+    expect(plain?.endsWith(`,${twice}`)).toBe(true);
   });
 });

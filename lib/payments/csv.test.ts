@@ -18,6 +18,7 @@ const payment: PaymentView = {
   verificationError: "-1 mismatch",
   verifiedAt: null,
   requestId: "42",
+  businessReference: "INV-0042",
   linkNote: null,
   linkConfirmed: true,
   receivedAt: "2025-03-01T10:00:00.000Z",

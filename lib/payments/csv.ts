@@ -21,6 +21,7 @@ function columns(timeZone: string): CsvColumn<PaymentView>[] {
     ["verification_error", (p) => p.verificationError],
     ["verified_at", (p) => csvTime(p.verifiedAt, timeZone)],
     ["request_id", (p) => p.requestId],
+    ["business_reference", (p) => p.businessReference],
     ["link_note", (p) => p.linkNote],
     ["recorded_by", (p) => p.recordedByHand?.by ?? null],
     ["hand_reference", (p) => p.recordedByHand?.reference ?? null],

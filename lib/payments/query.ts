@@ -62,7 +62,7 @@ export async function readPaymentPage(db: Db, f: PaymentFilter, role: Role, time
   const range = dateOnly(f, timeZone);
   const [rows, totals] = await Promise.all([
     db
-      .select({ payment: payments, requestId: fundRequests.requestId })
+      .select({ payment: payments, requestId: fundRequests.requestId, businessReference: fundRequests.businessReference })
       .from(payments)
       .leftJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
       .where(condition)
@@ -71,28 +71,34 @@ export async function readPaymentPage(db: Db, f: PaymentFilter, role: Role, time
       .offset((f.page - 1) * PAYMENT_PAGE_SIZE),
     range ? totalsInRange(db, range) : scannedTotals(db, condition),
   ]);
-  return { items: rows.map((r) => toPaymentView(r.payment, r.requestId, role)), page: f.page, pageSize: PAYMENT_PAGE_SIZE, total: totals.count, totals };
+  return {
+    items: rows.map((r) => toPaymentView(r.payment, r.requestId, role, r.businessReference)),
+    page: f.page,
+    pageSize: PAYMENT_PAGE_SIZE,
+    total: totals.count,
+    totals,
+  };
 }
 
 export async function paymentsForCsv(db: Db, f: PaymentFilter, role: Role, timeZone: string): Promise<PaymentView[]> {
   const rows = await db
-    .select({ payment: payments, requestId: fundRequests.requestId })
+    .select({ payment: payments, requestId: fundRequests.requestId, businessReference: fundRequests.businessReference })
     .from(payments)
     .leftJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
     .where(where(f, timeZone))
     .orderBy(desc(payments.receivedAt), desc(payments.uuid))
     .limit(CSV_MAX_ROWS);
-  return rows.map((r) => toPaymentView(r.payment, r.requestId, role));
+  return rows.map((r) => toPaymentView(r.payment, r.requestId, role, r.businessReference));
 }
 
 export async function getPayment(db: Db, uuid: string, role: Role): Promise<PaymentView | null> {
   const [row] = await db
-    .select({ payment: payments, requestId: fundRequests.requestId })
+    .select({ payment: payments, requestId: fundRequests.requestId, businessReference: fundRequests.businessReference })
     .from(payments)
     .leftJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
     .where(eq(payments.uuid, uuid.toLowerCase()))
     .limit(1);
-  return row ? toPaymentView(row.payment, row.requestId, role) : null;
+  return row ? toPaymentView(row.payment, row.requestId, role, row.businessReference) : null;
 }
 
 /**

@@ -16,6 +16,8 @@ export interface PaymentView {
   verificationError: string | null;
   verifiedAt: string | null;
   requestId: string | null;
+  /** The business's own reference of the linked request (invoice, member number); null when none. */
+  businessReference: string | null;
   linkNote: string | null;
   /** False while a link made at once waits for the service's word (shown as "waiting to confirm with the service"). */
   linkConfirmed: boolean;
@@ -57,7 +59,7 @@ export function maskPhone(phone: string | null): string | null {
 }
 
 /** Viewers see e-mail and phone masked (docs/architecture.md). */
-export function toPaymentView(row: PaymentRow, requestId: string | null, role: Role): PaymentView {
+export function toPaymentView(row: PaymentRow, requestId: string | null, role: Role, businessReference: string | null = null): PaymentView {
   const masked = role === "viewer";
   return {
     uuid: row.uuid,
@@ -78,6 +80,7 @@ export function toPaymentView(row: PaymentRow, requestId: string | null, role: R
     verificationError: row.verificationError,
     verifiedAt: row.verifiedAt?.toISOString() ?? null,
     requestId,
+    businessReference,
     linkNote: row.linkNote,
     linkConfirmed: row.linkConfirmedAt !== null,
     receivedAt: row.receivedAt.toISOString(),

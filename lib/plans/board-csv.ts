@@ -24,7 +24,7 @@ export function boardCsv(board: BoardView): string {
   return csvTable(columns, [
     ...members,
     total("Total asked", (t) => t.asked),
-    total("Total collected", (t) => t.collected),
+    total("Total collected after fees", (t) => t.collected),
     total("Collection rate", (t) => (t.rate === null ? "" : `${(t.rate * 100).toFixed(1)}%`)),
   ]);
 }

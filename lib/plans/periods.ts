@@ -48,7 +48,8 @@ async function periodRows(db: Db, plan: PlanRow, period: string): Promise<Parsed
       tag: m.tag,
       amountText: m.amountText,
       description,
-      valid: m.error === null && m.amountNaira !== null ? { tag: m.tag, amount: m.amountNaira, description } : null,
+      businessReference: m.businessReference,
+      valid: m.error === null && m.amountNaira !== null ? { tag: m.tag, amount: m.amountNaira, description, businessReference: m.businessReference } : null,
       error: m.error,
     };
   });

@@ -29,6 +29,7 @@ function memberValues(planId: string, rows: readonly ParsedRow[], taken: Map<str
       amountText: r.amountText,
       amountNaira: error ? null : (r.valid?.amount ?? null),
       description: r.description,
+      businessReference: r.valid?.businessReference ?? r.businessReference ?? null,
       error,
     };
   });

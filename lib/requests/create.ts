@@ -72,7 +72,7 @@ export function newReference(): string {
 }
 
 /** What a request asks for, without its key. */
-export type RequestFields = Pick<NewRequest, "tag" | "amount" | "description">;
+export type RequestFields = Pick<NewRequest, "tag" | "amount" | "description"> & { businessReference?: string | null };
 
 /**
  * A request from a client (the form, POST /api/requests): its idempotency key is stored in the
@@ -80,7 +80,7 @@ export type RequestFields = Pick<NewRequest, "tag" | "amount" | "description">;
  */
 export async function createFundRequest(
   deps: RequestDeps,
-  input: NewRequest,
+  input: Omit<NewRequest, "businessReference"> & { businessReference?: string },
   staff: { id: string; name: string },
   replayWaitMs = REPLAY_WAIT_MS,
 ): Promise<CreateOutcome> {
@@ -108,6 +108,7 @@ export async function createKeyedFundRequest(
     tag: input.tag,
     amount: input.amount,
     description: input.description,
+    businessReference: input.businessReference ?? null,
     createdBy: staff.id,
   });
 

@@ -8,6 +8,7 @@ function columns(timeZone: string): CsvColumn<FundRequestView>[] {
     ["created_at", (r) => csvTime(r.createdAt, timeZone)],
     ["request_id", (r) => r.requestId],
     ["reference", (r) => r.reference],
+    ["business_reference", (r) => r.businessReference],
     ["tag", (r) => r.tag],
     ["name", (r) => r.requestedSentTo?.name],
     ["amount", (r) => r.amount],

@@ -45,6 +45,7 @@ export function viewFromService(fetched: FundRequest, deps: Pick<RequestDeps, "a
     tag: fetched.requested_sent_to.tag,
     amount: serviceAmountToNaira(fetched.amount, deps.amountUnit),
     description: fetched.description,
+    businessReference: null,
     status: fetched.request_status,
     requestedBy: fetched.requested_by,
     requestedSentTo: fetched.requested_sent_to,

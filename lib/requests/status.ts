@@ -22,7 +22,15 @@ function announce(row: Pick<FundRequestRow, "requestId" | "idempotencyKey" | "st
 /** Records the request before the service is called; null when the idempotency key was used already. */
 export async function insertSending(
   db: Db,
-  values: { reference: string; idempotencyKey: StoredKey; tag: string; amount: string; description: string; createdBy: string | null },
+  values: {
+    reference: string;
+    idempotencyKey: StoredKey;
+    tag: string;
+    amount: string;
+    description: string;
+    businessReference?: string | null;
+    createdBy: string | null;
+  },
 ): Promise<FundRequestRow | null> {
   const [row] = await db
     .insert(fundRequests)

@@ -9,6 +9,8 @@ export interface FundRequestView {
   tag: string;
   amount: string;
   description: string;
+  /** The business's own reference (invoice, member number); null when none was given. */
+  businessReference: string | null;
   status: LocalRequestStatus;
   requestedBy: { name: string; tag: string } | null;
   requestedSentTo: { name: string; tag: string } | null;
@@ -49,6 +51,7 @@ export function toRequestView(row: FundRequestRow, createdByName?: string | null
     tag: row.tag,
     amount: row.amount,
     description: row.description,
+    businessReference: row.businessReference,
     status: row.status,
     requestedBy: row.requestedBy ?? null,
     requestedSentTo: row.requestedSentTo ?? null,

@@ -94,18 +94,23 @@ export interface CampaignView {
 
 export interface CampaignRowView {
   row: number;
+  /** Where the row stands in its file as a spreadsheet numbers it (the header is line 1); a round's or period's own row. */
+  line: number;
   tag: string;
   amount: string;
   description: string;
+  /** The business's own reference from the file's `reference` column; null when none. */
+  businessReference: string | null;
   status: RowStatus;
   requestId: string | null;
   error: string | null;
   /** Why the row was left out by policy (an invalid row); null for bad input and every other row. */
   leftOut: LeftOutReason | null;
   warning: string | null;
-  /** The payment that settled the row's request, if any: who paid, how much, when (UTC ISO). */
+  /** The payment that settled the row's request, if any: who paid, how much (paid, and settled after fees), when (UTC ISO). */
   paidBy: string | null;
   paidAmount: string | null;
+  settledAmount: string | null;
   paidAt: string | null;
 }
 

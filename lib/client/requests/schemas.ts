@@ -62,11 +62,21 @@ export const idempotencyKeySchema = z
   .string({ error: "Missing idempotencyKey" })
   .regex(/^[A-Za-z0-9_-]{8,64}$/, "idempotencyKey must be 8–64 letters, digits, - or _");
 
+/** The business's own reference (an invoice or member number): optional; empty is none. */
+export const businessReferenceSchema = z
+  .string({ error: "A reference is text" })
+  .trim()
+  .max(100, "Keep the reference under 100 characters")
+  .refine((r) => !/[\u0000-\u001f\u007f]/.test(r), "Remove line breaks and control characters")
+  .optional()
+  .transform((r) => (r ? r : undefined));
+
 export const newRequestSchema = z
   .object({
     tag: tagSchema,
     amount: nairaAmountSchema,
     description: descriptionSchema,
+    businessReference: businessReferenceSchema,
     idempotencyKey: idempotencyKeySchema,
   })
   .strict();
