@@ -36,11 +36,14 @@ export default async function OverviewPage() {
     }),
   ]);
   return (
-    <div className="space-y-8">
-      <h1 className="text-2xl font-semibold">Overview</h1>
+    <div className="flex flex-col gap-8">
+      <h1 className="order-first text-2xl font-semibold">Overview</h1>
       <HydrationBoundary state={dehydrate(client)}>
         <BalanceSection />
-        <DeskPanel />
+        {/* On a phone the money that came in is read first, above the wallets; on wide screens it follows them. */}
+        <div className="-order-1 md:order-none">
+          <DeskPanel />
+        </div>
         {/* One above the other: the requests table needs the page's whole width (at 1280 px two thirds cut it off). */}
         <RecentRequests />
         <RecentPayments />

@@ -11,20 +11,30 @@ import { openCountText } from "@/components/exceptions/format";
 import type { Role } from "@/lib/client/auth/roles";
 import { openExceptionsQuery } from "@/lib/client/query/options";
 
-const LINKS: { href: string; label: string; roles: readonly Role[] }[] = [
-  { href: "/", label: "Overview", roles: ["admin", "operator", "viewer"] },
-  { href: "/requests", label: "Requests", roles: ["admin", "operator", "viewer"] },
-  { href: "/requests/new", label: "New request", roles: ["admin", "operator"] },
-  { href: "/campaigns", label: "Campaigns", roles: ["admin", "operator", "viewer"] },
-  { href: "/plans", label: "Plans", roles: ["admin", "operator", "viewer"] },
-  { href: "/payments", label: "Payments", roles: ["admin", "operator", "viewer"] },
-  { href: "/payers", label: "Payers", roles: ["admin", "operator", "viewer"] },
-  { href: "/exceptions", label: "Exceptions", roles: ["admin", "operator", "viewer"] },
-  { href: "/reports", label: "Day book", roles: ["admin", "operator", "viewer"] },
-  { href: "/webhooks", label: "Deliveries", roles: ["admin"] },
-  { href: "/staff", label: "Staff", roles: ["admin"] },
-  { href: "/audit", label: "Audit log", roles: ["admin"] },
-  { href: "/account", label: "Account", roles: ["admin", "operator", "viewer"] },
+type Group = "home" | "collect" | "books" | "settings";
+
+// Grouped as a finance team works: asking for money, the books, and the settings (docs/decisions.md).
+const LINKS: { href: string; label: string; roles: readonly Role[]; group: Group }[] = [
+  { href: "/", label: "Overview", roles: ["admin", "operator", "viewer"], group: "home" },
+  { href: "/requests", label: "Requests", roles: ["admin", "operator", "viewer"], group: "collect" },
+  { href: "/requests/new", label: "New request", roles: ["admin", "operator"], group: "collect" },
+  { href: "/campaigns", label: "Campaigns", roles: ["admin", "operator", "viewer"], group: "collect" },
+  { href: "/plans", label: "Plans", roles: ["admin", "operator", "viewer"], group: "collect" },
+  { href: "/payers", label: "Payers", roles: ["admin", "operator", "viewer"], group: "collect" },
+  { href: "/payments", label: "Payments", roles: ["admin", "operator", "viewer"], group: "books" },
+  { href: "/exceptions", label: "Exceptions", roles: ["admin", "operator", "viewer"], group: "books" },
+  { href: "/reports", label: "Day book", roles: ["admin", "operator", "viewer"], group: "books" },
+  { href: "/webhooks", label: "Deliveries", roles: ["admin"], group: "settings" },
+  { href: "/staff", label: "Staff", roles: ["admin"], group: "settings" },
+  { href: "/audit", label: "Audit log", roles: ["admin"], group: "settings" },
+  { href: "/account", label: "Account", roles: ["admin", "operator", "viewer"], group: "settings" },
+];
+
+const GROUPS: { id: Group; label: string }[] = [
+  { id: "home", label: "Home" },
+  { id: "collect", label: "Collect" },
+  { id: "books", label: "Books" },
+  { id: "settings", label: "Settings" },
 ];
 
 /** While the team requires two-step sign-in of someone who has none, their account page is all that opens. */
@@ -67,8 +77,20 @@ export function MainNav({ role, mustEnrol = false, account }: { role: Role; must
     setOpenOn(null);
     button.current?.focus();
   };
+  const groups = GROUPS.map((g) => ({ ...g, links: links.filter((l) => l.group === g.id) })).filter((g) => g.links.length > 0);
   return (
     <>
+      {openExceptions ? (
+        // On a phone the open count shows beside the menu button, so it is seen without opening the menu.
+        <Link
+          href="/exceptions"
+          data-testid="exceptions-badge-phone"
+          aria-label={`Exceptions, ${openExceptions} open`}
+          className="rounded-full bg-red-100 px-2 py-0.5 text-xs leading-5 font-semibold text-red-900 tabular-nums ring-1 ring-red-300 md:hidden"
+        >
+          {openExceptions} open
+        </Link>
+      ) : null}
       <button
         ref={button}
         type="button"
@@ -90,32 +112,41 @@ export function MainNav({ role, mustEnrol = false, account }: { role: Role; must
       <div id={MENU_ID} onKeyDown={closeOnEscape} className={`${open ? "flex" : "hidden"} w-full flex-col gap-3 border-t border-slate-200 pt-3 md:contents`}>
         {/* Wide screens: the panel's box dissolves into the header's row; the links take a line of their own under it. */}
         <nav aria-label="Main" className="md:order-last md:w-full">
-          <ul className="flex flex-col text-sm md:flex-row md:flex-wrap md:gap-x-4 md:gap-y-1">
-            {links.map((l) => {
-              const here = current?.href === l.href;
-              const count = l.href === "/exceptions" ? openExceptions : null;
-              return (
-                <li key={l.href}>
-                  <Link
-                    href={l.href}
-                    aria-current={here ? (current.exact ? "page" : "true") : undefined}
-                    aria-label={count ? `${l.label}, ${count} open` : undefined}
-                    className={`block py-2 whitespace-nowrap md:py-0 ${here ? "font-semibold text-slate-950 underline decoration-2 underline-offset-4" : "text-slate-700 hover:text-slate-950 hover:underline"}`}
-                  >
-                    {l.label}
-                    {count ? (
-                      <span
-                        aria-hidden="true"
-                        data-testid="exceptions-badge"
-                        className="ml-1.5 inline-block rounded-full bg-red-100 px-1.5 text-xs leading-5 font-semibold text-red-900 tabular-nums ring-1 ring-red-300"
-                      >
-                        {count}
-                      </span>
-                    ) : null}
-                  </Link>
-                </li>
-              );
-            })}
+          <ul className="flex flex-col gap-2 text-sm md:flex-row md:flex-wrap md:items-center md:gap-x-4 md:gap-y-1">
+            {groups.map((g, gi) => (
+              <li key={g.id} className={gi > 0 ? "md:border-l md:border-slate-300 md:pl-4" : undefined}>
+                <span id={`nav-group-${g.id}`} className="block text-xs font-semibold tracking-wide text-slate-600 uppercase md:sr-only">
+                  {g.label}
+                </span>
+                <ul aria-labelledby={`nav-group-${g.id}`} className="flex flex-col md:flex-row md:gap-x-4">
+                  {g.links.map((l) => {
+                    const here = current?.href === l.href;
+                    const count = l.href === "/exceptions" ? openExceptions : null;
+                    return (
+                      <li key={l.href}>
+                        <Link
+                          href={l.href}
+                          aria-current={here ? (current.exact ? "page" : "true") : undefined}
+                          aria-label={count ? `${l.label}, ${count} open` : undefined}
+                          className={`block py-2 whitespace-nowrap md:py-0 ${here ? "font-semibold text-slate-950 underline decoration-2 underline-offset-4" : "text-slate-700 hover:text-slate-950 hover:underline"}`}
+                        >
+                          {l.label}
+                          {count ? (
+                            <span
+                              aria-hidden="true"
+                              data-testid="exceptions-badge"
+                              className="ml-1.5 inline-block rounded-full bg-red-100 px-1.5 text-xs leading-5 font-semibold text-red-900 tabular-nums ring-1 ring-red-300"
+                            >
+                              {count}
+                            </span>
+                          ) : null}
+                        </Link>
+                      </li>
+                    );
+                  })}
+                </ul>
+              </li>
+            ))}
           </ul>
         </nav>
         <div className="flex flex-wrap items-center gap-3 text-sm md:order-1 md:ml-auto md:flex-nowrap">{account}</div>

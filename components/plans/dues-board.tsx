@@ -5,6 +5,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useOptimistic, useTransition } from "react";
 
 import { formatNaira } from "@/components/campaigns/format";
+import { periodLabel } from "@/lib/client/plans/period-label";
 import { PayerTag } from "@/components/payers/payer-tag";
 import { buttonClasses } from "@/components/ui/button";
 import { cardClasses } from "@/components/ui/card";
@@ -19,8 +20,9 @@ import { CELL_CLASSES } from "./status-badge";
 
 // The member column stays in view while the periods scroll sideways under it (a phone scrolls the board's own box,
 // never the page): sticky at the left, with a background so the cells passing under it do not show through.
-const STICKY = "sticky left-0 z-10 border-r border-slate-200 px-3 py-2 text-left";
-const CELL = "border-t border-slate-100 px-3 py-2";
+// Tighter on a phone, so the member, what they owe and a whole period's label fit the first screen (375 px).
+const STICKY = "sticky left-0 z-10 border-r border-slate-200 px-2 py-2 text-left sm:px-3";
+const CELL = "border-t border-slate-100 px-2 py-2 sm:px-3";
 
 /** A cell: the status word in its colour (the word says it, the colour repeats it), linking to its request when there is one. */
 function Cell({ cell, tag }: { cell: BoardCell; tag: string }) {
@@ -58,12 +60,12 @@ function BoardTable({ board }: { board: BoardView }) {
             <th scope="col" className={`${STICKY} bg-slate-50 font-medium`}>
               Member
             </th>
-            <th scope="col" className="bg-slate-50 px-3 py-2 text-right font-medium whitespace-nowrap">
+            <th scope="col" className="bg-slate-50 px-2 py-2 text-right font-medium whitespace-nowrap sm:px-3">
               Owes
             </th>
             {board.periods.map((p) => (
-              <th key={p} scope="col" className="bg-slate-50 px-3 py-2 font-medium whitespace-nowrap" data-testid="board-period">
-                {p}
+              <th key={p} scope="col" className="bg-slate-50 px-2 py-2 font-medium sm:px-3" data-testid="board-period" data-period={p}>
+                {periodLabel(p)}
               </th>
             ))}
           </tr>
@@ -73,7 +75,7 @@ function BoardTable({ board }: { board: BoardView }) {
             <tr key={m.tag} data-testid="board-row" data-tag={payerKey(m.tag)}>
               <th scope="row" className={`${STICKY} border-t border-slate-100 bg-white font-normal`} data-testid="board-member">
                 {/* A table cell ignores max-width: the box inside keeps a long tag to its width, cut with "…". */}
-                <div className="max-w-40">
+                <div className="max-w-28 sm:max-w-40">
                   <PayerTag tag={m.tag} className="font-medium" />
                   {m.name ? <span className="block truncate text-xs text-slate-600">{m.name}</span> : null}
                   {m.removed ? <span className="block text-xs text-slate-600">removed</span> : null}

@@ -23,6 +23,7 @@ import { MemberChangeForm } from "./member-change-form";
 import { PlanStatusActions, RunPeriodForm } from "./plan-actions";
 import { PlansSkeleton } from "./skeleton";
 import { PlanStatusBadge } from "./status-badge";
+import { periodLabel } from "@/lib/client/plans/period-label";
 
 const PERIOD_COLUMNS: Column[] = [
   "Period",
@@ -48,7 +49,7 @@ function PeriodsTable({ periods }: { periods: PlanPeriodView[] }) {
     >
       {periods.map((p) => (
         <tr key={p.period} data-testid="plan-period-row" data-period={p.period} data-status={p.status}>
-          <Td className="font-medium whitespace-nowrap">{p.period}</Td>
+          <Td className="font-medium whitespace-nowrap">{periodLabel(p.period)}</Td>
           <Td className="whitespace-nowrap text-slate-700">
             <LocalTime iso={p.dueAt} />
           </Td>

@@ -8,7 +8,8 @@ import { formatMajor } from "@/lib/client/money";
 
 import { dayLabel, isZero, spansYears } from "./format";
 
-const money = (amount: string) => formatMajor("NGN", amount);
+// Amounts in the table are naira without the currency on each cell (the headers say NGN), so the book fits 1,280 px.
+const money = (amount: string) => formatMajor("NGN", amount).replace(/^NGN\s*/, "");
 
 const COLUMNS: Column[] = [
   "Day",
@@ -16,22 +17,20 @@ const COLUMNS: Column[] = [
   { label: "Accepted", align: "right" },
   { label: "Declined", align: "right" },
   { label: "Failed", align: "right" },
-  { label: "Asked", align: "right" },
-  { label: "Accepted amount", align: "right" },
+  { label: "Asked (NGN)", align: "right" },
+  { label: "Accepted amount (NGN)", align: "right" },
   { label: "Payments", align: "right", lead: true },
-  { label: "Gross", align: "right" },
-  { label: "Fees", align: "right" },
-  { label: "Settled", align: "right", lead: true },
+  { label: "Paid (NGN)", align: "right" },
+  { label: "Fees (NGN)", align: "right" },
+  { label: "Settled (NGN)", align: "right", lead: true },
   { label: "Verified", align: "right" },
-  { label: "Balance first", align: "right" },
-  { label: "Balance last", align: "right" },
-  { label: "Balance change", align: "right" },
-  { label: "Unexplained", align: "right", lead: true },
+  { label: "Balance change (NGN)", align: "right" },
+  { label: "Unexplained (NGN)", align: "right", lead: true },
   { label: "Open exceptions", align: "right" },
 ];
 
-const NUM = "text-right tabular-nums";
-const MONEY = "text-right whitespace-nowrap tabular-nums";
+const NUM = "px-2! text-right tabular-nums";
+const MONEY = "px-2! text-right whitespace-nowrap tabular-nums";
 
 /** "—" to the eye, words to a screen reader: a value there is none of (no balance reading that day). */
 function None({ words }: { words: string }) {
@@ -78,7 +77,6 @@ function cells(row: Row, head: ReactNode): ReactNode[] {
       {value}
     </Td>
   );
-  const reading = (pick: (b: NonNullable<Row["balance"]>) => string) => (row.balance ? money(pick(row.balance)) : <None words="no reading" />);
   return [
     <th key="day" scope="row" className="order-first px-3 py-2 text-left font-semibold whitespace-nowrap">
       {head}
@@ -95,19 +93,18 @@ function cells(row: Row, head: ReactNode): ReactNode[] {
     cell("settled", MONEY, money(row.payments.settled)),
     cell("verified", NUM, row.payments.verified),
     cell(
-      "balance-first",
-      MONEY,
-      reading((b) => b.first),
-    ),
-    cell(
-      "balance-last",
-      MONEY,
-      reading((b) => b.last),
-    ),
-    cell(
       "balance-change",
       MONEY,
-      reading((b) => b.change),
+      row.balance ? (
+        <>
+          {money(row.balance.change)}
+          <span className="block text-xs text-slate-600" data-testid="balance-readings">
+            {money(row.balance.first)} → {money(row.balance.last)}
+          </span>
+        </>
+      ) : (
+        <None words="no reading" />
+      ),
     ),
     cell("unexplained", MONEY, <Unexplained amount={row.unexplained} day={row.openExceptions === null ? null : row.date} />, {
       "data-unexplained": row.unexplained !== null && !isZero(row.unexplained) ? "" : undefined,
@@ -128,28 +125,53 @@ function cells(row: Row, head: ReactNode): ReactNode[] {
   ];
 }
 
+/** No request sent or answered, nothing asked, no payment, no balance reading and no exception opened that day. */
+function quiet(d: DayEntry): boolean {
+  const r = d.requests;
+  return (
+    r.sent + r.accepted + r.declined + r.failed === 0 &&
+    d.payments.count === 0 &&
+    isZero(d.asked) &&
+    isZero(d.acceptedAmount) &&
+    d.balance === null &&
+    d.openExceptions === 0
+  );
+}
+
 /** One row a day, oldest first, then the range's total; below `sm` each row is a card (DataTable). */
 export function DayBookTable({ book, today }: { book: DayBook; today: string }) {
   const withYear = spansYears(book.from, book.to);
   const days = book.days.length;
   return (
     <DataTable label="Day book table" caption="The day book: one row a day, oldest first, then the total for the range" columns={COLUMNS}>
-      {book.days.map((d) => (
-        <tr key={d.date} data-testid="day-row" data-day={d.date}>
-          {cells(
-            d,
-            <>
-              <time dateTime={d.date}>{dayLabel(d.date, withYear)}</time>
-              {d.date === today ? (
-                <>
-                  {" "}
-                  <span className="text-xs font-normal text-slate-600">(today)</span>
-                </>
-              ) : null}
-            </>,
-          )}
-        </tr>
-      ))}
+      {book.days.map((d) => {
+        const head = (
+          <>
+            <time dateTime={d.date}>{dayLabel(d.date, withYear)}</time>
+            {d.date === today ? (
+              <>
+                {" "}
+                <span className="text-xs font-normal text-slate-600">(today)</span>
+              </>
+            ) : null}
+          </>
+        );
+        // A day with nothing in it is one short line, not a row (or a phone's card) of zeros.
+        return quiet(d) ? (
+          <tr key={d.date} data-testid="day-row" data-day={d.date} data-quiet="">
+            <th scope="row" className="order-first px-3 py-1 text-left font-semibold whitespace-nowrap text-slate-600">
+              {head}
+            </th>
+            <Td colSpan={COLUMNS.length - 1} data-label="" className="py-1! text-slate-600">
+              Nothing that day: no requests, payments or balance readings
+            </Td>
+          </tr>
+        ) : (
+          <tr key={d.date} data-testid="day-row" data-day={d.date}>
+            {cells(d, head)}
+          </tr>
+        );
+      })}
       <tr data-testid="day-book-total" className="bg-slate-50">
         {cells(
           { ...book.total, openExceptions: null },

@@ -75,23 +75,34 @@ describe("day labels", () => {
 describe("DayBookTable", () => {
   const html = renderToStaticMarkup(createElement(DayBookTable, { book: BOOK, today: "2026-11-24" }));
 
-  it("writes a row a day with every column, money in the service's format, and — for a day with no reading", () => {
+  it("writes a row a day with every column (naira in the service's format, the currency in the headers), and one short line for a day with nothing", () => {
     expect(rowText(html, 'data-day="2026-11-24"')).toBe(
-      "Tue 24 Nov (today) 3 1 1 0 NGN 4,500.00 NGN 1,500.00 1 NGN 1,500.00 NGN 15.00 NGN 1,485.00 1 NGN 10,000.00 NGN 11,385.00 NGN 1,385.00 Check NGN -100.00 0",
+      "Tue 24 Nov (today) 3 1 1 0 4,500.00 1,500.00 1 1,500.00 15.00 1,485.00 1 1,385.00 10,000.00 → 11,385.00 Check -100.00 — the open exceptions of 2026-11-24 0",
     );
-    expect(rowText(html, 'data-day="2026-11-23"')).toBe(
-      "Mon 23 Nov 0 0 0 0 NGN 0.00 NGN 0.00 0 NGN 0.00 NGN 0.00 NGN 0.00 0 — no reading — no reading — no reading — no balance reading 0",
+    expect(rowText(html, 'data-day="2026-11-23"')).toBe("Mon 23 Nov Nothing that day: no requests, payments or balance readings");
+    expect(html).toContain("Settled (NGN)");
+  });
+
+  it("keeps a quiet day's full row when anything happened: a balance reading alone is something", () => {
+    const read = renderToStaticMarkup(
+      createElement(DayBookTable, {
+        book: { ...BOOK, days: [day("2026-11-23", { balance: { first: "5.00", last: "5.00", change: "0.00" }, unexplained: "0.00" })] },
+        today: "2026-11-24",
+      }),
     );
+    expect(rowText(read, 'data-day="2026-11-23"')).toBe("Mon 23 Nov 0 0 0 0 0.00 0.00 0 0.00 0.00 0.00 0 0.00 5.00 → 5.00 0.00 0");
   });
 
   it("ends with the total row, its open exceptions not summed", () => {
-    expect(rowText(html, 'data-testid="day-book-total"')).toMatch(/^Total \(2 days\) 3 1 1 0 NGN 4,500\.00 .* Check NGN -100\.00 — not summed$/);
+    expect(rowText(html, 'data-testid="day-book-total"')).toMatch(/^Total \(2 days\) 3 1 1 0 4,500\.00 .* Check -100\.00 — not summed$/);
   });
 
   it("labels every cell for the phone's card and marks a non-zero unexplained change in words", () => {
-    expect(html).toContain('data-label="Unexplained"');
+    expect(html).toContain('data-label="Unexplained (NGN)"');
     expect(html).toContain('data-label="Open exceptions"');
     expect(html.match(/data-unexplained=""/g)).toHaveLength(2);
+    // The quiet day's line has no column label of its own (a phone's card shows just the words).
+    expect(html).toContain('data-label=""');
   });
 });
 

@@ -30,7 +30,7 @@ function Party({ label, party, link = false }: { label: string; party: { name: s
   );
 }
 
-export function RequestDetail({ id }: { id: string }) {
+export function RequestDetail({ id, canSend = false }: { id: string; canSend?: boolean }) {
   const query = useQuery(requestQuery(id));
   if (query.isPending) return <p className="text-slate-600">Loading…</p>;
   if (query.isError) return <ErrorPanel title="This request could not be loaded" message={query.error.message} />;
@@ -42,6 +42,12 @@ export function RequestDetail({ id }: { id: string }) {
         <h1 className="text-2xl font-semibold">Request {r.requestId ? `#${r.requestId}` : r.reference}</h1>
         <StatusBadge status={r.status} />
         {!r.local ? <span className="text-xs text-slate-600">(not sent from this dashboard)</span> : null}
+        {canSend ? (
+          // After a send, the next person is one click away.
+          <TextLink href="/requests/new" className="ml-auto text-sm font-medium" data-testid="send-another">
+            Send another request
+          </TextLink>
+        ) : null}
       </div>
       <Card as="dl" className="grid gap-4 p-4 sm:grid-cols-2">
         <Detail label="Amount" testId="request-amount" valueClassName="text-xl font-semibold tabular-nums">

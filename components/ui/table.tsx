@@ -24,7 +24,8 @@ function labelCells(rows: ReactNode, columns: readonly Column[]): ReactNode {
       if (!isValidElement<Record<string, unknown>>(cell)) return cell;
       const column = columns[index];
       index += 1;
-      if (!column) return cell;
+      // A cell that names its own label (a row spanning the columns, say) keeps it.
+      if (!column || cell.props["data-label"] !== undefined) return cell;
       const { label, lead } = columnOf(column);
       return cloneElement(cell, { "data-label": label, ...(lead ? { "data-lead": "" } : {}) });
     });

@@ -11,6 +11,7 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { getServerQueryClient } from "@/lib/query/server-client";
 import { readDayBook } from "@/lib/reports/daily";
+import { firstActivityDay } from "@/lib/reports/first-activity";
 
 export const metadata = { title: "Day book" };
 
@@ -28,10 +29,10 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
   const { from, to } = dayBookQuerySchema.parse({ from: one("from") || undefined, to: one("to") || undefined });
   const { timeZone } = getConfig();
   const today = dayOf(new Date(), timeZone);
-  const range = dayBookRange({ from, to }, today);
+  const db = await getDb();
+  const range = dayBookRange({ from, to }, today, from || to ? null : await firstActivityDay(db, timeZone));
   const client = getServerQueryClient();
   if (range.ok) {
-    const db = await getDb();
     await client.prefetchQuery({ queryKey: keys.dayBook(range), queryFn: () => readDayBook(db, range.from, range.to, timeZone) });
   }
   return (

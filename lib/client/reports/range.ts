@@ -19,12 +19,14 @@ export type DayBookRange =
   | { ok: false; from: string; to: string; message: string; field: "to"; fieldMessage: string };
 
 /**
- * The days asked for, with the defaults filled in: this month so far when neither is given, the month `to` is in
- * when only `to` is, and up to today (or `from` itself, for a day still to come) when only `from` is. `today` is
- * the day now in TIMEZONE. A last day before the first, or more than MAX_REPORT_DAYS days, is refused.
+ * The days asked for, with the defaults filled in: this month so far when neither is given (from the first day with
+ * any activity, `firstActive`, when that is later in the month), the month `to` is in when only `to` is, and up to
+ * today (or `from` itself, for a day still to come) when only `from` is. `today` is the day now in TIMEZONE. A last
+ * day before the first, or more than MAX_REPORT_DAYS days, is refused.
  */
-export function dayBookRange(asked: DayRange, today: string): DayBookRange {
-  const from = asked.from ?? monthStart(asked.to ?? today);
+export function dayBookRange(asked: DayRange, today: string, firstActive: string | null = null): DayBookRange {
+  const start = monthStart(asked.to ?? today);
+  const from = asked.from ?? (!asked.to && firstActive && firstActive > start && firstActive <= today ? firstActive : start);
   const to = asked.to ?? (from > today ? from : today);
   if (to < from)
     return { ok: false, from, to, message: "The last day is before the first; swap them.", field: "to", fieldMessage: "The last day is before the first" };

@@ -12,6 +12,7 @@ import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 import { dayBookCsv } from "@/lib/reports/day-book-csv";
 import { readDayBook } from "@/lib/reports/daily";
+import { firstActivityDay } from "@/lib/reports/first-activity";
 
 export const dynamic = "force-dynamic";
 
@@ -20,7 +21,7 @@ export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
   const query = parseFields(dayBookApiQuerySchema, Object.fromEntries(request.nextUrl.searchParams));
   const { timeZone } = getConfig();
   // The one rule the /reports page uses too (lib/client/reports/range.ts).
-  const range = dayBookRange(query, dayOf(new Date(), timeZone));
+  const range = dayBookRange(query, dayOf(new Date(), timeZone), query.from || query.to ? null : await firstActivityDay(db, timeZone));
   if (!range.ok) throw unprocessable(range.message, { fieldErrors: { [range.field]: [range.fieldMessage] }, formErrors: [] });
   const { from, to } = range;
   const book = await readDayBook(db, from, to, timeZone);
