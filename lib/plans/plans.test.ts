@@ -329,8 +329,9 @@ describe.each(dbTargets())("plans on $name", (target) => {
     expect((await runPlanClock(database.db, new Date(Date.now() + 48 * HOUR))).chased).toEqual([]);
     expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 2, more: false });
     const round = pass.chased[0]?.campaignId ?? "";
-    // Round 2: the one who declined before now pays.
-    await answer(round, 2, "accepted", 0);
+    // Round 2 lists everyone (the payer and the quiet one left out, with why): its third row, the one who declined
+    // before, now pays.
+    await answer(round, 3, "accepted", 0);
 
     const board = await readBoard(database.db, row, 3, false, new Date("2026-11-25T00:00:00Z"));
     expect(board.periods).toEqual(["2026-09", "2026-10", "2026-11"]);
