@@ -41,6 +41,16 @@ export interface CampaignLagResult {
   collectedAfterMs: number | null;
   collected: string;
   settledSum: string;
+  /** The second round: people asked twice (a campaign they left unanswered, then its ask-again round) who pay the round. */
+  chase: ChaseResult;
+}
+
+export interface ChaseResult {
+  rows: number;
+  /** Webhook 200 → the round's request accepted with its payment (live event), per payment. */
+  lagMs: Summary;
+  /** Round payments whose request never showed its payment within 60 s of the last 200 (linking left them alone). */
+  unlinked: number;
 }
 
 async function readCampaign(admin: Session, id: string): Promise<CampaignView> {
@@ -64,7 +74,8 @@ export async function benchCampaignLag(ctx: BenchContext): Promise<CampaignLagRe
     });
     try {
       const admin = await signIn(dashboard.url, DEMO_ADMIN.email, DEMO_ADMIN.password, nextClientIp());
-      return await measure(ctx, admin, sandbox.apiUrl);
+      const first = await measure(ctx, admin, sandbox.apiUrl);
+      return { ...first, chase: await measureChase(ctx, admin, sandbox.apiUrl) };
     } finally {
       await dashboard.stop();
     }
@@ -73,7 +84,7 @@ export async function benchCampaignLag(ctx: BenchContext): Promise<CampaignLagRe
   }
 }
 
-async function measure(ctx: BenchContext, admin: Session, apiUrl: string): Promise<CampaignLagResult> {
+async function measure(ctx: BenchContext, admin: Session, apiUrl: string): Promise<Omit<CampaignLagResult, "chase">> {
   const o = ctx.options.lag;
   // `accept.*` tags: the sandbox's people accept at once and the payment's webhook follows.
   const { view: campaign } = await uploadCampaign(admin, `Bench lag, ${o.rows} rows`, campaignCsv("accept.lag", o.rows));
@@ -147,6 +158,92 @@ async function measure(ctx: BenchContext, admin: Session, apiUrl: string): Promi
       collected,
       settledSum,
     };
+  } finally {
+    await live.close();
+  }
+}
+
+interface RowsPage {
+  items: { requestId: string | null; paidAt: string | null }[];
+}
+
+/** The requests of a campaign's rows, and which of them show a linked payment. */
+async function roundRows(admin: Session, id: string): Promise<RowsPage["items"]> {
+  const res = await admin.json<RowsPage>(`/api/campaigns/${id}/rows`, { signal: AbortSignal.timeout(30_000) });
+  if (res.status !== 200 || !res.data) throw new Error(`reading the rows of ${id}: HTTP ${res.status} ${res.message}`);
+  return res.data.items;
+}
+
+/**
+ * The second round (issue 36): a campaign of people who wait, left unanswered; its ask-again round of the unanswered;
+ * then each person pays the round's request. Each payment has two open requests to choose from, so linking asks the
+ * service which one was accepted: measured from the webhook's 200 to the round's request accepted (live event), and
+ * how many of the round's payments were left unlinked.
+ */
+async function measureChase(ctx: BenchContext, admin: Session, apiUrl: string): Promise<ChaseResult> {
+  const rows = ctx.options.lag.chaseRows;
+  const control = sandboxControl(apiUrl);
+  // Plain tags: made-up people who wait for someone to answer for them.
+  const { view: first } = await uploadCampaign(admin, `Bench chase, ${rows} rows`, campaignCsv("chase.lag", rows));
+  const start = async (id: string) => {
+    const res = await admin.json<CampaignView>(`/api/campaigns/${id}/start`, { method: "POST", body: "{}" });
+    if (res.status !== 200) throw new Error(`starting campaign ${id}: HTTP ${res.status} ${res.message}`);
+  };
+  const sent = async (id: string) => {
+    for (const stop = Date.now() + ctx.options.lag.capMs; Date.now() < stop; await sleep(250)) {
+      const view = await readCampaign(admin, id);
+      if (view.status === "done") return;
+    }
+    throw new Error(`campaign ${id} not sent within the cap`);
+  };
+  await start(first.id);
+  await sent(first.id);
+  const asked = await admin.json<{ campaign: CampaignView }>(`/api/campaigns/${first.id}/ask-again`, {
+    method: "POST",
+    body: JSON.stringify({ include: ["unanswered"], unansweredForHours: 0 }),
+  });
+  if (asked.status !== 201 || !asked.data) throw new Error(`ask again: HTTP ${asked.status} ${asked.message}`);
+  const round = asked.data.campaign.id;
+  await start(round);
+  await sent(round);
+  const requests = (await roundRows(admin, round)).flatMap((r) => (r.requestId ? [r.requestId] : []));
+  if (requests.length !== rows) throw new Error(`the round sent ${requests.length} of ${rows} requests`);
+  ctx.log(`lag: chase round of ${rows} sent; each person now pays the round's request`);
+
+  const live = await SseClient.open(admin, "/api/live", { keep: rows * 40 });
+  try {
+    const wanted = new Set(requests);
+    const accepted = new Map<string, number>();
+    for (const id of requests) await control.accept(id);
+    let seen = 0;
+    for (const stop = performance.now() + 120_000; accepted.size < rows && performance.now() < stop; ) {
+      await live.waitFor(() => true, 1_000, performance.now());
+      const events = live.events;
+      for (let i = Math.max(0, events.length - (live.received - seen)); i < events.length; i++) {
+        const e = events[i];
+        if (e?.event !== "request.updated") continue;
+        const data = JSON.parse(e.data) as { requestId: string | null; status: string };
+        if (data.status === "accepted" && data.requestId && wanted.has(data.requestId) && !accepted.has(data.requestId))
+          accepted.set(data.requestId, performance.timeOrigin + e.at);
+      }
+      seen = live.received;
+    }
+    const deliveries = (await control.deliveries()).filter((d) => d.outcome === "delivered" && wanted.has(String(d.request_id)));
+    const lags: number[] = [];
+    for (const d of deliveries) {
+      const ok = d.attempts.find((a) => a.status !== undefined && a.status >= 200 && a.status < 300);
+      const event = accepted.get(String(d.request_id));
+      if (ok && event !== undefined) lags.push(event - Date.parse(ok.answeredAt));
+    }
+    // Every payment of the round linked to its request (the row shows who paid), or counted unlinked after 60 s.
+    let unlinked = rows;
+    for (const stop = Date.now() + 60_000; Date.now() < stop; await sleep(250)) {
+      unlinked = (await roundRows(admin, round)).filter((r) => r.paidAt === null).length;
+      if (unlinked === 0) break;
+    }
+    const lagMs = summarize(lags);
+    ctx.log(`lag: chase round p50 ${lagMs.p50} ms, p95 ${lagMs.p95} ms over ${lagMs.n}; ${unlinked} of ${rows} payments unlinked`);
+    return { rows, lagMs, unlinked };
   } finally {
     await live.close();
   }

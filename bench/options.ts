@@ -62,7 +62,8 @@ export interface BenchOptions {
     minPersonRequests: number;
   };
   /** A campaign of `rows` whose people accept at once, at the default budget, watched until all are accepted or `capMs`. */
-  lag: { rows: number; capMs: number };
+  /** `chaseRows`: people who do not answer the first campaign and pay its ask-again round (the second round's step). */
+  lag: { rows: number; capMs: number; chaseRows: number };
   /** The payers list at `basePayers` and at `payers` payers (two payments each), and a payer with `heavyRequests` requests. */
   payers: { basePayers: number; payers: number; heavyRequests: number; warmups: number; samples: number };
   /** A plan of `members` members with its last `periods` periods made (each run timed), then its dues board timed. */
@@ -125,7 +126,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
         personEveryMs: 2_000,
         minPersonRequests: 3,
       },
-      lag: { rows: 10, capMs: 120_000 },
+      lag: { rows: 10, capMs: 120_000, chaseRows: 4 },
       payers: { basePayers: 100, payers: 1_000, heavyRequests: 100, warmups: 1, samples: 3 },
       plans: { members: 50, periods: 3, warmups: 1, samples: 3 },
       dayBook: { payments: 1_000, warmups: 1, samples: 3 },
@@ -166,7 +167,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       minPersonRequests: 10,
     },
     // 500 rows at the default 90 calls a minute: a send and a link confirmation each, 60 background calls a minute, about 17 min.
-    lag: { rows: 500, capMs: 30 * 60_000 },
+    lag: { rows: 500, capMs: 30 * 60_000, chaseRows: 30 },
     payers: { basePayers: 100, payers: 100_000, heavyRequests: 1_000, warmups: 3, samples: 7 },
     plans: { members: 1_000, periods: 12, warmups: 3, samples: 7 },
     dayBook: { payments: 100_000, warmups: 3, samples: 7 },

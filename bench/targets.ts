@@ -263,6 +263,20 @@ function lagLines(r: CampaignLagResult): TargetLine[] {
     },
     {
       bench,
+      metric: `second round: ${r.chase.rows} people left unanswered, asked again, pay the round (two open requests each): webhook 200 → the round's request accepted`,
+      value: `p50 ${r.chase.lagMs.p50} ms, p95 ${r.chase.lagMs.p95} ms over ${r.chase.lagMs.n}`,
+      target: "p95 < 2 s",
+      verdict: check(r.chase.lagMs.n === r.chase.rows && r.chase.lagMs.p95 < 2000),
+    },
+    {
+      bench,
+      metric: "second round: its payments left unlinked (linking asks the service which request was accepted)",
+      value: `${r.chase.unlinked} of ${r.chase.rows}`,
+      target: "0",
+      verdict: check(r.chase.unlinked === 0),
+    },
+    {
+      bench,
       metric: "the campaign's collected equals the settled sum of its payments, after the last payment's 200",
       value:
         r.collectedAfterMs === null

@@ -1,5 +1,5 @@
-// The exceptions inbox (DESIGN §14) as a finance person works it in Chromium: a payment that matches two pending
-// requests is not linked and opens a "Payment not linked" exception, which appears on /exceptions and in the
+// The exceptions inbox (DESIGN §14) as a finance person works it in Chromium: a payment from a tag with two pending
+// requests, for an amount neither asks, is not linked and opens a "Payment not linked" exception, which appears on /exceptions and in the
 // navigation's count with no reload; resolving it needs a note (in the browser and from the route's 422), links the
 // payment to the request picked among the suggestions, and moves it under Resolved with the note and who resolved it;
 // a resolved one reopens; a viewer sees no buttons; axe clean with no sideways scroll at 1280 and 375 px.
@@ -10,12 +10,12 @@ import { exceptionListSearch, type ExceptionKind, type ExceptionPage, type Excep
 import { payload } from "../tests/support/payloads";
 import { fakeAddress as fakeClientIp } from "../tests/support/sign-in";
 import { deliverySignature } from "../tests/support/sign-delivery";
-import { BASE_URL, DEMO_ADMIN, createStaff, newSession, sandbox, sendRequestWithinBudget, uniqueTag } from "./support";
+import { BASE_URL, DEMO_ADMIN, createStaff, newSession, sendRequestWithinBudget, uniqueTag } from "./support";
 import { expectAxeClean } from "./axe";
 
 test.describe.configure({ mode: "serial" });
 
-// A plain tag: a consumer who waits for a person (DESIGN §7), answered here through the sandbox's control API.
+// A plain tag: a consumer who waits for a person; here they never answer, and a stray payment comes instead.
 const TAG = uniqueTag("exc");
 const AMOUNT = "2750.00";
 const NOTE = `Ada confirmed by phone that she paid request A (${TAG}).`;
@@ -83,9 +83,9 @@ async function exceptionNow(request: APIRequestContext, id: string): Promise<Exc
   return ((await res.json()) as { data: { exception: ExceptionView } }).data.exception;
 }
 
-/** A payment as the service delivers it (a signed webhook) from a fresh tag no request waits on: it cannot be linked. */
-async function deliverStrayPayment(request: APIRequestContext, tag: string): Promise<string> {
-  const delivery = payload({ description: "Exceptions inbox stray", meta: { peer_tag: tag, name: "Stray Payer" } });
+/** A payment as the service delivers it (a signed webhook) from `tag`; no request of that amount waits on it: it cannot be linked. */
+async function deliverStrayPayment(request: APIRequestContext, tag: string, amounts: Record<string, number> = {}): Promise<string> {
+  const delivery = payload({ description: "Exceptions inbox stray", meta: { peer_tag: tag, name: "Stray Payer" }, ...amounts });
   const body = JSON.stringify({ ...delivery, customer: { ...delivery.customer, tag } });
   const res = await request.post("/api/webhooks/peer-transfer", {
     data: Buffer.from(body),
@@ -118,7 +118,7 @@ test.beforeAll(async ({ request }) => {
   expect(otherId).not.toBe("");
 });
 
-test("a payment matching two requests is not linked: a 'Payment not linked' exception opens within seconds, and the navigation counts it live", async ({
+test("a payment for an amount none of a tag's two requests asks is not linked: a 'Payment not linked' exception opens within seconds, and the navigation counts it live", async ({
   page,
   request,
 }) => {
@@ -126,8 +126,9 @@ test("a payment matching two requests is not linked: a 'Payment not linked' exce
   await openInbox(page);
   let reloads = 0;
   page.on("load", () => (reloads += 1));
-  // The consumer accepts request A in the sandbox; its payment notice arrives by webhook and matches A and B.
-  await sandbox.act(acceptedId, "accept");
+  // A signed payment notice from the tag for NGN 2,700 (both requests ask NGN 2,750): linking finds no request of that
+  // amount. (Two requests of the payment's amount are linked by asking the service which was accepted: no exception.)
+  await deliverStrayPayment(request, TAG, { amount: 2700, actual_amount: 2700, settled_amount: 2673, fees: 27 });
   const found = await waitForOpen(request, "unlinked_payment", (e) => e.tag === TAG);
   exceptionId = found.view.id;
   expect(found.view).toMatchObject({ kind: "unlinked_payment", status: "open", tag: TAG, requestId: null, resolvedBy: null });
@@ -163,10 +164,10 @@ test("a payment matching two requests is not linked: a 'Payment not linked' exce
   await expect(card.getByRole("heading", { level: 3 })).toHaveText("Payment not linked");
   await expect(card).toContainText(/Opened \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}/);
   await expect(card.getByRole("link", { name: `@${TAG}`, exact: true })).toHaveAttribute("href", `/payers/${TAG}`);
-  await expect(card.getByTestId("exception-amount")).toHaveText("NGN 2,750.00");
+  await expect(card.getByTestId("exception-amount")).toHaveText("NGN 2,700.00");
   await expect(card.getByTestId("exception-payment")).toHaveAttribute("href", `/payments/${paymentUuid}`);
   await expect(card.getByTestId("exception-detail")).toHaveText(found.view.detail);
-  await expect(card.getByTestId("exception-detail")).toContainText("2 open requests");
+  await expect(card.getByTestId("exception-detail")).toContainText(`No open request to @${TAG} for NGN 2,700.00`);
   await expect(card.getByRole("button", { name: "Resolve" })).toBeVisible();
   await expect(card.getByRole("button", { name: "Reopen" })).toHaveCount(0);
 });
@@ -179,7 +180,7 @@ test("resolving without a note is refused beside the note field, in the browser 
   const panel = card.getByTestId("resolve-panel");
   await expect(panel.getByRole("heading", { name: "Resolve: Payment not linked" })).toBeFocused();
 
-  // Both requests are suggested (same tag and amount), and nothing is linked unless a person picks one.
+  // Both requests are suggested (same tag), and nothing is linked unless a person picks one.
   await expect(panel.getByTestId("link-suggestion")).toHaveCount(2);
   expect(await panel.getByTestId("link-suggestion").evaluateAll((els) => els.map((e) => e.getAttribute("data-request-id")).sort())).toEqual(
     [acceptedId, otherId].sort(),

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { parseCampaignCsv } from "@/lib/campaigns/parse";
@@ -7,7 +7,11 @@ import { campaignRowKey, sendCampaignRows } from "@/lib/campaigns/send";
 import { describe as describeAsk, dueAt, type Schedule } from "@/lib/client/plans/schedule";
 import type { PlanFields } from "@/lib/client/plans/schemas";
 import { queryRows, type Db } from "@/lib/db/client";
-import { campaigns, fundRequests, planPeriods } from "@/lib/db/schema";
+import { koboToNaira, nairaToKobo } from "@/lib/client/money";
+import { campaigns, fundRequests, payments, planPeriods } from "@/lib/db/schema";
+import { linkPayment } from "@/lib/payments/link";
+import { processDelivery } from "@/lib/webhooks/intake";
+import { waitFor } from "@/tests/support/wait-for";
 import { markDoNotAsk } from "@/lib/payers/do-not-ask";
 import type { RequestDeps } from "@/lib/requests/deps";
 import { applyServiceState } from "@/lib/requests/status";
@@ -303,6 +307,41 @@ describe.each(dbTargets())("plans on $name", (target) => {
     // The cool-down has passed (the decline is 80 h old) by the next look: the round is made.
     await database.db.execute(sql`update fund_requests set decided_at = now() - interval '80 hours' where status = 'declined' and tag = ${decliner}`);
     expect((await runPlanClock(database.db, new Date(now.getTime() + 25 * HOUR))).chased).toHaveLength(1);
+  });
+
+  it("with two periods open for the same amount, each payment links to the period the service says was paid, and the board's collected is their settled sum", async () => {
+    const [ada, bola] = [newTag("twoperiods"), newTag("twoperiods")];
+    const id = await plan([`${ada},150,`, `${bola},250,`]);
+    const row = await planRow(id);
+    const october = await makePeriod(database.db, row, "2026-10");
+    const november = await makePeriod(database.db, row, "2026-11");
+    if (october.kind !== "made" || november.kind !== "made") throw new Error("periods not made");
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 4, more: false });
+    // Both pay November; October stays open at the service.
+    const uuids: string[] = [];
+    for (const r of [1, 2]) {
+      const [req] = await database.db
+        .select({ requestId: fundRequests.requestId })
+        .from(fundRequests)
+        .where(eq(fundRequests.idempotencyKey, campaignRowKey(november.campaignId, r)));
+      const requestId = req?.requestId ?? "";
+      await control.accept(requestId);
+      const d = await waitFor("the sandbox's webhook", async () => (await control.deliveries()).find((x) => String(x.request_id) === requestId));
+      const result = await processDelivery(
+        { db: database.db, apiKey: sb.apiKey, amountUnit: "major" },
+        { raw: Buffer.from(d.body), signature: d.signature, contentType: "application/json", remoteAddr: null },
+      );
+      uuids.push(result.recordedUuid ?? "");
+      expect(await linkPayment(deps, result.recordedUuid ?? "")).toEqual({ linked: true, requestId });
+    }
+    const settled = await database.db.select({ settled: payments.settledAmount }).from(payments).where(inArray(payments.uuid, uuids));
+    const sum = koboToNaira(settled.reduce((k, s) => k + (nairaToKobo(s.settled) ?? 0n), 0n));
+    const board = await readBoard(database.db, row, 2, false, new Date("2026-11-25T00:00:00Z"));
+    expect(board.totals).toEqual([
+      { period: "2026-10", asked: "400.00", collected: "0.00", rate: 0 },
+      { period: "2026-11", asked: "400.00", collected: sum, rate: 1 },
+    ]);
+    expect(sum).not.toBe("0.00");
   });
 
   it("chases a period after its hours, at most its rounds, and the board shows the best outcome over the rounds", async () => {
