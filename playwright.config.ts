@@ -70,6 +70,8 @@ export default defineConfig({
       // The tests play the one proxy in front: each sets X-Forwarded-For to its own fake address so
       // sign-in throttling of one test never locks another (tests/hardening covers TRUST_PROXY=0).
       TRUST_PROXY: "1",
+      // A lost payment notice is an exception a minute after the acceptance, not 15: the month-end walk settles one.
+      LOST_WEBHOOK_MINUTES: "1",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },
