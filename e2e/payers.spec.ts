@@ -125,6 +125,12 @@ test("the payer and ask-again routes refuse bad input over HTTP, each with its s
   expect(await message(unknown)).toMatch(/payer/i);
   expect((await request.get(`/api/payers/${encodeURIComponent("not a tag!")}`)).status()).toBe(404);
   expect((await request.get(`/api/campaigns/00000000-0000-4000-8000-000000000000`)).status()).toBe(404);
+  // A NUL byte in a search is refused (400, in words), never a 500 from the database.
+  for (const path of ["/api/payers?q=%00", "/api/requests?tag=%00", "/api/payments?q=a%00b"]) {
+    const nul = await request.get(path);
+    expect(nul.status(), path).toBe(400);
+    expect(await message(nul)).toContain("control character");
+  }
   const noCampaign = await request.post(`/api/campaigns/00000000-0000-4000-8000-000000000000/ask-again`, {
     headers: { Origin: BASE_URL },
     data: { include: ["declined"] },

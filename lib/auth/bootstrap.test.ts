@@ -8,7 +8,7 @@ import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { bootstrapAdmins } from "./bootstrap";
 import { DEMO_ADMIN } from "./demo";
-import { verifyPassword } from "./password";
+import { hashPassword, verifyPassword } from "./password";
 import { openSession, startSession } from "./sessions";
 
 const [pglite] = dbTargets();
@@ -90,6 +90,25 @@ describe("bootstrapAdmins", () => {
     row = await findStaffByEmail(db, "again@biz.test");
     expect(await verifyPassword(row?.passwordHash ?? null, "fourth-password")).toBe(true);
     expect(await openSession(db, session, row?.id ?? "")).toBeNull();
+  });
+
+  it("ADMIN_RESET=1 set on the very first start creates the admin and is spent: the next start does not undo the owner's new password", async () => {
+    const { db } = database;
+    const start = () => bootstrapAdmins(db, { sandbox: false, admin: { email: "fresh@biz.test", password: "deploy-password", reset: true } }, log);
+    await start();
+    const made = await findStaffByEmail(db, "fresh@biz.test");
+    expect(made?.role).toBe("admin");
+    // The owner signs in and chooses their own password; the deploy still carries ADMIN_RESET=1.
+    await db
+      .update(staff)
+      .set({ passwordHash: await hashPassword("owners-own-password") })
+      .where(eq(staff.id, made?.id ?? ""));
+    await start();
+    const row = await findStaffByEmail(db, "fresh@biz.test");
+    expect(await verifyPassword(row?.passwordHash ?? null, "owners-own-password")).toBe(true);
+    expect(lines.at(-1)).toMatch(/ADMIN_RESET=1 ignored/);
+    const audits = await db.select().from(auditLog).where(eq(auditLog.target, "fresh@biz.test"));
+    expect(audits.map((a) => a.action)).toEqual(["staff.created"]);
   });
 
   it("creates the demo admin only in sandbox mode", async () => {

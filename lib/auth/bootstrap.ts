@@ -33,6 +33,9 @@ export async function bootstrapAdmins(db: Db, config: Pick<AppConfig, "admin" | 
   if (admin) {
     const outcome = await createAdminIfMissing(db, admin.email, admin.password);
     if (outcome === "created") {
+      // Made with this password: a reset with it is done already, so the next start with ADMIN_RESET=1 left set
+      // does not undo a new password the owner chose meanwhile.
+      if (admin.reset) await rememberReset(db, admin.email, admin.password);
       await writeAudit(db, { action: "staff.created", target: admin.email, detail: { via: "ADMIN_EMAIL", role: "admin" } });
       log(`Admin ${admin.email} created from ADMIN_EMAIL/ADMIN_PASSWORD.`);
     } else if (admin.reset && (await alreadyReset(db, admin.email, admin.password))) {

@@ -6,7 +6,7 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import type { Db } from "@/lib/db/client";
 import { clientIp } from "@/lib/http/client-ip";
-import { errorResponse, forbidden, notFound, unauthorized } from "@/lib/http/api-error";
+import { badRequest, errorResponse, forbidden, notFound, unauthorized } from "@/lib/http/api-error";
 import { isSameOrigin } from "@/lib/http/origin";
 import { malformedParam } from "@/lib/http/route-params";
 
@@ -39,6 +39,17 @@ export interface GuardOptions {
  * here, by errorResponse: an ApiError's own, a ServiceError's 502/503/504, and for anything else a 500
  * with no internal error reaching the client.
  */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+function safeDecode(search: string): string {
+  try {
+    return decodeURIComponent(search.replace(/\+/g, " "));
+  } catch {
+    // A malformed escape decodes nothing; searchParams reads it as written.
+    return "";
+  }
+}
+
 export function withStaff<P extends Params = Record<string, never>>(
   roles: readonly Role[],
   handler: (request: NextRequest, ctx: StaffContext<P>) => Promise<Response>,
@@ -59,6 +70,10 @@ export function withStaff<P extends Params = Record<string, never>>(
       }
       if (MUTATING.has(request.method) && !isSameOrigin(request, getConfig().appUrl)) {
         throw forbidden("This request did not come from the dashboard (Origin mismatch), so it was refused.");
+      }
+      // A control character (a NUL byte, say) in the query is no search anyone typed, and the database refuses it.
+      if (CONTROL_CHARACTER.test(request.nextUrl.search) || CONTROL_CHARACTER.test(safeDecode(request.nextUrl.search))) {
+        throw badRequest("The address holds a control character (such as a NUL byte), so it was refused. Remove it and try again.");
       }
       const params = await route.params;
       if (malformedParam(params)) throw notFound("Nothing here has that id: it is not one the dashboard makes. Check the link, or find the item in its list.");

@@ -45,15 +45,21 @@ const naira = (k: bigint) => {
   return `${k < 0n ? "-" : ""}${a / 100n}.${String(a % 100n).padStart(2, "0")}`;
 };
 
-/** Every day from `from` to `to` (both included, at most 366 apart: the route checks). */
+/** Days one book reads at most: the route's limit (366), so the loop below is finite whatever it is handed. */
+const MAX_BOOK_DAYS = 366;
+
+/** Every day from `from` to `to` (both included, at most 366 apart: the route checks; more is refused here too). */
 export async function readDayBook(db: Db, from: string, to: string, timeZone: string, now = new Date()): Promise<DayBook> {
+  const dayCount = Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+  if (!(dayCount >= 1 && dayCount <= MAX_BOOK_DAYS)) throw new RangeError(`a day book of ${from}..${to} is not 1 to ${MAX_BOOK_DAYS} days`);
   const startAt = startOfDay(from, timeZone);
   const endAt = endOfDay(to, timeZone);
   const [start, end] = [startAt.toISOString(), endAt.toISOString()];
   // Each day's first instant in the time zone, computed once here: a row's day is its place among them (a binary
   // search per row, `width_bucket`), not a time zone conversion of every row. The index maps back to the date.
   const dates: string[] = [];
-  for (let date = from; date <= to; date = addDays(date, 1)) dates.push(date);
+  // Counted, not compared as strings: past 9999 a date's string ("+010000-01-01") sorts before "9999-12-31".
+  for (let i = 0; i < dayCount; i++) dates.push(addDays(from, i));
   const firstInstants = dates.map((d) => startOfDay(d, timeZone));
   const bounds = `{${firstInstants.map((t) => t.toISOString()).join(",")}}`;
   const day = (column: string) => sql`width_bucket(${sql.raw(column)}, ${bounds}::timestamptz[])`;

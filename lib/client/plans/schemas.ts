@@ -4,6 +4,7 @@ import { ASK_AGAIN_STATES } from "@/lib/client/campaigns/constants";
 import { campaignNameSchema, csvFileSchema } from "@/lib/client/campaigns/schemas";
 import { pageParamSchema } from "@/lib/client/http/page-param";
 import { descriptionSchema, nairaAmountSchema, tagSchema } from "@/lib/client/requests/schemas";
+import { FIRST_DAY, LAST_DAY } from "@/lib/client/time/day-param";
 import { isTimeZone } from "@/lib/client/time/zone";
 
 import { FREQUENCIES } from "./schedule";
@@ -17,7 +18,9 @@ const dateSchema = (what: string) =>
   z
     .string({ error: `Enter the ${what} as YYYY-MM-DD` })
     .trim()
-    .refine(isRealDate, `Enter the ${what} as a real date, YYYY-MM-DD`);
+    .refine(isRealDate, `Enter the ${what} as a real date, YYYY-MM-DD`)
+    // Every day the schedule works out lies in the years it knows (docs/decisions.md, "Bounded days").
+    .refine((d) => !isRealDate(d) || (d >= FIRST_DAY && d <= LAST_DAY), `Enter the ${what} between ${FIRST_DAY} and ${LAST_DAY}`);
 
 /** Blank form fields (multipart sends "") are absent. */
 const blank = (v: unknown) => (v === "" || v === null ? undefined : v);

@@ -22,4 +22,16 @@ describe("days in a query", () => {
       expect(schema.safeParse({ format: "xero", from: "", to: "2026-11-24" }).data).toMatchObject({ from: undefined, to: "2026-11-24" });
     }
   });
+
+  it("take only days from 2000 to 2100: 9999-12-31 and 0001-01-01 are no day to a page and a 422 to a route", () => {
+    for (const day of ["9999-12-31", "0001-01-01", "0000-01-01", "1999-12-31", "2101-01-01"]) expect(dayParamSchema.parse(day)).toBeUndefined();
+    expect([dayParamSchema.parse("2000-01-01"), dayParamSchema.parse("2100-12-31")]).toEqual(["2000-01-01", "2100-12-31"]);
+    for (const schema of [dayBookApiQuerySchema, exportQuerySchema]) {
+      const far = schema.safeParse({ format: "xero", from: "9999-12-31", to: "0001-01-01" });
+      expect(far.error?.flatten().fieldErrors).toMatchObject({
+        from: ["Give a day from 2000-01-01 to 2100-12-31"],
+        to: ["Give a day from 2000-01-01 to 2100-12-31"],
+      });
+    }
+  });
 });

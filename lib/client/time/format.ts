@@ -3,20 +3,20 @@
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-GB", {
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      hourCycle: "h23",
-      timeZone,
-    });
-    formatters.set(timeZone, f);
-  }
+  const cached = formatters.get(timeZone);
+  if (cached) return cached;
+  const f = new Intl.DateTimeFormat("en-GB", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+    timeZone,
+  });
+  // Kept under the canonical name only (lib/client/time/zone.ts says why).
+  if (f.resolvedOptions().timeZone === timeZone) formatters.set(timeZone, f);
   return f;
 }
 

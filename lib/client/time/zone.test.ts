@@ -36,3 +36,16 @@ describe("days in the business's time zone", () => {
     expect(isTimeZone("UTC+1")).toBe(false);
   });
 });
+
+describe("the zone formatters kept", () => {
+  it("do not grow with the spellings of one zone (each a new string, as 10,000 form posts would send)", async () => {
+    const { isTimeZone, keptZoneFormats } = await import("./zone");
+    isTimeZone("America/Argentina/Cordoba");
+    const before = keptZoneFormats();
+    for (let i = 0; i < 200; i++) {
+      const spelled = [..."america/argentina/comodrivadavia"].map((c, j) => ((i >> j % 8) & 1 ? c.toUpperCase() : c)).join("");
+      expect(isTimeZone(spelled)).toBe(true);
+    }
+    expect(keptZoneFormats()).toBeLessThanOrEqual(before + 1);
+  });
+});

@@ -4,21 +4,27 @@
 const parts = new Map<string, Intl.DateTimeFormat>();
 
 function partsFormat(timeZone: string): Intl.DateTimeFormat {
-  let f = parts.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-GB", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    parts.set(timeZone, f);
-  }
-  return f;
+  const cached = parts.get(timeZone);
+  if (cached) return cached;
+  const f = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
+  // Kept under the zone's canonical name only: the spellings of one zone (any case) are unbounded, the zones are not.
+  const canonical = f.resolvedOptions().timeZone;
+  if (canonical === timeZone) parts.set(timeZone, f);
+  return parts.get(canonical) ?? f;
+}
+
+/** How many formatters are kept (one per canonical zone used): for the test that no spelling grows it. */
+export function keptZoneFormats(): number {
+  return parts.size;
 }
 
 /** True when `timeZone` is an IANA name this runtime knows (Africa/Lagos, Europe/London, UTC). */
