@@ -10,7 +10,7 @@ import { exceptionListSearch, type ExceptionKind, type ExceptionPage, type Excep
 import { payload } from "../tests/support/payloads";
 import { fakeAddress as fakeClientIp } from "../tests/support/sign-in";
 import { deliverySignature } from "../tests/support/sign-delivery";
-import { BASE_URL, DEMO_ADMIN, createStaff, newSession, sendRequestWithinBudget, uniqueTag } from "./support";
+import { BASE_URL, DEMO_ADMIN, SANDBOX_URL, createStaff, newSession, sandbox, sendRequestWithinBudget, uniqueTag } from "./support";
 import { expectAxeClean } from "./axe";
 
 test.describe.configure({ mode: "serial" });
@@ -126,14 +126,27 @@ test("a payment for an amount none of a tag's two requests asks is not linked: a
   await openInbox(page);
   let reloads = 0;
   page.on("load", () => (reloads += 1));
-  // A signed payment notice from the tag for NGN 2,700 (both requests ask NGN 2,750): linking finds no request of that
-  // amount. (Two requests of the payment's amount are linked by asking the service which was accepted: no exception.)
-  await deliverStrayPayment(request, TAG, { amount: 2700, actual_amount: 2700, settled_amount: 2673, fees: 27 });
+  // The person pays NGN 2,700 through a request the business made at the service itself (both of ours ask NGN 2,750):
+  // a real, signed and verifiable payment that linking finds no request of that amount for. (Two requests of the
+  // payment's amount are linked by asking the service which was accepted: no exception.)
+  const direct = await fetch(`${SANDBOX_URL}/api/v1/transfer/request/peer`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${DEV_API_KEY}`, "content-type": "application/json" },
+    body: JSON.stringify({ amount: 2700, tag: TAG, description: "Paid another way", meta: { notificationUrl: `${BASE_URL}/api/webhooks/peer-transfer` } }),
+  });
+  expect(direct.status).toBe(200);
+  await sandbox.act(String(((await direct.json()) as { data: { request_id: number } }).data.request_id), "accept");
   const found = await waitForOpen(request, "unlinked_payment", (e) => e.tag === TAG);
   exceptionId = found.view.id;
   expect(found.view).toMatchObject({ kind: "unlinked_payment", status: "open", tag: TAG, requestId: null, resolvedBy: null });
   expect(found.view.paymentUuid).toBeTruthy();
   paymentUuid = found.view.paymentUuid ?? "";
+  // Verified at the verify host: only a verified payment may settle a request by hand.
+  await expect
+    .poll(async () => ((await (await request.get(`/api/payments/${paymentUuid}`)).json()) as { data: { verification: string } }).data.verification, {
+      timeout: 30_000,
+    })
+    .toBe("verified");
 
   // With no reload, the navigation's badge and the Open tab show the count the route answers, this one included.
   const link = page
@@ -219,6 +232,12 @@ test("picking the accepted request and writing a note resolves it: off the open 
   await expect(panel.getByRole("radio", { name: "Do not link" })).toBeChecked();
   await panel.locator(`[data-testid="link-suggestion"][data-request-id="${acceptedId}"]`).getByRole("radio").check();
   await panel.getByLabel("Note (how this was settled)").fill(NOTE);
+  // Another amount than the request asks: refused beside the box until the person says to accept the difference.
+  const first = page.waitForResponse((r) => r.url().endsWith(`/api/exceptions/${exceptionId}/resolve`) && r.request().method() === "POST");
+  await panel.getByRole("button", { name: "Resolve", exact: true }).click();
+  expect((await first).status()).toBe(422);
+  await expect(panel.getByTestId("accept-different-amount")).toContainText("Tick this to link a payment of another amount");
+  await panel.getByTestId("accept-different-amount").getByRole("checkbox").check();
   const resolved = page.waitForResponse((r) => r.url().endsWith(`/api/exceptions/${exceptionId}/resolve`) && r.request().method() === "POST");
   await panel.getByRole("button", { name: "Resolve", exact: true }).click();
   expect((await resolved).status()).toBe(200);

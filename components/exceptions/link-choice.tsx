@@ -12,7 +12,20 @@ import { exceptionQuery } from "@/lib/client/query/options";
 
 const radioClass = "mt-1 h-4 w-4 shrink-0 accent-brand-600";
 
-export function LinkChoice({ exceptionId, field, error }: { exceptionId: string; field: UseFormRegisterReturn; error?: string }) {
+export function LinkChoice({
+  exceptionId,
+  field,
+  error,
+  differentAmount,
+  differentAmountError,
+}: {
+  exceptionId: string;
+  field: UseFormRegisterReturn;
+  error?: string;
+  /** The "accept a different amount" box: a payment of another amount is linked only when it is ticked. */
+  differentAmount: UseFormRegisterReturn;
+  differentAmountError?: string;
+}) {
   const query = useQuery(exceptionQuery(exceptionId));
   const suggestions = query.data?.suggestions ?? [];
   const errorId = `link-${exceptionId}-error`;
@@ -44,6 +57,15 @@ export function LinkChoice({ exceptionId, field, error }: { exceptionId: string;
               ? "No pending or accepted request without a payment is open to this tag: resolve without linking."
               : "Requests to the same tag that have no payment yet, the same amount first."}
       </p>
+      {suggestions.some((s) => !s.sameAmount) ? (
+        <label className="flex items-start gap-2 text-sm" data-testid="accept-different-amount">
+          <input type="checkbox" className="mt-1 h-4 w-4 shrink-0 accent-brand-600" {...differentAmount} />
+          <span>
+            Accept a different amount: link it to a request of another amount (the audit log keeps the amount paid and the amount asked)
+            {differentAmountError ? <span className="block text-red-700">{differentAmountError}</span> : null}
+          </span>
+        </label>
+      ) : null}
       {error ? (
         <p id={errorId} role="alert" className="text-sm text-red-700">
           {error}

@@ -52,7 +52,14 @@ export function ResolveForm({ exception, onResolved, onCancel }: { exception: Ex
     },
     onError: (error) => {
       if (error instanceof ApiError)
-        showServerFieldErrors(form.setError, error.fieldErrors, ["note", "requestId", "payment.amount", "payment.fees", "payment.reference"]);
+        showServerFieldErrors(form.setError, error.fieldErrors, [
+          "note",
+          "requestId",
+          "acceptDifferentAmount",
+          "payment.amount",
+          "payment.fees",
+          "payment.reference",
+        ]);
     },
   });
 
@@ -71,7 +78,13 @@ export function ResolveForm({ exception, onResolved, onCancel }: { exception: Ex
       </h4>
       <form className="space-y-3" noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))}>
         {linkable(exception) ? (
-          <LinkChoice exceptionId={exception.id} field={form.register("requestId")} error={form.formState.errors.requestId?.message} />
+          <LinkChoice
+            exceptionId={exception.id}
+            field={form.register("requestId")}
+            error={form.formState.errors.requestId?.message}
+            differentAmount={form.register("acceptDifferentAmount")}
+            differentAmountError={form.formState.errors.acceptDifferentAmount?.message}
+          />
         ) : null}
         {exception.kind === "accepted_without_payment" ? (
           <fieldset className="space-y-3" data-testid="hand-record-fields">

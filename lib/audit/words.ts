@@ -201,7 +201,12 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
     target: "exception",
     sentence: (f) => {
       const linked = text(f.detail?.linkedRequestId);
-      return `Resolved an exception (${text(f.detail?.kind)?.replaceAll("_", " ") ?? "?"})${linked ? `, linking its payment to request #${linked}` : ""}: ${text(f.detail?.note) ?? ""}`;
+      const [paid, asked] = [text(f.detail?.paid), text(f.detail?.asked)];
+      const differs =
+        f.detail?.acceptedDifferentAmount === true && paid && asked
+          ? ` (a different amount accepted: ${formatMajor("NGN", paid)} paid, ${formatMajor("NGN", asked)} asked)`
+          : "";
+      return `Resolved an exception (${text(f.detail?.kind)?.replaceAll("_", " ") ?? "?"})${linked ? `, linking its payment to request #${linked}${differs}` : ""}: ${text(f.detail?.note) ?? ""}`;
     },
   },
   "payment.recorded_by_hand": {

@@ -245,7 +245,7 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
 
   it("links an unlinked payment to a request a person picks, ranks the suggestions, and refuses what cannot be linked", async () => {
     const tag = newTag("pick");
-    const payment = await paid(tag, "300.00", { link_note: "2 open requests to this tag for NGN 300.00 match; not linked, to avoid guessing." });
+    const payment = await paid(tag, "300.00", { link_note: "No open request to this tag for NGN 300.00; not linked.", verification: "verified" });
     const sameTagOnly = await asked(tag, "120.00");
     const sameAmount = await asked(tag, "300.00");
     const declined = await asked(tag, "300.00", "declined");
@@ -263,23 +263,64 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
       [sameTagOnly.requestId, false],
     ]);
 
-    const refused = async (requestId: string) => {
-      const error = await resolveException(database.db, exception.id, { note: "Paid by transfer", requestId }, person).catch((e: unknown) => e);
+    const refused = async (requestId: string, id = exception.id) => {
+      const error = await resolveException(database.db, id, { note: "Paid by transfer", requestId }, person).catch((e: unknown) => e);
       return error instanceof ExceptionRefused ? [error.kind, error.message] : error;
     };
+    // Another amount is linked only when the person says to accept it.
+    expect(await refused(sameTagOnly.requestId)).toEqual(["amount_differs", expect.stringContaining("asks NGN 120.00, but this payment paid NGN 300.00")]);
+    // Only a verified payment settles a request, and only from an exception about linking.
+    await database.db.execute(sql`update payments set verification = 'unverified' where uuid = ${payment}`);
+    expect(await refused(sameAmount.requestId)).toEqual(["conflict", expect.stringContaining("not verified")]);
+    await database.db.execute(sql`update payments set verification = 'verified' where uuid = ${payment}`);
+    const [other] = await queryRows<{ id: string }>(
+      database.db,
+      sql`insert into exceptions (kind, subject, payment_uuid, tag, detail) values ('verification_failed', ${randomUUID()}, ${payment}, ${tag}, 'x') returning id`,
+    );
+    expect(await refused(sameAmount.requestId, other?.id)).toEqual(["conflict", expect.stringContaining("Only a payment that was not linked")]);
     expect(await refused(declined.requestId)).toEqual(["conflict", expect.stringContaining("is declined")]);
     expect(await refused(otherTag.requestId)).toEqual(["conflict", expect.stringContaining("another person's request")]);
     await database.db.execute(sql`update fund_requests set status = 'pending', payment_uuid = ${randomUUID()} where id = ${taken.id}::uuid`);
     expect(await refused(taken.requestId)).toEqual(["conflict", expect.stringContaining("already has a payment")]);
     expect(await refused("999999999999")).toEqual(["unknown_request", expect.stringContaining("No request #999999999999")]);
 
-    const resolved = await resolveException(database.db, exception.id, { note: "Paid by transfer", requestId: sameAmount.requestId }, person);
+    let amounts: unknown = null;
+    const resolved = await resolveException(
+      database.db,
+      exception.id,
+      { note: "Paid by transfer", requestId: sameAmount.requestId },
+      person,
+      (a) => (amounts = a),
+    );
+    expect(amounts).toEqual({ paid: "300.00", asked: "300.00" });
     expect([resolved.status, resolved.requestId, resolved.resolvedByName]).toEqual(["resolved", sameAmount.requestId, "Bola Finance"]);
     const [linked] = await queryRows<{ status: string; payment_uuid: string | null }>(
       database.db,
       sql`select status, payment_uuid from fund_requests where id = ${sameAmount.id}::uuid`,
     );
     expect(linked).toEqual({ status: "accepted", payment_uuid: payment });
+  });
+
+  it("links a verified payment of another amount only when the person accepts the difference", async () => {
+    const tag = newTag("differs");
+    const payment = await paid(tag, "1.00", { link_note: "No open request to this tag for NGN 1.00; not linked.", verification: "verified" });
+    const request = await asked(tag, "150.00");
+    await scan();
+    const found = (await readExceptionPage(database.db, { status: "open", kind: "unlinked_payment", page: 1 })).items.find((e) => e.paymentUuid === payment);
+    if (!found) throw new Error("not opened");
+    const error = await resolveException(database.db, found.id, { note: "One naira", requestId: request.requestId }, person).catch((e: unknown) => e);
+    expect(error instanceof ExceptionRefused && error.kind).toBe("amount_differs");
+    const [still] = await queryRows<{ status: string }>(database.db, sql`select status from fund_requests where id = ${request.id}::uuid`);
+    expect(still?.status).toBe("pending");
+    let amounts: unknown = null;
+    await resolveException(
+      database.db,
+      found.id,
+      { note: "Agreed by phone", requestId: request.requestId, acceptDifferentAmount: true },
+      person,
+      (a) => (amounts = a),
+    );
+    expect(amounts).toEqual({ paid: "1.00", asked: "150.00" });
   });
 
   it("waits LOST_WEBHOOK_MINUTES after the acceptance before calling a webhook lost", async () => {

@@ -3,6 +3,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 
 import type { CurrentStaff } from "@/lib/auth/session";
+import { formatMajor } from "@/lib/client/money";
 import { payerKey } from "@/lib/client/payers/tag";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
@@ -31,14 +32,30 @@ function alreadyResolved(row: ExceptionRow): never {
   throw conflict(`This exception was already resolved ${by}. Reopen it first if it needs another look.`);
 }
 
-/** Resolves an open exception with the person's note; with `requestId`, first links its payment to that request. */
-export async function resolveException(db: Db, id: string, input: { note: string; requestId?: string }, who: Who): Promise<ExceptionRow> {
+/** What a link by hand joined: the payment's amount paid and the request's amount asked (naira), for the audit row. */
+export interface HandLink {
+  paid: string;
+  asked: string;
+}
+
+/**
+ * Resolves an open exception with the person's note; with `requestId`, first links its payment to that request:
+ * only a verified payment that linking left alone, of the request's amount or with the person saying to accept a
+ * different one. `linked` (when given) is told the two amounts.
+ */
+export async function resolveException(
+  db: Db,
+  id: string,
+  input: { note: string; requestId?: string; acceptDifferentAmount?: boolean },
+  who: Who,
+  linked?: (amounts: HandLink) => void,
+): Promise<ExceptionRow> {
   const row = await findException(db, id);
   if (row.status !== "open") alreadyResolved(row);
   const resolved = { status: "resolved" as const, resolvedById: who.id, resolvedByName: who.name, resolvedAt: new Date(), note: input.note };
   const open = and(eq(exceptions.id, id), eq(exceptions.status, "open"));
   if (input.requestId) {
-    await linkAndResolve(db, row, input.requestId, async (tx) => {
+    await linkAndResolve(db, row, input.requestId, input.acceptDifferentAmount === true, linked ?? (() => undefined), async (tx) => {
       const moved = await tx
         .update(exceptions)
         .set({ ...resolved, requestId: input.requestId })
@@ -56,10 +73,22 @@ export async function resolveException(db: Db, id: string, input: { note: string
   return findException(db, id);
 }
 
-async function linkAndResolve(db: Db, row: ExceptionRow, requestId: string, resolveInTx: (tx: Db) => Promise<void>): Promise<void> {
+async function linkAndResolve(
+  db: Db,
+  row: ExceptionRow,
+  requestId: string,
+  acceptDifferentAmount: boolean,
+  linked: (amounts: HandLink) => void,
+  resolveInTx: (tx: Db) => Promise<void>,
+): Promise<void> {
+  // Linking by hand is for a payment linking left alone; a failed or disputed verification is settled otherwise.
+  if (row.kind !== "unlinked_payment" && row.kind !== "duplicate_payment")
+    throw conflict("Only a payment that was not linked (or a second payment) can be linked to a request here. Resolve this one without a request.");
   const [payment] = row.paymentUuid ? await db.select().from(payments).where(eq(payments.uuid, row.paymentUuid)).limit(1) : [];
   if (!payment) throw conflict("This exception is not about a payment, so there is nothing to link. Resolve it without a request.");
   if (payment.fundRequestId) throw conflict("This payment is already linked to a request. Resolve it without choosing one.");
+  if (payment.verification !== "verified" || payment.source !== "webhook")
+    throw conflict("This payment is not verified at the verify host, so it cannot settle a request. Re-verify it first, or resolve without a request.");
   const [request] = await db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId)).limit(1);
   if (!request) throw new ExceptionRefused("unknown_request", `No request #${requestId} is recorded here.`);
   if (request.paymentUuid) throw conflict(`Request #${requestId} already has a payment (${request.paymentUuid.slice(0, 8)}…); a request takes one payment.`);
@@ -70,8 +99,14 @@ async function linkAndResolve(db: Db, row: ExceptionRow, requestId: string, reso
     throw conflict(
       `Request #${requestId} asked @${payerKey(request.tag)}, but this payment came from @${payerKey(paidBy)}; it cannot be linked to another person's request.`,
     );
-  const linked = await linkByHand(db, request, payment, resolveInTx);
-  if (!linked) throw conflict("The request, the payment or this exception changed meanwhile; reload the inbox and try again.");
+  if (payment.actualAmount !== request.amount && !acceptDifferentAmount)
+    throw new ExceptionRefused(
+      "amount_differs",
+      `Request #${requestId} asks ${formatMajor("NGN", request.amount)}, but this payment paid ${formatMajor("NGN", payment.actualAmount)}. Tick "Accept a different amount" to link it anyway; the audit log keeps both amounts.`,
+    );
+  const done = await linkByHand(db, request, payment, resolveInTx);
+  if (!done) throw conflict("The request, the payment or this exception changed meanwhile; reload the inbox and try again.");
+  linked({ paid: payment.actualAmount, asked: request.amount });
 }
 
 /** Reopens a resolved exception; from then on only a person closes it (the scan leaves it open). */

@@ -11,5 +11,7 @@ export function answerRefusal(error: unknown): never {
       throw conflict(error.message);
     case "unknown_request":
       throw invalidField(error.message, "requestId", "Choose one of the suggested requests");
+    case "amount_differs":
+      throw invalidField(error.message, "acceptDifferentAmount", "Tick this to link a payment of another amount");
   }
 }

@@ -53,6 +53,8 @@ export const resolveExceptionSchema = z.object({
     .regex(/^[A-Za-z0-9_-]*$/, "A request id is letters, digits, - and _")
     .optional()
     .transform((v) => (v ? v : undefined)),
+  // Link it although the payment's amount is not the request's (both amounts go into the audit log).
+  acceptDifferentAmount: z.boolean({ error: "Say true or false" }).optional(),
   // For an accepted request with no payment notice: the payment, recorded by hand (not verified).
   payment: handPaymentSchema.optional(),
 });

@@ -43,7 +43,7 @@ describe("the zone formatters kept", () => {
     isTimeZone("America/Argentina/Cordoba");
     const before = keptZoneFormats();
     for (let i = 0; i < 200; i++) {
-      const spelled = [..."america/argentina/comodrivadavia"].map((c, j) => ((i >> j % 8) & 1 ? c.toUpperCase() : c)).join("");
+      const spelled = [..."america/argentina/comodrivadavia"].map((c, j) => ((i >> (j % 8)) & 1 ? c.toUpperCase() : c)).join("");
       expect(isTimeZone(spelled)).toBe(true);
     }
     expect(keptZoneFormats()).toBeLessThanOrEqual(before + 1);

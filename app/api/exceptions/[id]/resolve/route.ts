@@ -4,7 +4,7 @@ import { SENDERS } from "@/lib/client/auth/roles";
 import { resolveExceptionSchema } from "@/lib/client/exceptions/schemas";
 import { toExceptionView } from "@/lib/exceptions/queries";
 import { recordPaymentByHand } from "@/lib/exceptions/record-by-hand";
-import { resolveException } from "@/lib/exceptions/resolve";
+import { resolveException, type HandLink } from "@/lib/exceptions/resolve";
 import { invalidField } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
@@ -25,12 +25,20 @@ export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, par
     const outcome = await recordPaymentByHand(db, params.id, { note: input.note, payment: input.payment }, staff, ip).catch(answerRefusal);
     return ok(toExceptionView(outcome.exception), `Resolved: the payment of request #${outcome.requestId} is recorded by hand (not verified).`);
   }
-  const row = await resolveException(db, params.id, input, staff).catch(answerRefusal);
+  const seen: { link: HandLink | null } = { link: null };
+  const row = await resolveException(db, params.id, input, staff, (linked) => (seen.link = linked)).catch(answerRefusal);
+  const { link } = seen;
   await writeAudit(db, {
     action: "exception.resolved",
     actor: staff,
     target: row.id,
-    detail: { kind: row.kind, note: input.note, paymentUuid: row.paymentUuid, ...(input.requestId ? { linkedRequestId: input.requestId } : {}) },
+    detail: {
+      kind: row.kind,
+      note: input.note,
+      paymentUuid: row.paymentUuid,
+      ...(input.requestId ? { linkedRequestId: input.requestId } : {}),
+      ...(link ? { paid: link.paid, asked: link.asked, ...(link.paid !== link.asked ? { acceptedDifferentAmount: true } : {}) } : {}),
+    },
     ip,
   });
   const message = input.requestId ? `Resolved: the payment is linked to request #${input.requestId}.` : "Resolved.";
