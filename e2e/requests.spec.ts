@@ -160,12 +160,12 @@ test("quick ranges, the campaign filter, the totals and the CSV follow the URL",
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^requests-\d{4}-\d{2}-\d{2}\.csv$/);
   const lines = (await readFile(await download.path(), "utf8")).trimEnd().split("\r\n");
-  expect(lines[0]).toBe("created_at,request_id,reference,tag,name,amount,status,description,campaign,sent_by,decided_at,payment_uuid,error");
+  expect(lines[0]).toBe("created_at,request_id,reference,business_reference,tag,name,amount,status,description,campaign,sent_by,decided_at,payment_uuid,error");
   expect(lines).toHaveLength(3);
   expect(
     lines
       .slice(1)
-      .map((l) => l.split(",")[3])
+      .map((l) => l.split(",")[4])
       .sort(),
   ).toEqual([one, two].sort());
   for (const line of lines.slice(1)) {
