@@ -28,7 +28,7 @@ interface ActionDeps {
 
 export interface RequestActions {
   create(input: PeerRequestInput): FundRequest;
-  /** `webhook: false` settles without sending the delivery: a lost webhook, for the books' exceptions (DESIGN §14). */
+  /** `webhook: false` settles without sending the delivery: a lost webhook, for the books' exceptions (docs/architecture.md "Closing the books"). */
   accept(id: number, options?: { webhook?: boolean }): { request: FundRequest; transaction: Transaction };
   decline(id: number): FundRequest;
 }

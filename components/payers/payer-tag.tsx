@@ -2,7 +2,7 @@ import { OneLine } from "@/components/ui/one-line";
 import { TextLink } from "@/components/ui/text-link";
 import { payerHref } from "@/lib/client/payers/tag";
 
-/** A tag as the dashboard shows it: "@tag" whole on one line, linking to its payer (DESIGN §12: every tag links to its payer). */
+/** A tag as the dashboard shows it: "@tag" whole on one line, linking to its payer (docs/architecture.md "Payers and chasing": every tag links to its payer). */
 export function PayerTag({ tag, className }: { tag: string; className?: string }) {
   const text = `@${tag.trim().replace(/^@/, "")}`;
   return (

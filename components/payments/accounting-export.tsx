@@ -2,7 +2,7 @@ import { buttonClasses } from "@/components/ui/button";
 import { dayBookSearch } from "@/lib/client/reports/range";
 import type { DayRange } from "@/lib/client/time/day-range";
 
-// The accountant's files (DESIGN §14): the payments and fees of the days in view, as Xero or QuickBooks import them.
+// The accountant's files (docs/architecture.md "Closing the books"): the payments and fees of the days in view, as Xero or QuickBooks import them.
 // Only the days apply (this month so far when none are chosen), so the file always matches the day book.
 export function AccountingExport({ range }: { range: DayRange }) {
   const href = (format: "xero" | "quickbooks") => `/api/payments/export${dayBookSearch(range, { format })}`;

@@ -18,7 +18,7 @@ interface Policy {
   maxAsksPerTag: number;
 }
 
-/** The chasing policy (PATCH /api/settings; DESIGN §12), checked with the handler's schema; the server audits the change. */
+/** The chasing policy (PATCH /api/settings; docs/architecture.md "Payers and chasing"), checked with the handler's schema; the server audits the change. */
 export function ChasingPolicy({ initial }: { initial: Policy }) {
   const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
   const form = useForm<FormInput, unknown, FormOutput>({

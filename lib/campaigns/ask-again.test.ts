@@ -18,7 +18,7 @@ import { getCampaignView, listCampaignRows } from "./queries";
 import { createCampaign, RoundDraftExistsError, transitionCampaign } from "./repo";
 import { campaignRowKey, sendCampaignRows } from "./send";
 
-// Ask again (DESIGN §12) on a real database and the sandbox: which rows a round asks, every reason a row is left
+// Ask again (docs/architecture.md "Payers and chasing") on a real database and the sandbox: which rows a round asks, every reason a row is left
 // out, and a round sent across a crash asking each person once.
 
 let sb: Sandbox;

@@ -1,6 +1,6 @@
 import "server-only";
 
-// Ask again (DESIGN §12): a draft child campaign of a campaign's rows in the chosen states, each checked against the
+// Ask again (docs/architecture.md "Payers and chasing"): a draft child campaign of a campaign's rows in the chosen states, each checked against the
 // chasing policy; a row left out keeps its reason so the preview shows it. Starting it is as for any campaign.
 import { sql } from "drizzle-orm";
 

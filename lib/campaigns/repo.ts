@@ -69,7 +69,7 @@ export interface CreateOptions {
  * A draft campaign and all its rows (invalid ones with their reason, flagged ones with a warning), in one
  * transaction; its uploader is its first sender of record. The uploader's drafts are counted under a
  * transaction-scoped advisory lock on their id, so concurrent uploads cannot pass the cap together. A tag marked
- * do-not-ask becomes an invalid row saying who marked it (DESIGN §12).
+ * do-not-ask becomes an invalid row saying who marked it (docs/architecture.md "Payers and chasing").
  */
 export async function createCampaign(db: Db, name: string, rows: readonly ParsedRow[], createdBy: string, options: CreateOptions = {}): Promise<string> {
   const marks = await doNotAskMarks(

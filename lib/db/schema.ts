@@ -347,7 +347,7 @@ export const settings = pgTable(
   {
     id: integer("id").primaryKey().default(1),
     require2fa: boolean("require_2fa").notNull().default(false),
-    // The chasing policy (DESIGN §12): no ask-again of a tag that declined less than this many hours ago, and
+    // The chasing policy (docs/architecture.md "Payers and chasing"): no ask-again of a tag that declined less than this many hours ago, and
     // at most this many asks of one tag in a campaign family.
     declineCooldownHours: integer("decline_cooldown_hours").notNull().default(72),
     maxAsksPerTag: integer("max_asks_per_tag").notNull().default(3),
@@ -521,7 +521,7 @@ export const balanceReadings = pgTable(
   (t) => [index("balance_readings_read_idx").on(t.readAt)],
 );
 
-// The exceptions inbox (DESIGN §14; lib/exceptions): what needs a person. Jobs open one row per kind and subject
+// The exceptions inbox (docs/architecture.md "Closing the books"; lib/exceptions): what needs a person. Jobs open one row per kind and subject
 // (the unique key is the "already opened?"), close it when its cause clears; a person resolves it with a note.
 export const exceptions = pgTable(
   "exceptions",

@@ -5,7 +5,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import { publish } from "@/lib/live/bus";
 
-// Opens and closes exceptions (DESIGN §14; docs/architecture.md, "Closing the books"). Each kind is one condition
+// Opens and closes exceptions (docs/architecture.md "Closing the books"; docs/architecture.md, "Closing the books"). Each kind is one condition
 // over the payments or requests table: a row that meets it gets its exception once (the unique kind+subject key
 // decides, so repeats and two instances open one), and an open exception whose subject no longer meets it is
 // closed with what cleared it. One a person resolved stays resolved; one that closed by itself opens again, the same

@@ -20,7 +20,7 @@ import { countOpenExceptions, EXCEPTION_COUNT_CAP, OPEN_BADGE_CAP, readException
 import { ExceptionRefused } from "./refused";
 import { reopenException, resolveException } from "./resolve";
 
-// The exceptions inbox (DESIGN §14) on a real database: each kind opened once however many scans race (two
+// The exceptions inbox (docs/architecture.md "Closing the books") on a real database: each kind opened once however many scans race (two
 // connections on Postgres), closed by itself when its cause clears, never reopened by a scan after a person resolved
 // it, a person's link with its refusals, the suggestions' order, the lost-webhook minutes and the day book's count.
 

@@ -1,6 +1,6 @@
 import "server-only";
 
-// The inbox's reads (DESIGN §14; docs/architecture.md "One data path per screen"): one page read for the page and its
+// The inbox's reads (docs/architecture.md "Closing the books"; docs/architecture.md "One data path per screen"): one page read for the page and its
 // route, the navigation's count and one exception with its link suggestions. Counts stop at a cap, so a page costs
 // the same with 100 exceptions as with 100,000.
 import { and, asc, desc, eq, gte, lt, sql } from "drizzle-orm";

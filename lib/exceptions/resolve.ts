@@ -16,7 +16,7 @@ import { ExceptionRefused } from "./refused";
 
 const conflict = (message: string) => new ExceptionRefused("conflict", message);
 
-// A person's side of the inbox (DESIGN §14): resolving with a note, linking an unlinked payment on the way, and
+// A person's side of the inbox (docs/architecture.md "Closing the books"): resolving with a note, linking an unlinked payment on the way, and
 // reopening. Status moves only by a conditional update, so two people at once get one resolve and a 409.
 
 type Who = Pick<CurrentStaff, "id" | "name">;

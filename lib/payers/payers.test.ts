@@ -16,7 +16,7 @@ import { insertStaff, newKey } from "@/tests/support/request-deps";
 import { clearDoNotAsk, doNotAskRefusal, markDoNotAsk } from "./do-not-ask";
 import { readPayerDetail, readPayerPage } from "./queries";
 
-// Payers (DESIGN §12) on a real database: the counts the triggers keep as requests and payments change, the list's
+// Payers (docs/architecture.md "Payers and chasing") on a real database: the counts the triggers keep as requests and payments change, the list's
 // search and filters, a payer's history, and do-not-ask.
 
 const LOG = { remoteAddr: "203.0.113.5", signatureOk: true } as const;

@@ -1,6 +1,6 @@
 import "server-only";
 
-// The payers' reads (DESIGN §12; docs/architecture.md "One data path per screen"): one list read for the page, its
+// The payers' reads (docs/architecture.md "Payers and chasing"; docs/architecture.md "One data path per screen"): one list read for the page, its
 // route and its CSV, and one read of a payer with their history. Counts come from payer_stats (kept by triggers),
 // so no read here touches every payment.
 import { and, asc, desc, eq, gt, ilike, or, sql, type SQL } from "drizzle-orm";
@@ -17,7 +17,7 @@ import { maskEmail, maskPhone } from "@/lib/payments/view";
 export const PAYER_PAGE_SIZE = 25;
 /** The count stops here ("10,000+", as the audit log's): a page's cost must not grow with the number of payers. */
 export const PAYER_COUNT_CAP = 10_000;
-/** A payer's history shows this many requests and payments (DESIGN §12). */
+/** A payer's history shows this many requests and payments (docs/architecture.md "Payers and chasing"). */
 const HISTORY = 50;
 
 const requestKey = sql`lower(regexp_replace(${fundRequests.tag}, '^@', ''))`;

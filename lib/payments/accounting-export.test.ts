@@ -11,7 +11,7 @@ import { payload } from "@/tests/support/payloads";
 import { accountingCsv, paymentsForExport } from "./accounting-export";
 import { recordPayment } from "./record";
 
-// The accounting export (DESIGN §14) on a real database: a line per payment and per fee, the day in Lagos time
+// The accounting export (docs/architecture.md "Closing the books") on a real database: a line per payment and per fee, the day in Lagos time
 // across midnight, formula-guarded text and amounts that stay numbers.
 
 const LOG = { remoteAddr: "203.0.113.9", signatureOk: true } as const;

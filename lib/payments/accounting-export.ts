@@ -1,6 +1,6 @@
 import "server-only";
 
-// Payments and their fees for an accountant (DESIGN §14, docs/architecture.md "Closing the books"): Xero's bank
+// Payments and their fees for an accountant (docs/architecture.md "Closing the books", docs/architecture.md "Closing the books"): Xero's bank
 // statement CSV and QuickBooks' three-column CSV, a line per payment (the gross amount the payer sent) and a line per
 // fee (negative), each on the day it was received in TIMEZONE, formula-guarded (plain numbers stay numbers).
 import { and, asc, eq, gte, lt, type SQL } from "drizzle-orm";

@@ -14,7 +14,7 @@ import { dayOf } from "@/lib/client/time/zone";
 import { queryRows, type Db } from "@/lib/db/client";
 import { planMembers, planPeriods, plans, type PlanRow } from "@/lib/db/schema";
 
-/** A period due longer ago than this when a server is back is listed as missed, never sent by itself (DESIGN §13). */
+/** A period due longer ago than this when a server is back is listed as missed, never sent by itself (docs/architecture.md "Plans"). */
 export const CATCH_UP_HOURS = 72;
 const HOUR = 3_600_000;
 
@@ -110,7 +110,7 @@ export async function checkRun(db: Db, plan: PlanRow, period: string, now: Date)
   const schedule = scheduleOf(plan);
   if (!periodStart(plan.frequency, period)) return { ok: false, reason: "not_a_period" };
   if (!inPlan(schedule, period)) return { ok: false, reason: "not_in_plan" };
-  // The current period may be asked before its day (DESIGN §13: "the current one or a missed one"); a later one not.
+  // The current period may be asked before its day (docs/architecture.md "Plans": "the current one or a missed one"); a later one not.
   if (dueAt(schedule, period) > now && period !== periodOf(plan.frequency, dayOf(now, plan.timeZone))) return { ok: false, reason: "future" };
   const [row] = await db
     .select({ status: planPeriods.status })
@@ -175,7 +175,7 @@ interface ChaseDue {
 }
 
 /**
- * Chasing a period (DESIGN §13): `after` hours after its latest round started, an ask-again round of that round's
+ * Chasing a period (docs/architecture.md "Plans"): `after` hours after its latest round started, an ask-again round of that round's
  * rows in the chosen states, started at once, at most `times` rounds. The round count moves in the round's own
  * transaction (only from the count read), so two ticks cannot both make round N.
  */

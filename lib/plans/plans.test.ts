@@ -26,7 +26,7 @@ import { checkRun, CATCH_UP_HOURS, makePeriod, runPlanClock, scheduleOf } from "
 import { getPlanView, readBoard } from "./queries";
 import { changeMembers, changePlanStatus, createPlan, findPlan } from "./repo";
 
-// Plans (DESIGN §13) on a real database and the sandbox: a roster kept with its invalid members, one campaign a
+// Plans (docs/architecture.md "Plans") on a real database and the sandbox: a roster kept with its invalid members, one campaign a
 // period however many runs race (and two instances on Postgres), the 72-hour catch-up and the missed listing, a
 // period's campaign asking each member once across a crash, chasing rounds, and the dues board.
 

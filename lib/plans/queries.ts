@@ -159,7 +159,7 @@ const naira = (k: bigint) => {
 };
 
 /**
- * The dues board (DESIGN §13): the plan's last `count` periods up to now, its members (and anyone asked in those
+ * The dues board (docs/architecture.md "Plans"): the plan's last `count` periods up to now, its members (and anyone asked in those
  * periods since removed), each cell the best outcome over the period's rounds, what each owes, and per period the
  * amount asked, collected (settled payments of its requests) and the share of the asked amount paid.
  */

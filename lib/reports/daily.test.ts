@@ -16,7 +16,7 @@ import { newKey } from "@/tests/support/request-deps";
 
 import { readDayBook } from "./daily";
 
-// The day book (DESIGN §14) on a real database: a day is a day in Lagos (23:30 and 00:30 fall on two days), its sums
+// The day book (docs/architecture.md "Closing the books") on a real database: a day is a day in Lagos (23:30 and 00:30 fall on two days), its sums
 // equal the payments' to the kobo, requests count on the day sent and the day answered, and the balance's readings.
 
 const LOG = { remoteAddr: "203.0.113.7", signatureOk: true } as const;

@@ -1,6 +1,6 @@
 import "server-only";
 
-// The day book (DESIGN §14, docs/architecture.md "Closing the books"): per day in the time zone, the requests sent
+// The day book (docs/architecture.md "Closing the books", docs/architecture.md "Closing the books"): per day in the time zone, the requests sent
 // and answered, the payments received, the main wallet's first and last balance reading and the exceptions still open,
 // each part one grouped read over an indexed range (created_at, decided_at, read_at, opened_at), so a year costs a
 // few scans, not 366. Payments come from the kept hour totals (lib/payments/hour-totals.ts) when the days start on

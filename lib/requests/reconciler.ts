@@ -22,7 +22,7 @@ export interface ReconcilerOptions {
 export const DEFAULT_RECONCILER: ReconcilerOptions = { budgetPerMinute: 30, concurrency: 3, maxBackoffMs: 60_000 };
 
 /**
- * The background slots new sends must leave for the reconciler (DESIGN §9: status checks of the oldest pending
+ * The background slots new sends must leave for the reconciler (docs/architecture.md "The service budget": status checks of the oldest pending
  * come before new sends): the checks due now, up to what its pace still allows in this minute and this 10 s.
  */
 export function statusChecksHold(db: Db, limitPerMinute: number): Promise<BudgetHold> {

@@ -86,7 +86,7 @@ export function getBackgroundService(): ServiceClient {
 
 /**
  * A background client for a job that asks new people (campaign sends): each create first leaves free the slots
- * `hold` says more important background work is owed (DESIGN §9: confirmations, then status checks, then sends).
+ * `hold` says more important background work is owed (docs/architecture.md "The service budget": confirmations, then status checks, then sends).
  */
 export function getSendingService(hold: SendHold): ServiceClient {
   const { limit, common } = serviceOptions(state().record);

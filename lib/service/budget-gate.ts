@@ -6,7 +6,7 @@ import { sleep } from "@/lib/util/sleep";
 import { NO_HOLD, spendServiceCall, type BudgetClass, type BudgetHold } from "./budget";
 import { ServiceError, type ServiceOperation } from "./errors";
 
-// How long a call with no room waits for a slot before it is refused (DESIGN §9 "waits briefly"): a person
+// How long a call with no room waits for a slot before it is refused (docs/architecture.md "The service budget" "waits briefly"): a person
 // at the form longest, a person reading a little (a burst of retries finds the next slot of its 10 s), a
 // job not at all (its queue retries it). Table: docs/architecture.md "Pace and retry policies".
 const WAIT_MS: Record<BudgetClass, number> = { send: 3_000, read: 2_000, background: 0 };

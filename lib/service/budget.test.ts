@@ -5,7 +5,7 @@ import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { backgroundPerSlice, backgroundShare, budgetSpent, othersPerSlice, sendReserve, spendServiceCall, type BudgetClass } from "./budget";
 
-describe("the budget's numbers (DESIGN §9)", () => {
+describe("the budget's numbers (docs/architecture.md, the service budget)", () => {
   it("keeps max(5, 10 %) for sends, two thirds at most for background, and lets reads and background take a third of their room in any 10 s", () => {
     expect([sendReserve(30), sendReserve(90), sendReserve(200), sendReserve(3)]).toEqual([5, 9, 20, 2]);
     expect([backgroundShare(30), backgroundShare(90), backgroundShare(9)]).toEqual([20, 60, 4]);

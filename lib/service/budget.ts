@@ -5,7 +5,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 
 /**
- * One service budget for the API host, shared by every instance through the database (DESIGN §9,
+ * One service budget for the API host, shared by every instance through the database (docs/architecture.md "The service budget",
  * docs/architecture.md "The service budget"). A call is a row in service_calls of its class; the rows
  * of the last 60 s are what is spent, counted and added under one transaction-scoped advisory lock, so
  * two instances can never both take the last slot. Classes, most important first:
@@ -16,7 +16,7 @@ import type { Db } from "@/lib/db/client";
  * spend the whole minute at once: what they take frees up steadily and a person sending every 5 s keeps
  * finding room (a sixth was tried and starved ordinary page loads; see docs/decisions.md).
  * Within background, a call may be asked to leave a `hold` of slots free for more important background work
- * (new campaign sends leave room for the status checks that are owed: DESIGN §9's order).
+ * (new campaign sends leave room for the status checks that are owed: docs/architecture.md "Pace and retry policies").
  */
 export type BudgetClass = "send" | "read" | "background";
 
@@ -49,7 +49,7 @@ export function backgroundShare(limitPerMinute: number): number {
 
 /**
  * The status checks of pending requests a minute (the reconciler's pace): half the background share, at most 30
- * (30 at a limit of 90, 10 at 30). While checks are owed, new sends leave them this room (DESIGN §9's order).
+ * (30 at a limit of 90, 10 at 30). While checks are owed, new sends leave them this room (docs/architecture.md "Pace and retry policies").
  */
 export function checksShare(limitPerMinute: number): number {
   return Math.max(1, Math.min(30, Math.floor(backgroundShare(limitPerMinute) / 2)));

@@ -8,7 +8,7 @@ import { settings } from "@/lib/db/schema";
 export interface TeamSettings {
   /** Everyone must have two-step sign-in; people without it are taken to set it up after their password. */
   require2fa: boolean;
-  /** The chasing policy (DESIGN §12): no ask-again of a tag that declined within this many hours. */
+  /** The chasing policy (docs/architecture.md "Payers and chasing"): no ask-again of a tag that declined within this many hours. */
   declineCooldownHours: number;
   /** The chasing policy: at most this many asks of one tag in a campaign family. */
   maxAsksPerTag: number;

@@ -13,7 +13,7 @@ export const metadata = { title: "Exceptions" };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-// The exceptions inbox (DESIGN §14), prefetched with the reads GET /api/exceptions and its count use (the count fills
+// The exceptions inbox (docs/architecture.md "Closing the books"), prefetched with the reads GET /api/exceptions and its count use (the count fills
 // the navigation's badge too); status, kind and page stay in the URL. Admins and operators resolve and reopen.
 export default async function ExceptionsPage({ searchParams }: { searchParams: Search }) {
   const staff = await requirePageStaff(ANY_STAFF, "/exceptions");

@@ -17,7 +17,7 @@ export const metadata = { title: "Day book" };
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
-// The day book (DESIGN §14), prefetched with the read GET /api/reports/daily uses; its days stay in the URL, read and
+// The day book (docs/architecture.md "Closing the books"), prefetched with the read GET /api/reports/daily uses; its days stay in the URL, read and
 // checked by the route's rule (this month so far by default; a refused range shows why, with nothing read).
 export default async function ReportsPage({ searchParams }: { searchParams: Search }) {
   await requirePageStaff(ANY_STAFF, "/reports");

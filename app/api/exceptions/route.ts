@@ -7,7 +7,7 @@ import { readExceptionPage } from "@/lib/exceptions/queries";
 
 export const dynamic = "force-dynamic";
 
-/** The exceptions inbox (DESIGN §14): ?status=open|resolved&kind=&page=; an unusable value reads as its default. */
+/** The exceptions inbox (docs/architecture.md "Closing the books"): ?status=open|resolved&kind=&page=; an unusable value reads as its default. */
 export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
   const params = request.nextUrl.searchParams;
   return ok(

@@ -11,7 +11,7 @@ import { payersForCsv, readPayerPage } from "@/lib/payers/queries";
 
 export const dynamic = "force-dynamic";
 
-/** Every tag asked or paid (DESIGN §12): ?q=&filter=&sort=&page=, or format=csv for the whole filter. */
+/** Every tag asked or paid (docs/architecture.md "Payers and chasing"): ?q=&filter=&sort=&page=, or format=csv for the whole filter. */
 export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
   const params = request.nextUrl.searchParams;
   const query = payerListFromSearch((name) => params.get(name));

@@ -23,7 +23,7 @@ const FIELDS = Object.keys(planFieldsSchema.shape);
 
 const CHASING_SHAPE = 'Give chasing as JSON: {"afterHours": 24, "times": 2, "include": ["declined", "unanswered"]}';
 
-/** DESIGN §13's `chasing: { afterHours, times, include }`, as one JSON field, read into the form's three chase fields. */
+/** The plan API's `chasing: { afterHours, times, include }`, as one JSON field, read into the form's three chase fields. */
 function chasingField(value: FormDataEntryValue | null): Record<string, unknown> {
   if (typeof value !== "string" || value.trim() === "") return {};
   let parsed: unknown;
@@ -42,7 +42,7 @@ export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
   return ok(await readPlanPage(db, pageParam(request.nextUrl.searchParams.get("page"))), "OK", 200, { "Cache-Control": "no-store" });
 });
 
-/** A plan from its roster CSV and schedule (DESIGN §13, docs/architecture.md "Plans"); invalid rows are kept as marked members. */
+/** A plan from its roster CSV and schedule (docs/architecture.md "Plans"); invalid rows are kept as marked members. */
 export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
   const form = await readMultipart(request, MAX_UPLOAD_BYTES, "the plan", TOO_LARGE);
   const raw: Record<string, unknown> = {};

@@ -55,7 +55,7 @@ export const campaignRowsQuerySchema = z.object({
   page: pageParamSchema.default(1),
 });
 
-// Shared by the ask-again form on a campaign page and POST /api/campaigns/:id/ask-again (DESIGN §12).
+// Shared by the ask-again form on a campaign page and POST /api/campaigns/:id/ask-again (docs/architecture.md "Payers and chasing").
 export const askAgainSchema = z.object({
   include: z
     .array(z.enum(ASK_AGAIN_STATES, { error: "Choose from declined, failed and unanswered" }), { error: "Choose whom to ask again" })

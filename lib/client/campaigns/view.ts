@@ -26,7 +26,7 @@ export interface CampaignCounts {
   skipped: number;
 }
 
-/** Why an ask-again round (or an upload) left a row out (DESIGN §12). */
+/** Why an ask-again round (or an upload) left a row out (docs/architecture.md "Payers and chasing"). */
 export const LEFT_OUT_REASONS = [
   "paid",
   "do_not_ask",

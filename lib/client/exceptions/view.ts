@@ -1,6 +1,6 @@
 import type { CappedPage } from "@/lib/client/http/pager-links";
 
-// What GET /api/exceptions answers (DESIGN §14), shared by the routes and the /exceptions page.
+// What GET /api/exceptions answers (docs/architecture.md "Closing the books"), shared by the routes and the /exceptions page.
 
 export const EXCEPTION_KINDS = ["unlinked_payment", "verification_failed", "amount_mismatch", "accepted_without_payment", "duplicate_payment"] as const;
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];

@@ -3,7 +3,7 @@
 /** A tag as written anywhere (a leading @, any case): the form a payer's URL may take. */
 export const PAYER_TAG_RE = /^@?[A-Za-z0-9._-]{2,32}$/;
 
-/** The payer a tag belongs to: a leading @ and case make no new payer (DESIGN §12). */
+/** The payer a tag belongs to: a leading @ and case make no new payer (docs/architecture.md "Payers and chasing"). */
 export function payerKey(tag: string): string {
   return tag.trim().replace(/^@/, "").toLowerCase();
 }

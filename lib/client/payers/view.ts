@@ -1,7 +1,7 @@
 import type { CappedPage } from "@/lib/client/http/pager-links";
 import type { LocalRequestStatus } from "@/lib/client/requests/constants";
 
-// What GET /api/payers and GET /api/payers/:tag answer (DESIGN §12), shared by the routes and the pages.
+// What GET /api/payers and GET /api/payers/:tag answer (docs/architecture.md "Payers and chasing"), shared by the routes and the pages.
 
 export const PAYER_FILTERS = ["unanswered", "declined", "paid", "do-not-ask"] as const;
 export type PayerFilter = (typeof PAYER_FILTERS)[number];

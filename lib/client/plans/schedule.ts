@@ -1,4 +1,4 @@
-// A plan's clock (DESIGN §13, docs/architecture.md "Plans"): period keys, the day and instant each period is due,
+// A plan's clock (docs/architecture.md "Plans", docs/architecture.md "Plans"): period keys, the day and instant each period is due,
 // and the next run, all on the wall clock of the plan's time zone. Pure and browser-safe: the form previews with it.
 import { addDays, dayOf, monthStart, wallTime } from "@/lib/client/time/zone";
 

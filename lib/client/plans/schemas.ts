@@ -9,7 +9,7 @@ import { isTimeZone } from "@/lib/client/time/zone";
 
 import { FREQUENCIES } from "./schedule";
 
-// Shared by the plan form (components/plans/new-plan-form.tsx) and POST/PATCH /api/plans (DESIGN §13).
+// Shared by the plan form (components/plans/new-plan-form.tsx) and POST/PATCH /api/plans (docs/architecture.md "Plans").
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const isRealDate = (d: string) => DATE.test(d) && new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d;

@@ -1,4 +1,4 @@
-// What the plan routes answer and the plan pages show (DESIGN §13). Money as decimal naira strings, times UTC ISO.
+// What the plan routes answer and the plan pages show (docs/architecture.md "Plans"). Money as decimal naira strings, times UTC ISO.
 import type { CampaignView } from "@/lib/client/campaigns/view";
 
 import type { Frequency } from "./schedule";

@@ -4,7 +4,7 @@ import { dayParamSchema, strictDayParamSchema } from "@/lib/client/time/day-para
 
 import { dayBookRange } from "./range";
 
-// The day book (DESIGN §14): what GET /api/reports/daily answers and the /reports page shows. Days are days in
+// The day book (docs/architecture.md "Closing the books"): what GET /api/reports/daily answers and the /reports page shows. Days are days in
 // TIMEZONE; money is decimal naira strings; the balance is the main wallet's, from the readings of that day.
 
 export { MAX_REPORT_DAYS } from "./range";

@@ -1,4 +1,4 @@
-// The day book's days (DESIGN §14): one rule for the range the page, its query and GET /api/reports/daily use. Zod-free,
+// The day book's days (docs/architecture.md "Closing the books"): one rule for the range the page, its query and GET /api/reports/daily use. Zod-free,
 // so the query options every page loads carry no zod (bench 4).
 import type { DayRange } from "@/lib/client/time/day-range";
 import { monthStart } from "@/lib/client/time/zone";

@@ -34,7 +34,7 @@ export const staffPatchSchema = z
 export const signInSchema = z.object({
   email: z.string().trim().toLowerCase().pipe(z.email("Enter your e-mail address").max(254)),
   password: z.string().min(1, "Enter your password").max(200),
-  // The authenticator app's 6 digits or a recovery code; empty means not given (DESIGN's `code` field).
+  // The authenticator app's 6 digits or a recovery code; empty means not given (the API's `code` field).
   code: z
     .string()
     .trim()

@@ -18,7 +18,7 @@ export const dayParamSchema = z.string().refine(isBoundedDay).optional().catch(u
 
 /**
  * The same day for an API's query, strict: absent or empty is no day, anything else must be a real YYYY-MM-DD day
- * (a 422 naming the field, not a quietly dropped filter; DESIGN §14's reports and export).
+ * (a 422 naming the field, not a quietly dropped filter; docs/architecture.md "Closing the books").
  */
 export const strictDayParamSchema = z.preprocess(
   (v) => (v === "" ? undefined : v),

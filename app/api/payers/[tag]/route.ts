@@ -21,7 +21,7 @@ export const GET = withStaff<{ tag: string }>(ANY_STAFF, async (_request, { db, 
   return ok(detail, "OK", 200, { "Cache-Control": "no-store" });
 });
 
-/** Do not ask (DESIGN §12): marks or clears a payer, audited; a marked tag is refused by every way of asking. */
+/** Do not ask (docs/architecture.md "Payers and chasing"): marks or clears a payer, audited; a marked tag is refused by every way of asking. */
 export const PATCH = withStaff<{ tag: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
   const key = payerKey(params.tag);
   const body = await parseJsonBody(request, doNotAskPatchSchema);

@@ -13,7 +13,7 @@ import { accountingCsv, EXPORT_MAX_PAYMENTS, paymentsForExport } from "@/lib/pay
 
 export const dynamic = "force-dynamic";
 
-/** Payments and fees for accounting (DESIGN §14): ?format=xero|quickbooks&from=&to= (days in TIMEZONE). */
+/** Payments and fees for accounting (docs/architecture.md "Closing the books"): ?format=xero|quickbooks&from=&to= (days in TIMEZONE). */
 export const GET = withStaff(SENDERS, async (request, { db }) => {
   const query = parseFields(exportQuerySchema, Object.fromEntries(request.nextUrl.searchParams));
   const { timeZone } = getConfig();

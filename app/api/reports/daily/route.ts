@@ -16,7 +16,7 @@ import { firstActivityDay } from "@/lib/reports/first-activity";
 
 export const dynamic = "force-dynamic";
 
-/** The day book (DESIGN §14): ?from=&to= (days in TIMEZONE, this month so far by default, at most 366), format=csv. */
+/** The day book (docs/architecture.md "Closing the books"): ?from=&to= (days in TIMEZONE, this month so far by default, at most 366), format=csv. */
 export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
   const query = parseFields(dayBookApiQuerySchema, Object.fromEntries(request.nextUrl.searchParams));
   const { timeZone } = getConfig();

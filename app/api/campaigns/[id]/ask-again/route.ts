@@ -13,7 +13,7 @@ import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
-/** Ask again (DESIGN §12): a draft next round of this campaign's declined, failed or unanswered rows, checked against the policy. */
+/** Ask again (docs/architecture.md "Payers and chasing"): a draft next round of this campaign's declined, failed or unanswered rows, checked against the policy. */
 export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
   const input = await parseJsonBody(request, askAgainSchema);
   const outcome = await askAgain(db, params.id, input, staff.id).catch((error: unknown) => {

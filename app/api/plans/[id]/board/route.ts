@@ -13,7 +13,7 @@ import { findPlan } from "@/lib/plans/repo";
 
 export const dynamic = "force-dynamic";
 
-/** The dues board (DESIGN §13): ?periods=12&owing=1, or format=csv for the same. */
+/** The dues board (docs/architecture.md "Plans"): ?periods=12&owing=1, or format=csv for the same. */
 export const GET = withStaff<{ id: string }>(ANY_STAFF, async (request, { db, params }) => {
   const plan = await findPlan(db, params.id);
   if (!plan) throw notFound("No such plan. It may have been made on another dashboard.");

@@ -13,7 +13,7 @@ import { findPlan } from "@/lib/plans/repo";
 
 export const dynamic = "force-dynamic";
 
-/** Makes a period now (DESIGN §13): the current one or a missed one, under the person who runs it; audited. */
+/** Makes a period now (docs/architecture.md "Plans"): the current one or a missed one, under the person who runs it; audited. */
 export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
   const { period } = await parseJsonBody(request, runPeriodSchema);
   const plan = await findPlan(db, params.id);
