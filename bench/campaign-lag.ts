@@ -216,7 +216,7 @@ async function measureChase(ctx: BenchContext, admin: Session, apiUrl: string): 
     const accepted = new Map<string, number>();
     for (const id of requests) await control.accept(id);
     let seen = 0;
-    for (const stop = performance.now() + 120_000; accepted.size < rows && performance.now() < stop; ) {
+    for (const stop = performance.now() + 120_000; accepted.size < rows && performance.now() < stop;) {
       await live.waitFor(() => true, 1_000, performance.now());
       const events = live.events;
       for (let i = Math.max(0, events.length - (live.received - seen)); i < events.length; i++) {
