@@ -88,7 +88,7 @@ async function familyFacts(db: Db, familyId: string, keys?: string[]): Promise<M
 }
 
 /** Payer keys among `keys` that declined anything within the cool-down, with when their cool-down ends. */
-async function coolingDown(db: Db, keys: string[], hours: number): Promise<Map<string, Date>> {
+export async function coolingDown(db: Db, keys: string[], hours: number): Promise<Map<string, Date>> {
   if (keys.length === 0 || hours <= 0) return new Map();
   const rows = await queryRows<{ tag: string; last: string }>(
     db,

@@ -5,12 +5,16 @@ import "server-only";
 // campaign already sending, so a crash leaves both or neither, and the campaign sender asks each member once.
 import { and, eq, isNull, sql } from "drizzle-orm";
 
-import { askAgain } from "@/lib/campaigns/ask-again";
+import { askAgain, coolingDown } from "@/lib/campaigns/ask-again";
 import type { ParsedRow } from "@/lib/campaigns/parse";
-import { createCampaign } from "@/lib/campaigns/repo";
+import { createCampaign, type LeftOutRow } from "@/lib/campaigns/repo";
 import type { AskAgainState } from "@/lib/client/campaigns/constants";
 import { describe, dueAt, inPlan, periodOf, periodsDue, periodStart, type Schedule } from "@/lib/client/plans/schedule";
+import { payerKey } from "@/lib/client/payers/tag";
+import { formatTime } from "@/lib/client/time/format";
 import { dayOf } from "@/lib/client/time/zone";
+import { getConfig } from "@/lib/config";
+import { getSettings } from "@/lib/settings/repo";
 import { queryRows, type Db } from "@/lib/db/client";
 import { planMembers, planPeriods, plans, type PlanRow } from "@/lib/db/schema";
 
@@ -63,8 +67,10 @@ export async function makePeriod(db: Db, plan: PlanRow, period: string, by: { id
   const sender = by?.id ?? plan.createdBy;
   if (!sender) throw new Error(`plan ${plan.id} has no sender of record`);
   const at = dueAt(scheduleOf(plan), period);
+  const { rows, leftOut } = by ? await withoutCoolingDown(db, await periodRows(db, plan, period)) : { rows: await periodRows(db, plan, period), leftOut: [] };
   try {
-    const campaignId = await createCampaign(db, `${plan.name} — ${period}`.slice(0, 100), await periodRows(db, plan, period), sender, {
+    const campaignId = await createCampaign(db, `${plan.name} — ${period}`.slice(0, 100), rows, sender, {
+      leftOut,
       plan: { planId: plan.id, period },
       start: true,
       inTransaction: async (tx, id) => {
@@ -88,6 +94,33 @@ export async function makePeriod(db: Db, plan: PlanRow, period: string, by: { id
 }
 
 /**
+ * A person's run honours the cool-down as an ask-again round does (docs/decisions.md): a member who declined within
+ * `declineCooldownHours` is left out, with when it ends; the clock's own periods ask every member, as dues are.
+ */
+async function withoutCoolingDown(db: Db, all: ParsedRow[]): Promise<{ rows: ParsedRow[]; leftOut: LeftOutRow[] }> {
+  const keys = [...new Set(all.flatMap((r) => (r.valid ? [payerKey(r.valid.tag)] : [])))];
+  const cooling = await coolingDown(db, keys, (await getSettings(db)).declineCooldownHours);
+  const timeZone = getConfig().timeZone;
+  const rows: ParsedRow[] = [];
+  const leftOut: LeftOutRow[] = [];
+  for (const r of all) {
+    const until = r.valid ? cooling.get(payerKey(r.valid.tag)) : undefined;
+    if (!r.valid || !until) rows.push(r);
+    else
+      leftOut.push({
+        row: r.row,
+        tag: r.valid.tag,
+        amount: r.valid.amount,
+        description: r.valid.description,
+        businessReference: r.valid.businessReference ?? null,
+        reason: "cooling_down",
+        message: `Left out: declined recently (cooling down until ${formatTime(until.toISOString(), timeZone)})`,
+      });
+  }
+  return { rows, leftOut };
+}
+
+/**
  * On resume: the periods that fell due while the plan was paused (since the clock last looked) are listed as missed,
  * never sent by themselves, so a person sees them and may run one.
  */
@@ -103,7 +136,7 @@ export async function listPausedPeriods(db: Db, before: PlanRow, now: Date): Pro
   return listed.map((l) => l.period);
 }
 
-export type RunCheck = { ok: true } | { ok: false; reason: "not_a_period" | "not_in_plan" | "future" | "made" };
+export type RunCheck = { ok: true } | { ok: false; reason: "not_a_period" | "not_in_plan" | "future" | "made" | "past" };
 
 /** Whether a person may run `period` now: a period of this plan, the current one or one due already, and not made. */
 export async function checkRun(db: Db, plan: PlanRow, period: string, now: Date): Promise<RunCheck> {
@@ -116,7 +149,11 @@ export async function checkRun(db: Db, plan: PlanRow, period: string, now: Date)
     .select({ status: planPeriods.status })
     .from(planPeriods)
     .where(and(eq(planPeriods.planId, plan.id), eq(planPeriods.period, period)));
-  return row?.status === "made" ? { ok: false, reason: "made" } : { ok: true };
+  if (row?.status === "made") return { ok: false, reason: "made" };
+  // A past period runs only when listed missed: one the clock made (or will) is not asked twice, and a plan made today
+  // with an early start does not ask its back periods (docs/decisions.md).
+  if (period !== periodOf(plan.frequency, dayOf(now, plan.timeZone)) && row?.status !== "missed") return { ok: false, reason: "past" };
+  return { ok: true };
 }
 
 export interface ClockPass {

@@ -239,6 +239,8 @@ describe.each(dbTargets())("plans on $name", (target) => {
     expect(await checkRun(database.db, row, "2026-12", back)).toEqual({ ok: false, reason: "future" });
     expect(await checkRun(database.db, row, "2026-07", back)).toEqual({ ok: false, reason: "not_in_plan" });
     expect(await checkRun(database.db, row, "2026-W48", back)).toEqual({ ok: false, reason: "not_a_period" });
+    // A past period that is not listed missed (the plan started in August; its clock never looked at August) is not run.
+    expect(await checkRun(database.db, row, "2026-08", back)).toEqual({ ok: false, reason: "past" });
     const [october] = await database.db
       .select({ madeBy: planPeriods.madeBy })
       .from(planPeriods)
@@ -282,6 +284,24 @@ describe.each(dbTargets())("plans on $name", (target) => {
       `${ok} queued `,
       `${marked} invalid do_not_ask`,
     ]);
+  });
+
+  it("a person's run leaves out a member cooling down after a decline, saying until when; the clock's period asks them", async () => {
+    await saveSettings(database.db, { declineCooldownHours: 72, maxAsksPerTag: 5 });
+    const [ok, cool] = [newTag("runok"), newTag("runcool")];
+    const id = await plan([`${ok},100,`, `${cool},100,`]);
+    const october = await makePeriod(database.db, await planRow(id), "2026-10");
+    if (october.kind !== "made") throw new Error("not made");
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 2 });
+    await answer(october.campaignId, 2, "declined", 1);
+    const run = await makePeriod(database.db, await planRow(id), "2026-11", operator);
+    if (run.kind !== "made") throw new Error("not made");
+    const rows = (await listCampaignRows(database.db, run.campaignId, { page: 1 }, 10)).items;
+    expect(rows.map((r) => `${r.tag} ${r.status} ${r.leftOut ?? ""}`)).toEqual([`${ok} queued `, `${cool} invalid cooling_down`]);
+    expect(rows[1]?.error).toMatch(/^Left out: declined recently \(cooling down until \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}\)$/);
+    const byClock = await makePeriod(database.db, await planRow(id), "2026-12");
+    if (byClock.kind !== "made") throw new Error("not made");
+    expect((await listCampaignRows(database.db, byClock.campaignId, { page: 1 }, 10)).items.map((r) => r.status)).toEqual(["queued", "queued"]);
   });
 
   it("a chase that finds only people cooling down after a decline waits and asks them once the cool-down is over", async () => {

@@ -30,6 +30,8 @@ export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, par
         throw conflict(`${period} is not due yet; it is asked at its time. Only the current period or a missed one can be run now.`);
       case "made":
         throw conflict(`${period} has already been made; open its campaign from the plan's periods.`);
+      case "past":
+        throw conflict(`${period} is past and not listed missed; only the current period or a missed one can be run.`);
     }
   }
   const outcome = await makePeriod(db, plan, period, staff);
