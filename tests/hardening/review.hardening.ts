@@ -188,18 +188,18 @@ describe("client addresses with TRUST_PROXY=0", () => {
     expect(row.remoteAddr).toMatch(LOOPBACK);
   });
 
-  // Last in this file: it locks this dashboard's one client address for 15 minutes.
-  it("rotating X-Forwarded-For buys no attempts: 5 failures from one socket lock the address", async () => {
+  // Last in this file: it locks one account from this dashboard's one client address for 15 minutes.
+  it("rotating X-Forwarded-For buys no attempts: 5 failures of one account from one socket lock that account there", async () => {
     const outcomes: string[] = [];
     for (let i = 0; i < 8; i++) {
-      // A different e-mail and a different forged address each time: only the socket is the same.
-      const attempt = await trySignIn(app.url, `nobody${i}@review.test`, "wrong-password-123");
+      // A different forged address each time (TRUST_PROXY=0 ignores it): only the socket is the same.
+      const attempt = await trySignIn(app.url, DEMO.email, `wrong-password-${i}`);
       outcomes.push(
         /code=throttled/.test(attempt.location) ? "throttled" : /error=/.test(attempt.location) ? "refused" : `other ${attempt.status} ${attempt.location}`,
       );
     }
     expect(outcomes).toEqual([...Array<string>(5).fill("refused"), ...Array<string>(3).fill("throttled")]);
-    // The right password from the locked address is refused too, until the window passes.
+    // The right password for that account from the locked socket is refused too, until the window passes.
     const locked = await trySignIn(app.url, DEMO.email, DEMO.password);
     expect(locked.ok).toBe(false);
     expect(locked.location).toMatch(/code=throttled/);
