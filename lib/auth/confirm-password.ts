@@ -11,8 +11,8 @@ export type PasswordCheck =
   { ok: true; row: StaffRow } | { ok: false; reason: "throttled"; retryAfterMinutes: number } | { ok: false; reason: "wrong_password" };
 
 /**
- * Checks a signed-in person's own password under the sign-in throttle (the same 5 failures in 15 minutes
- * per e-mail and address): a stolen session cannot guess its way to a password change. The attempt stays
+ * Checks a signed-in person's own password under the sign-in throttle (lib/auth/throttle.ts: the same limits per
+ * account and address): a stolen session cannot guess its way to a password change. The attempt stays
  * counted until the caller's whole action succeeds and calls clearFailures. HTTP answers: app/api/me/confirm.ts.
  */
 export async function checkOwnPassword(db: Db, who: { id: string; email: string }, password: string, ip: string): Promise<PasswordCheck> {
