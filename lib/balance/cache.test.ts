@@ -72,12 +72,19 @@ describe("balance cache", () => {
   it("shows the service's wallets, main first, with an exact total in the service's format", async () => {
     const view = await getBalanceView();
     expect(view.currency).toBe("NGN");
-    expect(view.wallets[0]).toEqual({ name: "Main wallet", main: true, balanceMinor: 123456789, formatted: "NGN 1,234,567.89" });
-    expect(view.wallets.map((w) => w.formatted)).toEqual(["NGN 1,234,567.89", "NGN 2,500.01", "NGN 0.00", "NGN 98,765,432.10"]);
-    // 10,000,249,999.75 kobo, summed exactly.
-    expect(view.totalFormatted).toBe("NGN 100,002,500.00");
-    expect(Date.parse(view.fetchedAt)).not.toBeNaN();
     expect(await control.count(BALANCE_CALL)).toBe(1);
+    // The main wallet grows with any acceptance another test makes (in any order): read from the service itself.
+    const res = await fetch(`${sb.apiUrl}/api/v1/business/balance`, { headers: { authorization: `Bearer ${sb.apiKey}` } });
+    const main = ((await res.json()) as { data: { wallets: { main_wallet: boolean; balance: number; formatted_balance: string }[] } }).data.wallets.find(
+      (w) => w.main_wallet,
+    );
+    if (!main) throw new Error("the sandbox has no main wallet");
+    expect(view.wallets[0]).toEqual({ name: "Main wallet", main: true, balanceMinor: main.balance, formatted: main.formatted_balance });
+    expect(view.wallets.map((w) => w.formatted)).toEqual([main.formatted_balance, "NGN 2,500.01", "NGN 0.00", "NGN 98,765,432.10"]);
+    // The seeded main wallet (NGN 1,234,567.89) makes 10,000,249,999.75 kobo, summed exactly; each acceptance adds to it.
+    const extraKobo = BigInt(main.balance) - 123456789n;
+    expect(view.totalFormatted).toBe(`NGN ${(10_000_250_000n + extraKobo).toString().replace(/(\d+)(\d{2})$/, "$1.$2").replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, ",")}`);
+    expect(Date.parse(view.fetchedAt)).not.toBeNaN();
   });
 
   it("serves repeat reads from the cache within the TTL, and calls again after it", async () => {

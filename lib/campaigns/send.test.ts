@@ -46,7 +46,12 @@ describe.each(dbTargets())("campaign sending on $name", (target) => {
     deps = requestDeps(database.db, sb, { service: { getRetries: 0 } });
     operator = await insertStaff(database.db, "Camp Operator");
   });
-  beforeEach(async () => control.reset());
+  beforeEach(async () => {
+    await control.reset();
+    // Each test sends its own campaign alone: one another test left sending (in any order) is stopped first.
+    await database.db.execute(sql`update campaigns set status = 'cancelled' where status in ('sending', 'paused')`);
+    await database.db.execute(sql`update campaign_rows set status = 'skipped' where status in ('queued', 'claimed')`);
+  });
 
   it("a discarded draft asked nobody: nothing asked, nothing outstanding, every row skipped", async () => {
     const id = await createCampaign(database.db, "Discarded", file([`${newTag("camp")},100,Dues`, `${newTag("camp")},70,Dues`]), operator.id);

@@ -24,7 +24,7 @@ import { CREATE_CALL, sandboxControl, type SandboxControl } from "@/tests/suppor
 
 import { checkRun, CATCH_UP_HOURS, makePeriod, runPlanClock, scheduleOf } from "./periods";
 import { getPlanView, readBoard } from "./queries";
-import { changeMembers, changePlanStatus, createPlan, findPlan } from "./repo";
+import { changeMembers, changePlanStatus, createPlan, createPlanWith, findPlan } from "./repo";
 
 // Plans (docs/architecture.md "Plans") on a real database and the sandbox: a roster kept with its invalid members, one campaign a
 // period however many runs race (and two instances on Postgres), the 72-hour catch-up and the missed listing, a
@@ -111,6 +111,20 @@ describe.each(dbTargets())("plans on $name", (target) => {
       serviceUpdatedAt: new Date(Date.now() - hoursAgo * HOUR),
     });
   }
+
+  it("makes a plan with what follows it in one transaction: when that fails, no plan and no member is left", async () => {
+    const name = `Atomic ${newTag("atomic")}`;
+    const parsed = parseCampaignCsv(new TextEncoder().encode(`tag,amount\n${newTag("atom")},100\n`), { describe: (own) => own || "dues" });
+    if (!parsed.ok) throw new Error(parsed.message);
+    const failed = await createPlanWith(database.db, fields({ name }), LAGOS, parsed.rows, operator.id, async () => {
+      throw new Error("the view could not be built");
+    }).catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(Error);
+    const left = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from plans where name = ${name}`);
+    expect(left[0]?.n).toBe(0);
+    const made = await createPlanWith(database.db, fields({ name }), LAGOS, parsed.rows, operator.id, async (tx, id) => getPlanView(tx, id));
+    expect(made).toMatchObject({ name, members: 1 });
+  });
 
   it("keeps a roster's invalid rows and repeated tags as members marked with the reason", async () => {
     const [a, b] = [newTag("roster"), newTag("roster")];

@@ -37,6 +37,21 @@ function memberValues(planId: string, rows: readonly ParsedRow[], taken: Map<str
 
 /** A plan and its roster in one transaction; invalid rows are kept as members marked with the reason. */
 export async function createPlan(db: Db, fields: PlanFields, timeZone: string, rows: readonly ParsedRow[], createdBy: string): Promise<string> {
+  return createPlanWith(db, fields, timeZone, rows, createdBy, async (_tx, id) => id);
+}
+
+/**
+ * The plan and its roster, then `within` (its view and audit row, say) in the same transaction: what `within` answers,
+ * or, if it throws, no plan at all (a plan is never left behind an answer that failed).
+ */
+export async function createPlanWith<T>(
+  db: Db,
+  fields: PlanFields,
+  timeZone: string,
+  rows: readonly ParsedRow[],
+  createdBy: string,
+  within: (tx: Db, id: string) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (tx) => {
     const [plan] = await tx
       .insert(plans)
@@ -58,7 +73,7 @@ export async function createPlan(db: Db, fields: PlanFields, timeZone: string, r
     if (!plan) throw new Error("plan insert returned nothing");
     const values = memberValues(plan.id, rows, new Map());
     for (let i = 0; i < values.length; i += INSERT_CHUNK) await tx.insert(planMembers).values(values.slice(i, i + INSERT_CHUNK));
-    return plan.id;
+    return within(tx, plan.id);
   });
 }
 

@@ -13,7 +13,7 @@ import { ok } from "@/lib/http/envelope";
 import { readMultipart } from "@/lib/http/multipart";
 import { otherMethods } from "@/lib/http/other-methods";
 import { getPlanView, readPlanPage } from "@/lib/plans/queries";
-import { createPlan } from "@/lib/plans/repo";
+import { createPlanWith } from "@/lib/plans/repo";
 
 export const dynamic = "force-dynamic";
 
@@ -61,19 +61,23 @@ export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
   const parsed = parseCampaignCsv(new Uint8Array(await file.arrayBuffer()), { describe: (own) => describe(template, own, "2026-W48") });
   if (!parsed.ok) throw new ApiError(parsed.status, parsed.message);
   const { timeZone } = getConfig();
-  const id = await createPlan(db, fields, timeZone, parsed.rows, staff.id);
-  const view = await getPlanView(db, id);
-  await writeAudit(db, {
-    action: "plan.created",
-    actor: staff,
-    target: id,
-    detail: { name: fields.name, frequency: fields.frequency, members: view?.members ?? 0, invalid: view?.invalidMembers ?? 0 },
-    ip,
+  // The plan, its view and its audit row in one transaction: either the plan is answered, or nothing was made.
+  const view = await createPlanWith(db, fields, timeZone, parsed.rows, staff.id, async (tx, id) => {
+    const made = await getPlanView(tx, id);
+    if (!made) throw new Error("the new plan could not be read back");
+    await writeAudit(tx, {
+      action: "plan.created",
+      actor: staff,
+      target: id,
+      detail: { name: fields.name, frequency: fields.frequency, members: made.members, invalid: made.invalidMembers },
+      ip,
+    });
+    return made;
   });
-  const invalid = view?.invalidMembers ?? 0;
+  const invalid = view.invalidMembers;
   return ok(
     view,
-    `Plan made: ${view?.members ?? 0} members${invalid > 0 ? `, ${invalid} marked invalid (see the members list)` : ""}. ${view?.nextRunAt ? "The first period is asked at its time." : "It has no period left to ask."}`,
+    `Plan made: ${view.members} members${invalid > 0 ? `, ${invalid} marked invalid (see the members list)` : ""}. ${view.nextRunAt ? "The first period is asked at its time." : "It has no period left to ask."}`,
     201,
   );
 });
