@@ -83,7 +83,12 @@ describe("balance cache", () => {
     expect(view.wallets.map((w) => w.formatted)).toEqual([main.formatted_balance, "NGN 2,500.01", "NGN 0.00", "NGN 98,765,432.10"]);
     // The seeded main wallet (NGN 1,234,567.89) makes 10,000,249,999.75 kobo, summed exactly; each acceptance adds to it.
     const extraKobo = BigInt(main.balance) - 123456789n;
-    expect(view.totalFormatted).toBe(`NGN ${(10_000_250_000n + extraKobo).toString().replace(/(\d+)(\d{2})$/, "$1.$2").replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, ",")}`);
+    expect(view.totalFormatted).toBe(
+      `NGN ${(10_000_250_000n + extraKobo)
+        .toString()
+        .replace(/(\d+)(\d{2})$/, "$1.$2")
+        .replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, ",")}`,
+    );
     expect(Date.parse(view.fetchedAt)).not.toBeNaN();
   });
 
