@@ -3,16 +3,16 @@ import "server-only";
 // Payments and their fees for an accountant (docs/architecture.md "Closing the books", docs/architecture.md "Closing the books"): Xero's bank
 // statement CSV and QuickBooks' three-column CSV, a line per payment (the gross amount the payer sent) and a line per
 // fee (negative), each on the day it was received in TIMEZONE, formula-guarded (plain numbers stay numbers).
-import { and, asc, eq, gte, lt, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 
 import type { ExportFormat } from "@/lib/client/payments/export-query";
 import { instantsOfDays, type DayRange } from "@/lib/client/time/day-range";
 import { dayOf } from "@/lib/client/time/zone";
 import { csvRow } from "@/lib/csv/row";
-import type { Db } from "@/lib/db/client";
+import { queryRows, type Db } from "@/lib/db/client";
 import { fundRequests, payments } from "@/lib/db/schema";
 
-interface ExportPayment {
+export interface ExportPayment {
   uuid: string;
   receivedAt: Date;
   actualAmount: string;
@@ -45,23 +45,33 @@ const EXPORT_PAGE = 5_000;
 /** The most payments one file carries; more is refused (never cut short: the file must balance with the day book). */
 export const EXPORT_MAX_PAYMENTS = 500_000;
 
-/**
- * Every payment received on the days of `range` in `timeZone`, oldest first, or null when there are more than `max`
- * (the route asks for fewer days). Paged on (received, uuid), an order new payments only extend.
- */
-export async function paymentsForExport(
-  db: Db,
-  range: DayRange,
-  timeZone: string,
-  { pageSize = EXPORT_PAGE, max = EXPORT_MAX_PAYMENTS } = {},
-): Promise<ExportPayment[] | null> {
+function rangeConditions(range: DayRange, timeZone: string): SQL | undefined {
   const { from, to } = instantsOfDays(range, timeZone);
   const conditions: SQL[] = [];
   if (from) conditions.push(gte(payments.receivedAt, from));
   if (to) conditions.push(lt(payments.receivedAt, to));
-  const items: ExportPayment[] = [];
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+/** How many payments fall on the days of `range`, counted to `max + 1` at most (the route refuses more than `max`). */
+export async function countForExport(db: Db, range: DayRange, timeZone: string, max = EXPORT_MAX_PAYMENTS): Promise<number> {
+  const where = rangeConditions(range, timeZone);
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (select 1 from ${payments} ${where ? sql`where ${where}` : sql``} limit ${max + 1}) capped`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The payments received on the days of `range` in `timeZone`, oldest first, a page at a time: keyset paging on
+ * (received, uuid), an order new payments only extend, so a file is streamed with one page in memory.
+ */
+export async function* exportPages(db: Db, range: DayRange, timeZone: string, pageSize = EXPORT_PAGE): AsyncGenerator<ExportPayment[]> {
+  const where = rangeConditions(range, timeZone);
+  let after: { receivedAt: Date; uuid: string } | null = null;
   for (;;) {
-    const page = await db
+    const page: ExportPayment[] = await db
       .select({
         uuid: payments.uuid,
         receivedAt: payments.receivedAt,
@@ -76,14 +86,32 @@ export async function paymentsForExport(
       })
       .from(payments)
       .leftJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
-      .where(conditions.length ? and(...conditions) : undefined)
+      .where(and(where, after ? sql`(${payments.receivedAt}, ${payments.uuid}) > (${after.receivedAt.toISOString()}::timestamptz, ${after.uuid})` : undefined))
       .orderBy(asc(payments.receivedAt), asc(payments.uuid))
-      .limit(pageSize)
-      .offset(items.length);
+      .limit(pageSize);
+    if (page.length > 0) yield page;
+    const last = page.at(-1);
+    if (page.length < pageSize || !last) return;
+    after = { receivedAt: last.receivedAt, uuid: last.uuid };
+  }
+}
+
+/**
+ * Every payment received on the days of `range` in `timeZone`, oldest first, or null when there are more than `max`
+ * (the route asks for fewer days). For tests and small reads: the route streams `exportPages`.
+ */
+export async function paymentsForExport(
+  db: Db,
+  range: DayRange,
+  timeZone: string,
+  { pageSize = EXPORT_PAGE, max = EXPORT_MAX_PAYMENTS } = {},
+): Promise<ExportPayment[] | null> {
+  const items: ExportPayment[] = [];
+  for await (const page of exportPages(db, range, timeZone, pageSize)) {
     items.push(...page);
     if (items.length > max) return null;
-    if (page.length < pageSize) return items;
   }
+  return items;
 }
 
 function payee(p: ExportPayment): string {
@@ -100,25 +128,28 @@ function customerReference(p: ExportPayment): string {
   return tag ? `${p.businessReference} (${tag})` : p.businessReference;
 }
 
+/** The file's header line for `format`. */
+export function accountingHeader(format: ExportFormat): string {
+  return format === "xero" ? csvRow(["*Date", "*Amount", "Payee", "Description", "Reference"]) : csvRow(["Date", "Description", "Amount"]);
+}
+
 /**
- * The file for `format`: its header, then per payment its line and, when it had a fee, the fee's. Xero's Reference
- * is the business's reference and the tag; QuickBooks' Description carries both. The payment's uuid stays in the
- * description, so each line is found again at the service.
+ * One payment's lines: its own and, when it had a fee, the fee's. Xero's Reference is the business's reference and
+ * the tag; QuickBooks' Description carries both. The payment's uuid stays in the description, so each line is found
+ * again at the service.
  */
+export function accountingLines(format: ExportFormat, p: ExportPayment, timeZone: string): string {
+  const date = ledgerDate(p.receivedAt, timeZone);
+  const what = `${p.description || "Peer transfer"} (${p.uuid}${p.source === "hand" ? `; ${HAND_MARK}${p.handReference ? `, ref ${p.handReference}` : ""}` : ""})`;
+  const who = customerReference(p);
+  const fee = negative(p.fees);
+  if (format === "xero") return csvRow([date, p.actualAmount, payee(p), what, who]) + (fee ? csvRow([date, fee, FEE_PAYEE, `Fee: ${what}`, who]) : "");
+  return (
+    csvRow([date, `${payee(p)}${who ? ` ${who}` : ""}: ${what}`, p.actualAmount]) + (fee ? csvRow([date, `Fee${who ? ` ${who}` : ""}: ${what}`, fee]) : "")
+  );
+}
+
+/** The whole file for `format`: its header, then each payment's lines. */
 export function accountingCsv(format: ExportFormat, items: readonly ExportPayment[], timeZone: string): string {
-  const lines: string[] = [format === "xero" ? csvRow(["*Date", "*Amount", "Payee", "Description", "Reference"]) : csvRow(["Date", "Description", "Amount"])];
-  for (const p of items) {
-    const date = ledgerDate(p.receivedAt, timeZone);
-    const what = `${p.description || "Peer transfer"} (${p.uuid}${p.source === "hand" ? `; ${HAND_MARK}${p.handReference ? `, ref ${p.handReference}` : ""}` : ""})`;
-    const who = customerReference(p);
-    const fee = negative(p.fees);
-    if (format === "xero") {
-      lines.push(csvRow([date, p.actualAmount, payee(p), what, who]));
-      if (fee) lines.push(csvRow([date, fee, FEE_PAYEE, `Fee: ${what}`, who]));
-    } else {
-      lines.push(csvRow([date, `${payee(p)}${who ? ` ${who}` : ""}: ${what}`, p.actualAmount]));
-      if (fee) lines.push(csvRow([date, `Fee${who ? ` ${who}` : ""}: ${what}`, fee]));
-    }
-  }
-  return lines.join("");
+  return accountingHeader(format) + items.map((p) => accountingLines(format, p, timeZone)).join("");
 }

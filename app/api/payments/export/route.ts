@@ -5,16 +5,19 @@ import { getConfig } from "@/lib/config";
 import { dayBookRange } from "@/lib/client/reports/range";
 import { dayOf } from "@/lib/client/time/zone";
 import { csvFilename } from "@/lib/csv/table";
-import { unprocessable } from "@/lib/http/api-error";
+import { tooManyRequests, unprocessable } from "@/lib/http/api-error";
 import { parseFields } from "@/lib/http/body";
-import { csvResponse } from "@/lib/http/csv-response";
+import { csvStreamResponse } from "@/lib/http/csv-response";
 import { otherMethods } from "@/lib/http/other-methods";
-import { accountingCsv, EXPORT_MAX_PAYMENTS, paymentsForExport } from "@/lib/payments/accounting-export";
+import type { ExportFormat } from "@/lib/client/payments/export-query";
+import type { Db } from "@/lib/db/client";
+import { accountingHeader, accountingLines, countForExport, EXPORT_MAX_PAYMENTS, exportPages } from "@/lib/payments/accounting-export";
+import { takeExportSlot } from "@/lib/payments/export-slots";
 
 export const dynamic = "force-dynamic";
 
 /** Payments and fees for accounting (docs/architecture.md "Closing the books"): ?format=xero|quickbooks&from=&to= (days in TIMEZONE). */
-export const GET = withStaff(SENDERS, async (request, { db }) => {
+export const GET = withStaff(SENDERS, async (request, { db, staff }) => {
   const query = parseFields(exportQuerySchema, Object.fromEntries(request.nextUrl.searchParams));
   const { timeZone } = getConfig();
   // The day book's rule for the days (this month so far by default, the last day not before the first, at most
@@ -23,13 +26,29 @@ export const GET = withStaff(SENDERS, async (request, { db }) => {
   if (!range.ok) throw unprocessable(range.message, { fieldErrors: { [range.field]: [range.fieldMessage] }, formErrors: [] });
   const { format } = query;
   const { from, to } = range;
-  const items = await paymentsForExport(db, { from, to }, timeZone);
-  if (!items)
-    throw unprocessable(`More than ${EXPORT_MAX_PAYMENTS.toLocaleString("en")} payments fall on these days: export fewer days at a time.`, {
-      fieldErrors: { to: ["Choose an earlier last day"] },
-      formErrors: [],
-    });
-  return csvResponse(accountingCsv(format, items, timeZone), csvFilename(`payments-${format}`, timeZone));
+  // One export a person and a few an instance at once; each is streamed a page at a time.
+  const release = takeExportSlot(staff.id);
+  if (!release)
+    throw tooManyRequests("An export is already being made (yours, or the most this server makes at once). Try again when it has finished.", EXPORT_RETRY_MS);
+  try {
+    if ((await countForExport(db, { from, to }, timeZone)) > EXPORT_MAX_PAYMENTS)
+      throw unprocessable(`More than ${EXPORT_MAX_PAYMENTS.toLocaleString("en")} payments fall on these days: export fewer days at a time.`, {
+        fieldErrors: { to: ["Choose an earlier last day"] },
+        formErrors: [],
+      });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return csvStreamResponse(exportFile(db, format, { from, to }, timeZone), csvFilename(`payments-${format}`, timeZone), release);
 });
+
+/** How long a refused export is told to wait: a file of a month's payments takes a few seconds. */
+const EXPORT_RETRY_MS = 10_000;
+
+async function* exportFile(db: Db, format: ExportFormat, range: { from: string; to: string }, timeZone: string): AsyncGenerator<string> {
+  yield accountingHeader(format);
+  for await (const page of exportPages(db, range, timeZone)) yield page.map((p) => accountingLines(format, p, timeZone)).join("");
+}
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
