@@ -373,6 +373,11 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
     // The day book's figures link to these: the inbox filtered to the Lagos day they were opened (not the UTC day).
     const onDay = async (day: string) => (await readExceptionPage(database.db, { status: "open", day, page: 1 }, "Africa/Lagos")).total;
     expect([await onDay("2026-11-24"), await onDay("2026-11-25"), await onDay("2026-11-23")]).toEqual([2, 1, 0]);
+    // Resolved, it is no longer counted open on its day.
+    const [first] = (await readExceptionPage(database.db, { status: "open", day: "2026-11-24", page: 1 }, "Africa/Lagos")).items;
+    await resolveException(database.db, first?.id ?? "", { note: "Checked" }, person);
+    const after = await readDayBook(database.db, "2026-11-24", "2026-11-25", "Africa/Lagos");
+    expect(after.days.map((d) => d.openExceptions)).toEqual([1, 1]);
   });
 });
 

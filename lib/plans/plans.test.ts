@@ -288,6 +288,20 @@ describe.each(dbTargets())("plans on $name", (target) => {
     expect(await changePlanStatus(database.db, id, "resume")).toBeNull();
   });
 
+  it("makes a period 71 h 59 min late, and lists one exactly 72 hours late as missed", async () => {
+    const timeFor = async (lateMs: number) => {
+      const id = await plan([`${newTag("edge")},100,`], { startsOn: "2026-10-01" }, new Date("2026-09-20T00:00:00Z"));
+      const row = await planRow(id);
+      await database.db.execute(sql`update plans set checked_until = '2026-10-15T00:00:00Z' where id = ${id}::uuid`);
+      return runPlanClock(database.db, new Date(dueAt(scheduleOf(row), "2026-11").getTime() + lateMs));
+    };
+    const justInTime = await timeFor(CATCH_UP_HOURS * HOUR - 60_000);
+    expect(justInTime.made.map((m) => m.period)).toContain("2026-11");
+    const tooLate = await timeFor(CATCH_UP_HOURS * HOUR);
+    expect(tooLate.made.map((m) => m.period)).not.toContain("2026-11");
+    expect(tooLate.missed.map((m) => m.period)).toContain("2026-11");
+  });
+
   it("leaves a do-not-ask member out of a period with the reason", async () => {
     const [ok, marked] = [newTag("okmember"), newTag("dnamember")];
     const id = await plan([`${ok},100,`, `${marked},100,`]);
