@@ -65,7 +65,13 @@ describe("accepting a request", () => {
     expect(Date.parse(after.updated_at)).toBeGreaterThanOrEqual(Date.parse(pending.updated_at));
     expect(after.created_at).toBe(pending.created_at);
 
-    const hook = await waitFor("the webhook", () => receiver.received[0]);
+    // This request's delivery: the receiver is shared with other tests, which may run before this one.
+    const hook = await waitFor("the webhook", () =>
+      receiver.received.find((h) => {
+        const body = JSON.parse(h.body.toString("utf8")) as { description?: string; amount?: number };
+        return body.description === "Order #42" && body.amount === 1500.5;
+      }),
+    );
     expect(hook.headers["content-type"]).toBe("application/json");
     const expected = deliverySignature(hook.body, sandbox.apiKey);
     expect(hook.headers["x-service-signature"]).toMatch(/^[0-9a-f]{128}$/);
