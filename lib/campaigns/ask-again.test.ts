@@ -167,6 +167,29 @@ describe.each(dbTargets())("ask again on $name", (target) => {
     expect(again).toMatchObject({ kind: "made", rows: 1 });
   });
 
+  it("checks a round's rows again when sent for a cool-down begun and the asks used up since the draft", async () => {
+    await saveSettings(database.db, { declineCooldownHours: 72, maxAsksPerTag: 5 });
+    const [cooling, enough, fine] = [newTag("coolsince"), newTag("enoughsince"), newTag("finesince")];
+    const id = await sentCampaign("Again", [cooling, enough, fine]);
+    for (const row of [1, 2, 3]) await answered(id, row, "declined", 100);
+    const round = await askAgain(database.db, id, { include: ["declined"], unansweredForHours: 0 }, operator.id);
+    if (round.kind !== "made") throw new Error(`expected a round, got ${round.kind}`);
+    // While the draft waited: one declined something else an hour ago, and the family may now ask each person once.
+    const other = await sentCampaign("Elsewhere", [cooling]);
+    await answered(other, 1, "declined", 1);
+    await saveSettings(database.db, { declineCooldownHours: 72, maxAsksPerTag: 1 });
+    await transitionCampaign(database.db, round.id, "start", operator.id);
+    await control.resetStats();
+    await sendCampaignRows(deps, 10);
+    expect(await control.count(CREATE_CALL)).toBe(0);
+    const rows = (await listCampaignRows(database.db, round.id, { page: 1 }, 100)).items.filter((r) => r.status !== "invalid");
+    expect(rows.map((r) => `${r.tag} ${r.status} ${r.leftOut}`)).toEqual([
+      `${cooling} skipped cooling_down`,
+      `${enough} skipped asked_enough`,
+      `${fine} skipped asked_enough`,
+    ]);
+  });
+
   it("checks a round's row against the policy again when it is sent: one who paid since the draft is left out unsent", async () => {
     await saveSettings(database.db, { maxAsksPerTag: 5 });
     const [payer, other] = [newTag("paidsince"), newTag("stillowes")];

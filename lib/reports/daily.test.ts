@@ -31,7 +31,8 @@ describe.each(dbTargets())("the day book on $name", (target) => {
 
   async function paid(at: string, gross: string, fee: string, verified = false): Promise<void> {
     const uuid = randomUUID();
-    const body = payload({ uuid, amount: Number(gross), actual_amount: Number(gross), settled_amount: Number(gross) - Number(fee), fees: Number(fee) });
+    // Asked ₦7 more than was paid: the book's gross is what was paid (actual_amount), never the amount asked.
+    const body = payload({ uuid, amount: Number(gross) + 7, actual_amount: Number(gross), settled_amount: Number(gross) - Number(fee), fees: Number(fee) });
     expect(await recordPayment(database.db, peerTransferPayloadSchema.parse(body), "major", LOG)).toBe("recorded");
     await database.db.execute(
       sql`update payments set received_at = ${at}::timestamptz, verification = ${verified ? "verified" : "unverified"} where uuid = ${uuid}`,
