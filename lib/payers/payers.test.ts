@@ -104,7 +104,12 @@ describe.each(dbTargets())("payers on $name", (target) => {
       medianAnswerSeconds: 90,
       doNotAsk: false,
     });
-    expect([a.id, c.id]).toHaveLength(2);
+    // The two still unanswered are the first and the third ask, whatever their spelling of the tag.
+    const open = await queryRows<{ id: string }>(
+      db,
+      sql`select id from fund_requests where status = 'pending' and lower(regexp_replace(tag, '^@', '')) = 'ada.obi'`,
+    );
+    expect(open.map((r) => r.id).sort()).toEqual([a.id, c.id].sort());
   });
 
   it("a request accepted after its payment arrived moves from unanswered to accepted, and the payment counts once", async () => {
