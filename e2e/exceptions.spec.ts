@@ -1,4 +1,4 @@
-// The exceptions inbox (DESIGN §14) as a finance person works it in Chromium: a payment from a tag with two pending
+// The exceptions inbox (docs/architecture.md "Closing the books") as a finance person works it in Chromium: a payment from a tag with two pending
 // requests, for an amount neither asks, is not linked and opens a "Payment not linked" exception, which appears on /exceptions and in the
 // navigation's count with no reload; resolving it needs a note (in the browser and from the route's 422), links the
 // payment to the request picked among the suggestions, and moves it under Resolved with the note and who resolved it;

@@ -18,7 +18,7 @@ import { insertStaff, newKey, newTag } from "@/tests/support/request-deps";
 import { scanExceptions } from "./detect";
 import { countOpenExceptions, EXCEPTION_COUNT_CAP, OPEN_BADGE_CAP, readException, readExceptionPage } from "./queries";
 import { ExceptionRefused } from "./refused";
-import { reopenException, resolveException } from "./resolve";
+import { reopenException, resolveException, resolveExceptionAudited } from "./resolve";
 
 // The exceptions inbox (docs/architecture.md "Closing the books") on a real database: each kind opened once however many scans race (two
 // connections on Postgres), closed by itself when its cause clears, never reopened by a scan after a person resolved
@@ -312,15 +312,19 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
     expect(error instanceof ExceptionRefused && error.kind).toBe("amount_differs");
     const [still] = await queryRows<{ status: string }>(database.db, sql`select status from fund_requests where id = ${request.id}::uuid`);
     expect(still?.status).toBe("pending");
-    let amounts: unknown = null;
-    await resolveException(
+    await resolveExceptionAudited(
       database.db,
       found.id,
       { note: "Agreed by phone", requestId: request.requestId, acceptDifferentAmount: true },
-      person,
-      (a) => (amounts = a),
+      { ...person, email: "bola@example.test" },
+      null,
     );
-    expect(amounts).toEqual({ paid: "1.00", asked: "150.00" });
+    // The audit row keeps both amounts and says a different one was accepted.
+    const [audit] = await queryRows<{ detail: Record<string, unknown> }>(
+      database.db,
+      sql`select detail from audit_log where action = 'exception.resolved' and target = ${found.id}`,
+    );
+    expect(audit?.detail).toMatchObject({ linkedRequestId: request.requestId, paid: "1.00", asked: "150.00", acceptedDifferentAmount: true });
   });
 
   it("waits LOST_WEBHOOK_MINUTES after the acceptance before calling a webhook lost", async () => {

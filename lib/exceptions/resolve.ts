@@ -9,6 +9,7 @@ import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { exceptions, fundRequests, payments, type ExceptionRow } from "@/lib/db/schema";
 import { publish } from "@/lib/live/bus";
+import { writeAudit } from "@/lib/audit/write";
 import { linkByHand } from "@/lib/payments/link";
 
 import { scanExceptions } from "./detect";
@@ -122,4 +123,34 @@ export async function reopenException(db: Db, id: string): Promise<ExceptionRow>
   }
   publish({ type: "exceptions.changed" });
   return findException(db, id);
+}
+
+/**
+ * A person's resolve as the routes make it: resolveException, then its audit row (who, the note, a link by hand and
+ * both amounts when a different amount was accepted). Every front door resolves through here.
+ */
+export async function resolveExceptionAudited(
+  db: Db,
+  id: string,
+  input: { note: string; requestId?: string; acceptDifferentAmount?: boolean },
+  who: Who & { email: string },
+  ip: string | null,
+): Promise<ExceptionRow> {
+  const seen: { link: HandLink | null } = { link: null };
+  const row = await resolveException(db, id, input, who, (linked) => (seen.link = linked));
+  const { link } = seen;
+  await writeAudit(db, {
+    action: "exception.resolved",
+    actor: { id: who.id, email: who.email },
+    target: row.id,
+    detail: {
+      kind: row.kind,
+      note: input.note,
+      paymentUuid: row.paymentUuid,
+      ...(input.requestId ? { linkedRequestId: input.requestId } : {}),
+      ...(link ? { paid: link.paid, asked: link.asked, ...(link.paid !== link.asked ? { acceptedDifferentAmount: true } : {}) } : {}),
+    },
+    ip,
+  });
+  return row;
 }

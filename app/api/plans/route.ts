@@ -1,4 +1,3 @@
-import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { parseCampaignCsv } from "@/lib/campaigns/parse";
 import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
@@ -12,8 +11,8 @@ import { parseFields } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { readMultipart } from "@/lib/http/multipart";
 import { otherMethods } from "@/lib/http/other-methods";
-import { getPlanView, readPlanPage } from "@/lib/plans/queries";
-import { createPlanWith } from "@/lib/plans/repo";
+import { makePlan } from "@/lib/plans/make-plan";
+import { readPlanPage } from "@/lib/plans/queries";
 
 export const dynamic = "force-dynamic";
 
@@ -61,19 +60,7 @@ export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
   const parsed = parseCampaignCsv(new Uint8Array(await file.arrayBuffer()), { describe: (own) => describe(template, own, "2026-W48") });
   if (!parsed.ok) throw new ApiError(parsed.status, parsed.message);
   const { timeZone } = getConfig();
-  // The plan, its view and its audit row in one transaction: either the plan is answered, or nothing was made.
-  const view = await createPlanWith(db, fields, timeZone, parsed.rows, staff.id, async (tx, id) => {
-    const made = await getPlanView(tx, id);
-    if (!made) throw new Error("the new plan could not be read back");
-    await writeAudit(tx, {
-      action: "plan.created",
-      actor: staff,
-      target: id,
-      detail: { name: fields.name, frequency: fields.frequency, members: made.members, invalid: made.invalidMembers },
-      ip,
-    });
-    return made;
-  });
+  const view = await makePlan(db, fields, timeZone, parsed.rows, staff, ip);
   const invalid = view.invalidMembers;
   return ok(
     view,

@@ -1,10 +1,9 @@
-import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { SENDERS } from "@/lib/client/auth/roles";
 import { resolveExceptionSchema } from "@/lib/client/exceptions/schemas";
 import { toExceptionView } from "@/lib/exceptions/queries";
 import { recordPaymentByHand } from "@/lib/exceptions/record-by-hand";
-import { resolveException, type HandLink } from "@/lib/exceptions/resolve";
+import { resolveExceptionAudited } from "@/lib/exceptions/resolve";
 import { invalidField } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
@@ -25,22 +24,7 @@ export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, par
     const outcome = await recordPaymentByHand(db, params.id, { note: input.note, payment: input.payment }, staff, ip).catch(answerRefusal);
     return ok(toExceptionView(outcome.exception), `Resolved: the payment of request #${outcome.requestId} is recorded by hand (not verified).`);
   }
-  const seen: { link: HandLink | null } = { link: null };
-  const row = await resolveException(db, params.id, input, staff, (linked) => (seen.link = linked)).catch(answerRefusal);
-  const { link } = seen;
-  await writeAudit(db, {
-    action: "exception.resolved",
-    actor: staff,
-    target: row.id,
-    detail: {
-      kind: row.kind,
-      note: input.note,
-      paymentUuid: row.paymentUuid,
-      ...(input.requestId ? { linkedRequestId: input.requestId } : {}),
-      ...(link ? { paid: link.paid, asked: link.asked, ...(link.paid !== link.asked ? { acceptedDifferentAmount: true } : {}) } : {}),
-    },
-    ip,
-  });
+  const row = await resolveExceptionAudited(db, params.id, input, staff, ip).catch(answerRefusal);
   const message = input.requestId ? `Resolved: the payment is linked to request #${input.requestId}.` : "Resolved.";
   return ok(toExceptionView(row), message);
 });
