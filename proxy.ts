@@ -51,6 +51,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Every page, /sign-in included; not the API (which answers 401 itself, with next.config.ts's fallback CSP) or static files.
+  // Every page, /sign-in included; not the API (which answers 401 itself, with next.config.js's fallback CSP) or static files.
   matcher: ["/((?!api/|_next/|favicon|icon|logo\\.svg|robots\\.txt).*)"],
 };

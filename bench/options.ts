@@ -16,6 +16,7 @@ export const BENCH_STEPS = [
   "plans",
   "day-book",
   "exceptions",
+  "exports",
 ] as const;
 export type BenchStep = (typeof BENCH_STEPS)[number];
 
@@ -72,6 +73,8 @@ export interface BenchOptions {
   dayBook: { payments: number; warmups: number; samples: number };
   /** The exceptions inbox at `baseExceptions` and at `exceptions` exceptions. */
   exceptions: { baseExceptions: number; exceptions: number; warmups: number; samples: number };
+  /** A year of `payments` payments, then the year's Xero export asked for by `people` people at once. */
+  exports: { payments: number; people: number };
   /** Postgres server for the intake comparison and the scale-out (DATABASE_URL); null: PGlite only, no scale-out. */
   postgresUrl: string | null;
   resultsFile: string;
@@ -131,6 +134,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       plans: { members: 50, periods: 3, warmups: 1, samples: 3 },
       dayBook: { payments: 1_000, warmups: 1, samples: 3 },
       exceptions: { baseExceptions: 100, exceptions: 1_000, warmups: 1, samples: 3 },
+      exports: { payments: 5_000, people: 6 },
       postgresUrl,
       resultsFile: results("smoke.json"),
       updateReadme: false,
@@ -172,6 +176,8 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     plans: { members: 1_000, periods: 12, warmups: 3, samples: 7 },
     dayBook: { payments: 100_000, warmups: 3, samples: 7 },
     exceptions: { baseExceptions: 100, exceptions: 100_000, warmups: 3, samples: 7 },
+    // Just under the export's cap of 500,000 payments: the largest file anyone can ask for.
+    exports: { payments: 490_000, people: 6 },
     postgresUrl,
     // `--only=intake` keeps its old file name; other selections get theirs (e.g. follow-up+page-time-only.json).
     resultsFile: results(only ? `${[...only].join("+")}-only.json` : "latest.json"),

@@ -13,7 +13,7 @@ export interface Report {
   machine: MachineInfo;
   sizes: Pick<
     BenchOptions,
-    "intake" | "amplification" | "live" | "followUp" | "scaleOut" | "pageTime" | "campaigns" | "lag" | "payers" | "plans" | "dayBook" | "exceptions"
+    "intake" | "amplification" | "live" | "followUp" | "scaleOut" | "pageTime" | "campaigns" | "lag" | "payers" | "plans" | "dayBook" | "exceptions" | "exports"
   >;
   durationSeconds: number;
   results: BenchResults;

@@ -19,6 +19,7 @@ import { benchPayers } from "./payers";
 import { benchExceptions } from "./exceptions";
 import { benchPlans } from "./plans";
 import { benchDayBook } from "./day-book";
+import { benchExports } from "./exports";
 import { benchCampaigns } from "./campaigns";
 import { benchNextFloor } from "./next-floor";
 import type { BenchContext } from "./context";
@@ -57,6 +58,7 @@ const results: BenchResults = {
   payers: null,
   plans: null,
   dayBook: null,
+  exports: null,
   exceptions: null,
 };
 const wants = (step: BenchStep) => options.only === null || options.only.has(step);
@@ -175,6 +177,8 @@ async function main(): Promise<void> {
   if (wants("day-book")) results.dayBook = await step("day book", () => benchDayBook(ctx));
   // Its own two dashboards on the embedded database: 100 exceptions against 100,000.
   if (wants("exceptions")) results.exceptions = await step("exceptions", () => benchExceptions(ctx));
+  // Its own dashboard on the embedded database: a year's Xero export asked for by six people at once.
+  if (wants("exports")) results.exports = await step("exports", () => benchExports(ctx));
 }
 
 async function intake(ctx: BenchContext): Promise<void> {
@@ -228,6 +232,7 @@ const report: Report = {
     plans: options.plans,
     dayBook: options.dayBook,
     exceptions: options.exceptions,
+    exports: options.exports,
   },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   results,
@@ -255,6 +260,7 @@ const others = {
   plans: "plans",
   dayBook: "day-book",
   exceptions: "exceptions",
+  exports: "exports",
   nextFloor: "intake",
 } as const;
 const expected = (wants("intake") ? 1 + (options.postgresUrl ? 1 : 0) : 0) + Object.values(others).filter(wants).length;

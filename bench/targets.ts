@@ -6,6 +6,7 @@ import type { PayersResult } from "./payers";
 import type { ExceptionsResult } from "./exceptions";
 import type { PlansResult } from "./plans";
 import type { DayBookResult } from "./day-book";
+import type { ExportsResult } from "./exports";
 import type { FollowUpResult } from "./follow-up";
 import type { IntakeResult } from "./intake";
 import type { LiveLatencyResult } from "./live-latency";
@@ -39,6 +40,7 @@ export interface BenchResults {
   payers: PayersResult | null;
   plans: PlansResult | null;
   dayBook: DayBookResult | null;
+  exports: ExportsResult | null;
   exceptions: ExceptionsResult | null;
 }
 
@@ -344,6 +346,34 @@ function dayBookLines(r: DayBookResult): TargetLine[] {
   ];
 }
 
+function exportLines(r: ExportsResult): TargetLine[] {
+  const bench = "14. exports";
+  const whole = r.linesPerFile.length === r.people && r.linesPerFile.every((n) => n === r.linesPerFile[0] && n > r.payments);
+  return [
+    {
+      bench,
+      metric: `${r.people} people ask for a year's Xero export (${r.payments.toLocaleString("en")} payments) at once: server RSS, baseline → peak`,
+      value: `${r.baselineRssMb} → ${r.peakRssMb} MB`,
+      target: "< 600 MB",
+      verdict: check(r.peakRssMb < 600),
+    },
+    {
+      bench,
+      metric: "files open at once; refused 429 with Retry-After (then asked again); every file whole",
+      value: `${r.mostOpen}; ${r.refusedWithRetryAfter} of ${r.refusedAtOnce}; ${r.linesPerFile.length} files of ${r.linesPerFile[0] ?? 0} lines`,
+      target: "≤ 3 open, all whole",
+      verdict: check(r.mostOpen <= 3 && r.refusedWithRetryAfter === r.refusedAtOnce && whole),
+    },
+    {
+      bench,
+      metric: "all six files, from the asks to the last byte; /api/health meanwhile (p95)",
+      value: `${r.totalMs} ms; ${r.healthP95Ms} ms`,
+      target: "",
+      verdict: "info",
+    },
+  ];
+}
+
 function exceptionLines(r: ExceptionsResult): TargetLine[] {
   return r.paths.map((p) => ({
     bench: "13. exceptions",
@@ -444,5 +474,6 @@ export function targetLines(r: BenchResults): TargetLine[] {
     ...(r.plans ? planLines(r.plans) : []),
     ...(r.dayBook ? dayBookLines(r.dayBook) : []),
     ...(r.exceptions ? exceptionLines(r.exceptions) : []),
+    ...(r.exports ? exportLines(r.exports) : []),
   ];
 }

@@ -131,6 +131,12 @@ test("the payer and ask-again routes refuse bad input over HTTP, each with its s
     expect(nul.status(), path).toBe(400);
     expect(await message(nul)).toContain("control character");
   }
+  // A path id whose %-escape does not decode is a 400 with the envelope and a code, not Next.js's plain-text 500.
+  for (const path of ["/api/payers/%E0%A4%A", "/api/campaigns/%ZZ", "/plans/%E0%A4%A"]) {
+    const broken = await request.get(path, { maxRedirects: 0 });
+    expect(broken.status(), path).toBe(400);
+    expect(await broken.json()).toMatchObject({ status: false, code: "validation_failed", message: expect.stringContaining("%-escape") });
+  }
   const noCampaign = await request.post(`/api/campaigns/00000000-0000-4000-8000-000000000000/ask-again`, {
     headers: { Origin: BASE_URL },
     data: { include: ["declined"] },

@@ -6,7 +6,7 @@ import path from "node:path";
 // Everything `next build` reads; tests, the sandbox and scripts are not part of the bundle.
 const INPUT_DIRS = ["app", "components", "lib", "public"];
 const INPUT_FILES = [
-  "next.config.ts",
+  "next.config.js",
   "package-lock.json",
   "tailwind.config.ts",
   "postcss.config.mjs",

@@ -24,7 +24,7 @@ cpSync(path.join(root, distDir, "static"), path.join(standalone, distDir, "stati
 cpSync(path.join(root, "public"), path.join(standalone, "public"), { recursive: true });
 cpSync(path.join(root, "drizzle"), path.join(standalone, "drizzle"), { recursive: true });
 // The standalone server stamps each request's socket address like `npm start` does (TRUST_PROXY).
-copyFileSync(path.join(root, "scripts", "stamp-peer-address.cjs"), path.join(standalone, "stamp-peer-address.cjs"));
+copyFileSync(path.join(root, "scripts", "request-preload.cjs"), path.join(standalone, "request-preload.cjs"));
 const serverJs = path.join(standalone, "server.js");
-writeFileSync(serverJs, `require("./stamp-peer-address.cjs");\n${readFileSync(serverJs, "utf8")}`);
+writeFileSync(serverJs, `require("./request-preload.cjs");\n${readFileSync(serverJs, "utf8")}`);
 console.log(`Standalone server ready: node ${path.relative(root, path.join(standalone, "server.js"))} (set PORT, DATABASE_URL, …)`);

@@ -7,7 +7,7 @@ export function nextStartCommand(root: string, port: number, host?: string): { c
     command: process.execPath,
     args: [
       "--require",
-      path.join(root, "scripts", "stamp-peer-address.cjs"),
+      path.join(root, "scripts", "request-preload.cjs"),
       path.join(root, "node_modules", "next", "dist", "bin", "next"),
       "start",
       "-p",

@@ -5,15 +5,17 @@ import { usePathname, useRouter } from "next/navigation";
 import { useOptimistic, useTransition } from "react";
 
 import { formatNaira } from "@/components/campaigns/format";
+import { RowsPager } from "@/components/campaigns/rows-pager";
 import { periodLabel } from "@/lib/client/plans/period-label";
 import { PayerTag } from "@/components/payers/payer-tag";
 import { buttonClasses } from "@/components/ui/button";
 import { cardClasses } from "@/components/ui/card";
 import { ErrorPanel } from "@/components/ui/error-panel";
 import { TextLink } from "@/components/ui/text-link";
+import { pagerLinks } from "@/lib/client/http/pager-links";
 import { payerKey } from "@/lib/client/payers/tag";
 import { CELL_WORDS, type BoardCell, type BoardView } from "@/lib/client/plans/view";
-import { planBoardQuery, planBoardSearch } from "@/lib/client/query/options";
+import { planBoardQuery, planBoardSearch, planPageSearch } from "@/lib/client/query/options";
 
 import { rateText } from "./format";
 import { CELL_CLASSES } from "./status-badge";
@@ -119,12 +121,16 @@ function BoardTable({ board }: { board: BoardView }) {
 
 /**
  * The dues board (GET /api/plans/:id/board): members × the plan's last 12 periods, each cell the best outcome over the
- * period's rounds. "Only those who owe" lives in the URL (?owing=1), and so does the CSV of what is in view.
+ * period's rounds, a page of members at a time (the totals are over everyone). "Only those who owe" and the page live in
+ * the URL (?owing=1&page=2); the CSV of the filter is every member.
  */
-export function DuesBoard({ id, owing }: { id: string; owing: boolean }) {
+export function DuesBoard({ id, owing, page, members }: { id: string; owing: boolean; page: number; members: number }) {
   const router = useRouter();
   const pathname = usePathname();
-  const query = useQuery(planBoardQuery(id, owing));
+  const query = useQuery(planBoardQuery(id, owing, page));
+  const links = pagerLinks(page, query.data ? { ...query.data, items: query.data.members, totalCapped: false } : undefined);
+  // The roster's page (`members=`) stays as it is while the board moves.
+  const pageHref = (n: number) => `${pathname}${planPageSearch({ owing, page: n, members })}`;
   // The box shows the choice at once; the URL (and with it the board) follows when the navigation lands.
   const [checked, setChecked] = useOptimistic(owing);
   const [, startTransition] = useTransition();
@@ -146,7 +152,7 @@ export function DuesBoard({ id, owing }: { id: string; owing: boolean }) {
                   const next = e.target.checked;
                   startTransition(() => {
                     setChecked(next);
-                    router.push(`${pathname}${planBoardSearch({ owing: next })}`, { scroll: false });
+                    router.push(`${pathname}${planPageSearch({ owing: next, members })}`, { scroll: false });
                   });
                 }}
               />
@@ -168,18 +174,23 @@ export function DuesBoard({ id, owing }: { id: string; owing: boolean }) {
         <p className="text-sm text-slate-700" data-testid="board-empty">
           No period is due yet: the board fills in from the first period on.
         </p>
-      ) : query.data.members.length === 0 ? (
+      ) : query.data.total === 0 ? (
         <p className="text-sm text-slate-700" data-testid="board-empty">
           {owing ? (
             <>
-              Nobody owes anything in these periods. <TextLink href={pathname}>Show everyone</TextLink>.
+              Nobody owes anything in these periods. <TextLink href={`${pathname}${planPageSearch({ members })}`}>Show everyone</TextLink>.
             </>
           ) : (
             "This plan has no members to show."
           )}
         </p>
       ) : (
-        <BoardTable board={query.data} />
+        <>
+          <BoardTable board={query.data} />
+          <RowsPager previousHref={links.previous ? pageHref(links.previous) : null} nextHref={links.next ? pageHref(links.next) : null}>
+            {links.label} · {query.data.total.toLocaleString("en")} member{query.data.total === 1 ? "" : "s"}
+          </RowsPager>
+        </>
       )}
       <p className="text-xs text-slate-600">
         A cell shows the best outcome over the period&apos;s rounds: Paid, Pending, Declined, Failed, Skipped (left out, e.g. asked not to be asked) or Not

@@ -12,7 +12,7 @@ import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import type { memberChangeFormSchema } from "@/lib/client/plans/schemas";
 import type { PlanView } from "@/lib/client/plans/view";
-import { keys } from "@/lib/client/query/options";
+import { keys, planPageSearch } from "@/lib/client/query/options";
 
 type FormInput = z.input<typeof memberChangeFormSchema>;
 type FormOutput = z.output<typeof memberChangeFormSchema>;
@@ -20,16 +20,17 @@ type FormOutput = z.output<typeof memberChangeFormSchema>;
 const ACTION_WORDS = { add: "Add a member", remove: "Remove a member", change: "Change a member's amount" } as const;
 
 /** One member added, removed or re-priced (PATCH /api/plans/:id { members }), from the next period on. */
-export function MemberChangeForm({ planId }: { planId: string }) {
+export function MemberChangeForm({ planId, members }: { planId: string; members: number }) {
   const client = useQueryClient();
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: lazyZodResolver(() => import("@/lib/client/plans/schemas").then((m) => m.memberChangeFormSchema)),
     defaultValues: { action: "add", tag: "", amount: "" },
   });
   const mutation = useMutation({
-    mutationFn: (body: FormOutput) => apiFetchWithMessage<PlanView>(`/api/plans/${encodeURIComponent(planId)}`, { method: "PATCH", json: body }),
+    mutationFn: (body: FormOutput) =>
+      apiFetchWithMessage<PlanView>(`/api/plans/${encodeURIComponent(planId)}${planPageSearch({ members })}`, { method: "PATCH", json: body }),
     onSuccess: ({ data }) => {
-      client.setQueryData(keys.plan(planId), data);
+      client.setQueryData(keys.planView(planId, data.rosterPage), data);
       void client.invalidateQueries({ queryKey: keys.plans });
       form.reset({ action: form.getValues("action"), tag: "", amount: "" });
     },

@@ -15,9 +15,9 @@ import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import type { runPeriodSchema } from "@/lib/client/plans/schemas";
 import type { PlanView } from "@/lib/client/plans/view";
-import { formatMajor, koboToNaira, nairaToKobo } from "@/lib/client/money";
+import { formatMajor } from "@/lib/client/money";
 import { periodLabel } from "@/lib/client/plans/period-label";
-import { keys } from "@/lib/client/query/options";
+import { keys, planPageSearch } from "@/lib/client/query/options";
 
 type StatusChange = "pause" | "resume" | "end";
 
@@ -52,10 +52,12 @@ export function PlanStatusActions({ plan }: { plan: PlanView }) {
     setNotice("");
     startTransition(async () => {
       try {
-        const { data, message } = await apiFetchWithMessage<PlanView>(`/api/plans/${encodeURIComponent(plan.id)}`, { method: "PATCH", json: { status } });
+        // The answer is the plan with the roster's page shown (`?members=`), set in that page's query.
+        const url = `/api/plans/${encodeURIComponent(plan.id)}${planPageSearch({ members: plan.rosterPage })}`;
+        const { data, message } = await apiFetchWithMessage<PlanView>(url, { method: "PATCH", json: { status } });
         setConfirming(false);
         setNotice(message);
-        client.setQueryData(keys.plan(plan.id), data);
+        client.setQueryData(keys.planView(plan.id, data.rosterPage), data);
         await client.invalidateQueries({ queryKey: keys.plans });
       } catch (e) {
         setError(e instanceof ApiError ? e.message : "The plan could not be changed. Try again.");
@@ -127,11 +129,15 @@ export function RunPeriodForm({ plan, current }: { plan: PlanView; current: stri
   }, [asking]);
   const typed = useWatch({ control: form.control, name: "period" });
   const mutation = useMutation({
+    // The answer's plan is the roster's page shown (`?members=`).
     mutationFn: (body: RunOutput) =>
-      apiFetchWithMessage<{ plan: PlanView; campaignId: string }>(`/api/plans/${encodeURIComponent(plan.id)}/run`, { method: "POST", json: body }),
+      apiFetchWithMessage<{ plan: PlanView; campaignId: string }>(
+        `/api/plans/${encodeURIComponent(plan.id)}/run${planPageSearch({ members: plan.rosterPage })}`,
+        { method: "POST", json: body },
+      ),
     onSuccess: ({ data }) => {
       setAsking(null);
-      client.setQueryData(keys.plan(plan.id), data.plan);
+      client.setQueryData(keys.planView(plan.id, data.plan.rosterPage), data.plan);
       void client.invalidateQueries({ queryKey: keys.plans });
       void client.invalidateQueries({ queryKey: keys.campaignLists });
     },
@@ -141,8 +147,9 @@ export function RunPeriodForm({ plan, current }: { plan: PlanView; current: stri
     },
   });
   if (plan.status === "ended") return null;
-  const askable = plan.roster.filter((m) => m.error === null && !m.doNotAsk && m.amount !== null);
-  const total = koboToNaira(askable.reduce((sum, m) => sum + (nairaToKobo(m.amount ?? "0") ?? 0n), 0n));
+  // Over the whole roster, summed by the server: the view carries one page of members (docs/architecture.md "Plans").
+  const askable = plan.askable.count;
+  const total = plan.askable.amount;
   const typedPeriod = typeof typed === "string" ? typed.trim().toUpperCase() : "";
   const made = plan.periods.some((p) => p.status === "made" && p.period.toUpperCase() === typedPeriod);
   const fieldError = form.formState.errors.period?.message;
@@ -186,12 +193,12 @@ export function RunPeriodForm({ plan, current }: { plan: PlanView; current: stri
           data-testid="run-question"
         >
           <p id="run-question">
-            Ask {askable.length.toLocaleString("en")} {askable.length === 1 ? "person" : "people"} for {formatMajor("NGN", total)} in all for{" "}
-            {periodLabel(asking.period)} now? Each is asked once in the app; the service cannot withdraw a request once it is sent.
+            Ask {askable.toLocaleString("en")} {askable === 1 ? "person" : "people"} for {formatMajor("NGN", total)} in all for {periodLabel(asking.period)}{" "}
+            now? Each is asked once in the app; the service cannot withdraw a request once it is sent.
           </p>
           <div className="flex flex-wrap gap-2">
             <button ref={yesRef} type="button" className={buttonClasses("primary")} onClick={() => mutation.mutate(asking)} disabled={mutation.isPending}>
-              {mutation.isPending ? "Running…" : `Yes, ask ${askable.length.toLocaleString("en")} ${askable.length === 1 ? "person" : "people"}`}
+              {mutation.isPending ? "Running…" : `Yes, ask ${askable.toLocaleString("en")} ${askable === 1 ? "person" : "people"}`}
             </button>
             <Button variant="secondary" onClick={() => setAsking(null)} disabled={mutation.isPending}>
               Not yet

@@ -1,8 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { usePathname } from "next/navigation";
 
 import { campaignHref, formatNaira } from "@/components/campaigns/format";
+import { RowsPager } from "@/components/campaigns/rows-pager";
 import { PayerTag } from "@/components/payers/payer-tag";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
@@ -12,9 +14,10 @@ import { LocalTime } from "@/components/ui/local-time";
 import { OneLine } from "@/components/ui/one-line";
 import { DataTable, Td, type Column } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
+import { pagerLinks } from "@/lib/client/http/pager-links";
 import { periodOf } from "@/lib/client/plans/schedule";
-import type { PlanMemberView, PlanPeriodView, PlanView } from "@/lib/client/plans/view";
-import { planQuery } from "@/lib/client/query/options";
+import type { PlanPeriodView, PlanView } from "@/lib/client/plans/view";
+import { planPageSearch, planQuery } from "@/lib/client/query/options";
 import { dayOf } from "@/lib/client/time/zone";
 
 import { DuesBoard } from "./dues-board";
@@ -77,32 +80,56 @@ function PeriodsTable({ periods }: { periods: PlanPeriodView[] }) {
   );
 }
 
-function MembersTable({ members }: { members: PlanMemberView[] }) {
+/** One page of the roster (`?members=` in the URL, the board's filter and page kept), Previous/Next under it. */
+function MembersTable({ plan, owing, page }: { plan: PlanView; owing: boolean; page: number }) {
+  const pathname = usePathname();
+  const members = plan.roster;
+  const links = pagerLinks(plan.rosterPage, {
+    items: members,
+    page: plan.rosterPage,
+    pageSize: plan.rosterPageSize,
+    total: plan.rosterTotal,
+    totalCapped: false,
+  });
+  const membersHref = (n: number) => `${pathname}${planPageSearch({ owing, page, members: n })}`;
   return (
-    <DataTable
-      label="Members"
-      caption="The plan's members in roster order, invalid ones with the reason"
-      columns={MEMBER_COLUMNS}
-      empty={members.length === 0 ? "No members." : null}
-    >
-      {members.map((m) => (
-        <tr key={m.row} data-testid="plan-member-row" data-tag={m.tag} data-invalid={m.error ? "" : undefined} className="align-top">
-          <Td className="tabular-nums">{m.row}</Td>
-          <Td className="font-medium">{m.error ? <OneLine text={m.tag ? (m.tag.startsWith("@") ? m.tag : `@${m.tag}`) : "—"} /> : <PayerTag tag={m.tag} />}</Td>
-          <Td className="text-right whitespace-nowrap tabular-nums">{m.amount ? formatNaira(m.amount) : "—"}</Td>
-          <Td className="max-w-xs break-words">{m.description || <span className="text-slate-600">the plan&apos;s</span>}</Td>
-          <Td className="max-w-sm break-words">
-            {m.error ? <p className="text-red-800">{m.error}</p> : null}
-            {m.doNotAsk ? (
-              <Badge tone="warning" className="whitespace-normal">
-                Do not ask: left out of each period
-              </Badge>
-            ) : null}
-            {!m.error && !m.doNotAsk ? "—" : null}
-          </Td>
-        </tr>
-      ))}
-    </DataTable>
+    <>
+      <DataTable
+        label="Members"
+        caption="The plan's members in roster order, invalid ones with the reason"
+        columns={MEMBER_COLUMNS}
+        empty={members.length === 0 ? (plan.rosterTotal === 0 ? "No members." : "No members on this page.") : null}
+      >
+        {members.map((m) => (
+          <tr key={m.row} data-testid="plan-member-row" data-tag={m.tag} data-invalid={m.error ? "" : undefined} className="align-top">
+            <Td className="tabular-nums">{m.row}</Td>
+            <Td className="font-medium">
+              {m.error ? <OneLine text={m.tag ? (m.tag.startsWith("@") ? m.tag : `@${m.tag}`) : "—"} /> : <PayerTag tag={m.tag} />}
+            </Td>
+            <Td className="text-right whitespace-nowrap tabular-nums">{m.amount ? formatNaira(m.amount) : "—"}</Td>
+            <Td className="max-w-xs break-words">{m.description || <span className="text-slate-600">the plan&apos;s</span>}</Td>
+            <Td className="max-w-sm break-words">
+              {m.error ? <p className="text-red-800">{m.error}</p> : null}
+              {m.doNotAsk ? (
+                <Badge tone="warning" className="whitespace-normal">
+                  Do not ask: left out of each period
+                </Badge>
+              ) : null}
+              {!m.error && !m.doNotAsk ? "—" : null}
+            </Td>
+          </tr>
+        ))}
+      </DataTable>
+      {plan.rosterTotal > 0 ? (
+        <RowsPager
+          label="Pages of members"
+          previousHref={links.previous ? membersHref(links.previous) : null}
+          nextHref={links.next ? membersHref(links.next) : null}
+        >
+          {links.label} · {plan.rosterTotal.toLocaleString("en")} on the roster
+        </RowsPager>
+      ) : null}
+    </>
   );
 }
 
@@ -169,11 +196,26 @@ function PlanFacts({ plan }: { plan: PlanView }) {
 }
 
 /**
- * One plan: its schedule and next run, the actions its status allows, the dues board (filter in the URL), its periods
- * and its members. Every part is a query the page prefetched; live request, payment and campaign events refetch them.
+ * One plan: its schedule and next run, the actions its status allows, the dues board (filter and page in the URL), its periods
+ * and a page of its members (`members=` in the URL). Every part is a query the page prefetched; live request, payment
+ * and campaign events refetch them.
  */
-export function PlanPage({ id, owing, now, canSend }: { id: string; owing: boolean; now: string; canSend: boolean }) {
-  const query = useQuery(planQuery(id));
+export function PlanPage({
+  id,
+  owing,
+  page,
+  members,
+  now,
+  canSend,
+}: {
+  id: string;
+  owing: boolean;
+  page: number;
+  members: number;
+  now: string;
+  canSend: boolean;
+}) {
+  const query = useQuery(planQuery(id, members));
   const plan = query.data ?? null;
   // A failed refetch keeps the plan last read; the panel is for one never read.
   if (!plan) {
@@ -197,7 +239,7 @@ export function PlanPage({ id, owing, now, canSend }: { id: string; owing: boole
           <RunPeriodForm plan={plan} current={current} />
         </Card>
       ) : null}
-      <DuesBoard id={id} owing={owing} />
+      <DuesBoard id={id} owing={owing} page={page} members={members} />
       <section aria-labelledby="periods-heading" className="space-y-3">
         <h2 id="periods-heading" className="text-lg font-semibold">
           Periods
@@ -209,8 +251,8 @@ export function PlanPage({ id, owing, now, canSend }: { id: string; owing: boole
           Members ({plan.members.toLocaleString("en")}
           {plan.invalidMembers > 0 ? `, ${plan.invalidMembers.toLocaleString("en")} invalid` : ""})
         </h2>
-        <MembersTable members={plan.roster} />
-        {canSend && plan.status !== "ended" ? <MemberChangeForm planId={plan.id} /> : null}
+        <MembersTable plan={plan} owing={owing} page={page} />
+        {canSend && plan.status !== "ended" ? <MemberChangeForm planId={plan.id} members={plan.rosterPage} /> : null}
       </section>
     </div>
   );

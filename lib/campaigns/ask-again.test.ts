@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { askAgainSchema } from "@/lib/client/campaigns/schemas";
 import { campaignRows, fundRequests } from "@/lib/db/schema";
 import { markDoNotAsk } from "@/lib/payers/do-not-ask";
 import type { RequestDeps } from "@/lib/requests/deps";
@@ -310,5 +311,52 @@ describe.each(dbTargets())("ask again on $name", (target) => {
     expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
     expect(await control.count(CREATE_CALL)).toBe(0);
     expect(await rowsOf(id)).toEqual([`${early} invalid do_not_ask`, `${late} failed`]);
+  });
+
+  it("asks the unanswered again at the default hours: the API's 0 takes a request still pending, the form's 24 one pending 24 h or more", async () => {
+    await saveSettings(database.db, { maxAsksPerTag: 5 });
+    // The API's default (the body names no hours): whoever has not answered yet, however new the request.
+    const input = askAgainSchema.parse({ include: ["unanswered"] });
+    expect(input.unansweredForHours).toBe(0);
+    const fresh = newTag("dfltnow");
+    const id = await sentCampaign("Default hours", [fresh]);
+    expect(await askAgain(database.db, id, input, operator.id)).toMatchObject({ kind: "made", rows: 1, leftOut: [] });
+    // The form's default, 24 hours: a request pending 25 h is unanswered, one pending 23 h not yet.
+    const [old, young] = [newTag("dflt25"), newTag("dflt23")];
+    const other = await sentCampaign("Form hours", [old, young]);
+    for (const [row, hours] of [
+      [1, 25],
+      [2, 23],
+    ] as const)
+      await database.db.execute(
+        sql`update fund_requests set created_at = now() - make_interval(hours => ${hours}) where idempotency_key = ${campaignRowKey(other, row)}`,
+      );
+    const outcome = await askAgain(database.db, other, { include: ["unanswered"], unansweredForHours: 24 }, operator.id);
+    if (outcome.kind !== "made") throw new Error(`expected a round, got ${outcome.kind}`);
+    expect(await rowsOf(outcome.id)).toEqual([`${old} queued`, `${young} invalid too_recent`]);
+    expect(outcome.leftOut[0]?.message).toBe("Left out: asked less than 24 hours ago, so not yet unanswered");
+  });
+
+  it("checks do not ask before a send's key is replayed: a row whose request was recorded, then marked, is refused, not replayed as sent", async () => {
+    const [marked, other] = [newTag("dnareplay"), newTag("dnaother")];
+    const parsed = parseCampaignCsv(new TextEncoder().encode(`tag,amount,description\n${marked},10,Dues\n${other},20,Dues\n`));
+    if (!parsed.ok) throw new Error(parsed.message);
+    const id = await createCampaign(database.db, "Replayed", parsed.rows, operator.id);
+    await transitionCampaign(database.db, id, "start", operator.id);
+    expect(await sendCampaignRows(deps, 1)).toMatchObject({ sent: 1, more: true });
+    // The process died after the first row's request was recorded, before the row was marked sent: it is queued
+    // again, and its key's request is on record (a send would replay it without calling the service).
+    await database.db
+      .update(campaignRows)
+      .set({ status: "queued", fundRequestId: null })
+      .where(sql`${campaignRows.campaignId} = ${id}::uuid and ${campaignRows.row} = 1`);
+    // Meanwhile the person asked not to be asked.
+    await markDoNotAsk(database.db, marked, "Asked us to stop", operator);
+    await control.resetStats();
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 1, more: false });
+    expect(await control.count(CREATE_CALL)).toBe(1);
+    expect(await rowsOf(id)).toEqual([`${marked} failed`, `${other} sent`]);
+    const [refused] = (await listCampaignRows(database.db, id, { page: 1, status: "failed" })).items;
+    expect(refused?.error).toMatch(/asked not to be asked: marked by Chase Operator on .*\(Asked us to stop\)/);
   });
 });

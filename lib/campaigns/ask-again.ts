@@ -9,6 +9,7 @@ import type { AskAgainInput } from "@/lib/client/campaigns/schemas";
 import { LEFT_OUT_WORDS, type LeftOutReason } from "@/lib/client/campaigns/view";
 import { payerKey } from "@/lib/client/payers/tag";
 import { queryRows, type Db } from "@/lib/db/client";
+import { writeAudit } from "@/lib/audit/write";
 import { doNotAskMarks } from "@/lib/payers/do-not-ask";
 import { getSettings } from "@/lib/settings/repo";
 import { formatTime } from "@/lib/client/time/format";
@@ -22,6 +23,12 @@ export type AskAgainOutcome =
   | { kind: "not_found" }
   | { kind: "draft" }
   | { kind: "nothing"; leftOut: LeftOutRow[] };
+
+/** Who asked again, for the round's audit row (a person's ask; a plan's chase writes none). */
+export interface AskAgainAudit {
+  actor: { id: string; email: string };
+  ip: string | null;
+}
 
 interface Candidate {
   row: number;
@@ -109,7 +116,7 @@ export async function askAgain(
   parentId: string,
   input: Omit<AskAgainInput, "overrideCooldown"> & { overrideCooldown?: boolean },
   by: string,
-  extra: Pick<CreateOptions, "start" | "inTransaction"> = {},
+  extra: Pick<CreateOptions, "start" | "inTransaction"> & { audit?: AskAgainAudit } = {},
 ): Promise<AskAgainOutcome> {
   const [parent] = await queryRows<{ id: string; status: string; family_id: string | null; round: number }>(
     db,
@@ -187,10 +194,30 @@ export async function askAgain(
   }
   if (rows.length === 0) return { kind: "nothing", leftOut: leftOut.filter((l) => l.reason !== "not_chosen") };
   const round = parent.round + 1;
+  const { audit, ...options } = extra;
   const id = await createCampaign(db, `${root?.name ?? "Campaign"} — round ${round}`.slice(0, 100), rows, by, {
     origin: { parentId: parent.id, familyId, round, cooldownOverride: input.overrideCooldown === true },
     leftOut,
-    ...extra,
+    ...options,
+    // The round and its audit row commit together (docs/architecture.md "Audit").
+    inTransaction: async (tx, campaignId) => {
+      await options.inTransaction?.(tx, campaignId);
+      if (audit)
+        await writeAudit(tx, {
+          action: "campaign.asked_again",
+          actor: audit.actor,
+          target: campaignId,
+          detail: {
+            parentId: parent.id,
+            round,
+            include: input.include,
+            rows: rows.length,
+            leftOut: leftOut.length,
+            ...(input.overrideCooldown ? { overrideCooldown: true } : {}),
+          },
+          ip: audit.ip,
+        });
+    },
   });
   return { kind: "made", id, round, rows: rows.length, leftOut };
 }

@@ -126,7 +126,8 @@ export const payments = pgTable(
   (t) => [
     check("payments_verification_check", sql`${t.verification} in ('unverified', 'verified', 'failed')`),
     check("payments_source_check", sql`${t.source} in ('webhook', 'hand')`),
-    index("payments_received_idx").on(t.receivedAt),
+    // (received, uuid): the export's keyset pages read from the index, not a sort of every row after the cursor.
+    index("payments_received_idx").on(t.receivedAt, t.uuid),
     index("payments_tag_idx").on(t.customerTag),
     index("payments_payer_idx").on(sql`lower(regexp_replace(${t.customerTag}, '^@', ''))`, t.receivedAt),
     uniqueIndex("payments_fund_request_key").on(t.fundRequestId),
@@ -393,6 +394,8 @@ export const payerStats = pgTable(
     index("payer_stats_activity_idx").on(t.lastActivityAt.desc().nullsLast(), t.tag),
     index("payer_stats_collected_idx").on(t.collected.desc(), t.tag),
     index("payer_stats_asked_idx").on(t.asked.desc(), t.tag),
+    // The search's trigram indexes on tag and name are made by hand where pg_trgm is available
+    // (drizzle/0024_i37_payer_search.sql, docs/architecture.md "Payers and chasing"), so they are not declared here.
   ],
 );
 

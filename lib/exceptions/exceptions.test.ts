@@ -327,6 +327,27 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
     expect(audit?.detail).toMatchObject({ linkedRequestId: request.requestId, paid: "1.00", asked: "150.00", acceptedDifferentAmount: true });
   });
 
+  it("writes the resolve's audit row: the action, who resolved it, the exception and the note", async () => {
+    const failed = await paid(newTag("auditres"), "100.00", { verification: "failed", verification_error: "Could not verify." });
+    await scan();
+    const found = (await readExceptionPage(database.db, { status: "open", page: 1 })).items.find((e) => e.paymentUuid === failed);
+    if (!found) throw new Error("not opened");
+    await resolveExceptionAudited(database.db, found.id, { note: "Checked with the bank" }, { ...person, email: "bola@example.test" }, "203.0.113.9");
+    const audit = await queryRows<{ action: string; actor_id: string | null; actor_email: string | null; ip: string | null; detail: Record<string, unknown> }>(
+      database.db,
+      sql`select action, actor_id, actor_email, ip, detail from audit_log where target = ${found.id}`,
+    );
+    expect(audit).toEqual([
+      {
+        action: "exception.resolved",
+        actor_id: person.id,
+        actor_email: "bola@example.test",
+        ip: "203.0.113.9",
+        detail: { kind: "verification_failed", note: "Checked with the bank", paymentUuid: failed },
+      },
+    ]);
+  });
+
   it("waits LOST_WEBHOOK_MINUTES after the acceptance before calling a webhook lost", async () => {
     const request = await asked(newTag("lost"), "700.00", "accepted", new Date(Date.now() - 10 * MINUTE));
     expect((await scanExceptions(database.db, { now: new Date(), lostWebhookMinutes: 15 })).opened).toBe(0);

@@ -110,7 +110,7 @@ async function linkAndResolve(
   linked({ paid: payment.actualAmount, asked: request.amount });
 }
 
-/** Reopens a resolved exception; from then on only a person closes it (the scan leaves it open). */
+/** Reopens a resolved exception; from then on only a person closes it (the scan leaves it open). Tells no browser: see reopenExceptionAudited. */
 export async function reopenException(db: Db, id: string): Promise<ExceptionRow> {
   const moved = await db
     .update(exceptions)
@@ -121,8 +121,25 @@ export async function reopenException(db: Db, id: string): Promise<ExceptionRow>
     await findException(db, id);
     throw conflict("This exception is already open.");
   }
-  publish({ type: "exceptions.changed" });
   return findException(db, id);
+}
+
+/** A person's reopen, with its audit row (the kind and the payment) in the same transaction. */
+export async function reopenExceptionAudited(db: Db, id: string, who: { id: string; email: string }, ip: string | null): Promise<ExceptionRow> {
+  const row = await db.transaction(async (tx) => {
+    const reopened = await reopenException(tx, id);
+    await writeAudit(tx, {
+      action: "exception.reopened",
+      actor: who,
+      target: reopened.id,
+      detail: { kind: reopened.kind, paymentUuid: reopened.paymentUuid },
+      ip,
+    });
+    return reopened;
+  });
+  // Told after the commit, so a browser's refetch sees the reopened row.
+  publish({ type: "exceptions.changed" });
+  return row;
 }
 
 /**

@@ -7,7 +7,7 @@ import { peekProcessSingleton } from "@/lib/util/process-singleton";
 
 const PEER_HEADER = "x-fundboard-peer";
 
-/** True when scripts/stamp-peer-address.cjs runs in this process, so PEER_HEADER holds the socket's address. */
+/** True when scripts/request-preload.cjs runs in this process, so PEER_HEADER holds the socket's address. */
 function peerStampActive(): boolean {
   // Set by that script under the process-singleton key "peerStamp" (it cannot import this module).
   return peekProcessSingleton<boolean>("peerStamp") === true;

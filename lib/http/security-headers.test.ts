@@ -1,5 +1,12 @@
 // The CSP must stop injected scripts: a per-response nonce with 'strict-dynamic', never 'unsafe-inline' for scripts.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+import type { NextConfig } from "next";
 import { describe, expect, it } from "vitest";
+
+import { ROOT } from "@/tests/support/paths";
+import { sourceFiles } from "@/tests/support/source-files";
 
 import { contentSecurityPolicy, createNonce, fallbackContentSecurityPolicy, isHttpsUrl, securityHeaders, type HeaderPair } from "./security-headers";
 
@@ -101,14 +108,25 @@ describe("securityHeaders", () => {
   });
 });
 
-describe("next.config.ts", () => {
+describe("next.config.js", () => {
   it("sends the strict fallback CSP and the static headers on every path, and no HSTS", async () => {
-    const { default: config } = await import("@/next.config");
+    // next.config.js is plain JavaScript (no declaration file): its module is typed here as Next.js types it.
+    const { default: config } = (await import(new URL("../../next.config.js", import.meta.url).href)) as { default: NextConfig };
     const rules = (await config.headers?.()) ?? [];
     const all = rules.find((r) => r.source === "/:path*");
     expect(all, "a rule for every path").toBeDefined();
     const headers = all?.headers ?? [];
     expect(headers).toContainEqual({ key: "Content-Security-Policy", value: fallbackContentSecurityPolicy() });
     expect(headers.filter((h) => h.key !== "Content-Security-Policy")).toEqual(securityHeaders({ https: false }));
+  });
+
+  it("is JavaScript typed by JSDoc, and the CSP has one source: only security-headers.js writes a directive", () => {
+    const root = ROOT;
+    expect(existsSync(path.join(root, "next.config.js"))).toBe(true);
+    expect(existsSync(path.join(root, "next.config.ts"))).toBe(false);
+    expect(readFileSync(path.join(root, "next.config.js"), "utf8")).toContain("@type {import('next').NextConfig}");
+    const files = ["next.config.js", "proxy.ts", "lib/http/security-headers.js", ...["app", "lib", "components"].flatMap((dir) => sourceFiles(dir))];
+    const writers = files.filter((file) => /script-src|frame-ancestors|X-Frame-Options/.test(readFileSync(path.join(root, file), "utf8")));
+    expect(writers).toEqual(["lib/http/security-headers.js"]);
   });
 });

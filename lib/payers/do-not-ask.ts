@@ -4,6 +4,7 @@ import "server-only";
 // asking (the form, the API, a campaign upload, a chase, a plan period) makes before asking a tag.
 import { eq, inArray } from "drizzle-orm";
 
+import { writeAudit } from "@/lib/audit/write";
 import { payerKey } from "@/lib/client/payers/tag";
 import type { Db } from "@/lib/db/client";
 import { doNotAsk, type DoNotAskRow } from "@/lib/db/schema";
@@ -14,6 +15,30 @@ export async function markDoNotAsk(db: Db, tag: string, note: string, by: { id: 
     .insert(doNotAsk)
     .values({ tag: key, note, markedBy: by.id, markedByName: by.name })
     .onConflictDoUpdate({ target: doNotAsk.tag, set: { note, markedBy: by.id, markedByName: by.name, markedAt: new Date() } });
+}
+
+/**
+ * A person marks or clears a tag, with its audit row in the same transaction; clearing a tag with no mark changes
+ * nothing and writes nothing. True when something changed.
+ */
+export async function setDoNotAsk(
+  db: Db,
+  tag: string,
+  change: { doNotAsk: boolean; note: string },
+  who: { id: string; name: string; email: string },
+  ip: string | null,
+): Promise<boolean> {
+  const key = payerKey(tag);
+  return db.transaction(async (tx) => {
+    if (change.doNotAsk) {
+      await markDoNotAsk(tx, key, change.note, who);
+      await writeAudit(tx, { action: "payer.do_not_ask_marked", actor: who, target: key, detail: { note: change.note }, ip });
+      return true;
+    }
+    if (!(await clearDoNotAsk(tx, key))) return false;
+    await writeAudit(tx, { action: "payer.do_not_ask_cleared", actor: who, target: key, ip });
+    return true;
+  });
 }
 
 /** True when there was a mark to clear. */

@@ -14,7 +14,7 @@ import { payload } from "@/tests/support/payloads";
 import { insertStaff, newKey } from "@/tests/support/request-deps";
 
 import { clearDoNotAsk, doNotAskRefusal, markDoNotAsk } from "./do-not-ask";
-import { readPayerDetail, readPayerPage } from "./queries";
+import { payerListSelect, readPayerDetail, readPayerPage } from "./queries";
 
 // Payers (docs/architecture.md "Payers and chasing") on a real database: the counts the triggers keep as requests and payments change, the list's
 // search and filters, a payer's history, and do-not-ask.
@@ -244,6 +244,65 @@ describe.each(dbTargets())("payers on $name", (target) => {
     // A page past the count's cap is still the page asked for (every payer can be paged to), not the cap's last.
     const past = await readPayerPage(db, { ...payerListFromSearch(() => undefined), page: 2 }, 1);
     expect({ page: past.page, items: past.items.length }).toEqual({ page: 2, items: 0 });
+  });
+
+  it("finds a payer by the middle of a tag or name, and takes % and _ in the search literally", async () => {
+    const { db } = database;
+    await db.execute(
+      sql`insert into payer_stats (tag, name, last_activity_at) values
+            ('chidinma.okeke', 'Chidinma Okeke', now()), ('ada_obi', 'Ada Obi', now()), ('adaxobi', 'Adax Obi', now()),
+            ('bola.ltd', 'Bola 100% Ltd', now()), ('bola.co', 'Bola 1000 Co', now())`,
+    );
+    const tags = async (q: string) =>
+      (
+        await readPayerPage(
+          db,
+          payerListFromSearch((n) => ({ q })[n]),
+        )
+      ).items
+        .map((p) => p.tag)
+        .sort();
+    expect(await tags("nma.ok")).toEqual(["chidinma.okeke"]);
+    expect(await tags("INMA OK")).toEqual(["chidinma.okeke"]);
+    expect(await tags("a_o")).toEqual(["ada_obi"]);
+    expect(await tags("100%")).toEqual(["bola.ltd"]);
+    expect(await tags("%")).toEqual(["bola.ltd"]);
+    expect(await tags("_")).toEqual(["ada_obi"]);
+  });
+
+  it.runIf(target.name === "postgres")("a search reads the trigram indexes, not every payer (Postgres)", async () => {
+    const { db } = database;
+    await db.execute(
+      sql`insert into payer_stats (tag, name, last_activity_at)
+          select substr(md5(g::text), 1, 10) || '.' || g, 'Name ' || substr(md5((g * 7)::text), 1, 8), now() - g * interval '1 minute'
+          from generate_series(1, 5000) as g`,
+    );
+    await db.execute(sql`insert into payer_stats (tag, name, last_activity_at) values ('zqxwv.jones', 'Zqxwv Jones', now())`);
+    await db.execute(sql`analyze payer_stats`);
+    const plan = await db.transaction(async (tx) => {
+      // Both whole reads off: a seq scan, and a walk of the list's order index filtering each payer (which a table this
+      // small would otherwise choose). Without a trigram index the planner still falls back to one of them.
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_indexscan = off`);
+      const select = payerListSelect(
+        tx,
+        payerListFromSearch((n) => ({ q: "qxwv" })[n]),
+        25,
+        0,
+      );
+      return queryRows<{ "QUERY PLAN": string }>(tx, sql`explain ${select}`);
+    });
+    expect(
+      (
+        await readPayerPage(
+          db,
+          payerListFromSearch((n) => ({ q: "qxwv" })[n]),
+        )
+      ).items.map((p) => p.tag),
+    ).toEqual(["zqxwv.jones"]);
+    const text = plan.map((r) => r["QUERY PLAN"]).join("\n");
+    expect(text).toContain("payer_stats_tag_trgm_idx");
+    expect(text).toContain("payer_stats_name_trgm_idx");
   });
 
   it("shows a payer's contact from their latest payment, masked for viewers, never the bvn, with their history", async () => {

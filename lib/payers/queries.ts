@@ -26,6 +26,8 @@ const paymentKey = sql`lower(regexp_replace(${payments.customerTag}, '^@', ''))`
 function listWhere(query: PayerListQuery): SQL | undefined {
   const parts: SQL[] = [];
   if (query.q) {
+    // ILIKE '%q%' on the bare columns, with q's % and _ taken literally: on Postgres each reads its trigram index
+    // (drizzle/0024_i37_payer_search.sql, docs/architecture.md "Payers and chasing") rather than every payer.
     const match = or(ilike(payerStats.tag, likeContains(query.q.toLowerCase())), ilike(payerStats.name, likeContains(query.q)));
     if (match) parts.push(match);
   }
@@ -102,8 +104,9 @@ function toPayerView(row: PayerStatsRow, flagged: boolean, median: number | null
   };
 }
 
-async function readPayers(db: Db, query: PayerListQuery, limit: number, offset: number): Promise<PayerView[]> {
-  const rows = await db
+/** The list's one select (its plan is tested: a search reads the trigram indexes on Postgres). */
+export function payerListSelect(db: Db, query: PayerListQuery, limit: number, offset: number) {
+  return db
     .select({ stats: payerStats, flagged: sql<boolean>`${doNotAsk.tag} is not null` })
     .from(payerStats)
     .leftJoin(doNotAsk, eq(doNotAsk.tag, payerStats.tag))
@@ -111,6 +114,10 @@ async function readPayers(db: Db, query: PayerListQuery, limit: number, offset: 
     .orderBy(...listOrder(query))
     .limit(limit)
     .offset(offset);
+}
+
+async function readPayers(db: Db, query: PayerListQuery, limit: number, offset: number): Promise<PayerView[]> {
+  const rows = await payerListSelect(db, query, limit, offset);
   const keys = rows.map((r) => r.stats.tag);
   const [median, twice] = await Promise.all([medians(db, keys), openSecondPayments(db, keys)]);
   return rows.map((r) => toPayerView(r.stats, Boolean(r.flagged), median.get(r.stats.tag) ?? null, twice.get(r.stats.tag) ?? 0));

@@ -5,7 +5,7 @@ import { fundRequests, payments } from "@/lib/db/schema";
 import { createFundRequest } from "@/lib/requests/create";
 import { applyFetched } from "@/lib/requests/refresh";
 import { spendServiceCall } from "@/lib/service/budget";
-import { budgetGate } from "@/tests/support/budget-gate";
+import { budgetGate } from "@/lib/service/budget-gate";
 import { processDelivery } from "@/lib/webhooks/intake";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
@@ -201,7 +201,15 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     let spent = 0;
     while ((await spendServiceCall(database.db, "background", 3)).ok) spent += 1;
     expect(spent).toBeLessThan(3);
-    const full: PaymentDeps = requestDeps(database.db, sb, { service: { beforeApiCall: budgetGate(database.db) } });
+    const full: PaymentDeps = requestDeps(database.db, sb, {
+      service: {
+        beforeApiCall: budgetGate(
+          async () => database.db,
+          () => "background",
+          3,
+        ),
+      },
+    });
     await expect(followUpPayment(full, uuid)).rejects.toMatchObject({ budgetRefused: true });
     expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: expect.any(String), linkNote: null, linkConfirmedAt: null, verification: "verified" });
     // With room again (a budget that admits), the retried job confirms it.

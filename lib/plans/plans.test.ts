@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseCampaignCsv } from "@/lib/campaigns/parse";
 import { listCampaignRows } from "@/lib/campaigns/queries";
 import { campaignRowKey, sendCampaignRows } from "@/lib/campaigns/send";
-import { describe as describeAsk, dueAt, type Schedule } from "@/lib/client/plans/schedule";
+import { describe as describeAsk, dueAt, periodOf, type Schedule } from "@/lib/client/plans/schedule";
 import type { PlanFields } from "@/lib/client/plans/schemas";
 import { queryRows, type Db } from "@/lib/db/client";
 import { koboToNaira, nairaToKobo } from "@/lib/client/money";
@@ -72,8 +72,11 @@ describe.each(dbTargets())("plans on $name", (target) => {
     ...over,
   });
 
-  /** A plan of `lines` ("tag,amount[,description]") made `createdAt` (its clock starts then). */
-  async function plan(lines: string[], over: Partial<PlanFields> = {}, createdAt = new Date(Date.now() - 400 * 24 * HOUR)): Promise<string> {
+  /**
+   * A plan of `lines` ("tag,amount[,description]") made `createdAt` (its clock starts then): by default a fixed day
+   * before its start, never one counted back from today, so what the clock owes does not move with the date the tests run.
+   */
+  async function plan(lines: string[], over: Partial<PlanFields> = {}, createdAt = new Date("2025-10-01T00:00:00Z")): Promise<string> {
     const f = fields(over);
     const parsed = parseCampaignCsv(new TextEncoder().encode(`tag,amount,description\n${lines.join("\n")}\n`), {
       describe: (own) => describeAsk(f.descriptionTemplate, own, "2026-W48"),
@@ -340,11 +343,12 @@ describe.each(dbTargets())("plans on $name", (target) => {
     if (made.kind !== "made") throw new Error("not made");
     expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 1 });
     await answer(made.campaignId, 1, "declined", 30);
+    // The clock at a fixed moment mid-month, so no other period falls due whatever today is.
+    const now = new Date("2026-11-15T12:00:00Z");
     await database.db
       .update(campaigns)
-      .set({ startedAt: new Date(Date.now() - 31 * HOUR) })
+      .set({ startedAt: new Date(now.getTime() - 31 * HOUR) })
       .where(eq(campaigns.id, made.campaignId));
-    const now = new Date();
     // Declined 30 h ago, inside the 72 h cool-down: nobody to ask yet, and no round spent.
     expect((await runPlanClock(database.db, now)).chased).toEqual([]);
     const [period] = await database.db.select().from(planPeriods).where(eq(planPeriods.campaignId, made.campaignId));
@@ -406,14 +410,15 @@ describe.each(dbTargets())("plans on $name", (target) => {
     await answer(made.campaignId, 1, "accepted");
     await answer(made.campaignId, 2, "declined", 30);
     await answer(made.campaignId, 3, "declined", 30);
-    // The period's round started 25 h ago: the chase is due.
+    // The period's round started 25 h before the clock's (fixed, mid-month) moment: the chase is due.
+    const now = new Date("2026-11-15T12:00:00Z");
     await database.db
       .update(campaigns)
-      .set({ startedAt: new Date(Date.now() - 25 * HOUR) })
+      .set({ startedAt: new Date(now.getTime() - 25 * HOUR) })
       .where(eq(campaigns.id, made.campaignId));
-    const pass = await runPlanClock(database.db, new Date());
+    const pass = await runPlanClock(database.db, now);
     expect(pass.chased).toHaveLength(1);
-    expect((await runPlanClock(database.db, new Date(Date.now() + 48 * HOUR))).chased).toEqual([]);
+    expect((await runPlanClock(database.db, new Date(now.getTime() + 48 * HOUR))).chased).toEqual([]);
     expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 2, more: false });
     const round = pass.chased[0]?.campaignId ?? "";
     // Round 2 lists everyone (the payer and the quiet one left out, with why): its third row, the one who declined
@@ -433,5 +438,136 @@ describe.each(dbTargets())("plans on $name", (target) => {
     expect(board.totals.find((t) => t.period === "2026-11")).toMatchObject({ asked: "1000.00", rate: 0.4 });
     const owing = await readBoard(database.db, row, 3, true, new Date("2026-11-25T00:00:00Z"));
     expect(owing.members.map((m) => m.tag).sort()).toEqual([decliner, quiet].sort());
+  });
+
+  it("chases a period at most its times rounds: once they are spent, no further round is made or sent however far the clock moves", async () => {
+    const member = newTag("times");
+    const id = await plan(
+      [`${member},100,`],
+      { endsOn: "2026-11-30", chaseAfterHours: 24, chaseTimes: 2, chaseInclude: ["declined"] },
+      new Date("2026-10-20T00:00:00Z"),
+    );
+    const due = dueAt(scheduleOf(await planRow(id)), "2026-11");
+    const at = (hours: number) => new Date(due.getTime() + hours * HOUR);
+    /** The round is sent and declined; it started at `startedAt` on the test's clock (the chase counts its hours from then). */
+    const declined = async (campaignId: string, startedAt: Date) => {
+      expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 1, more: false });
+      await answer(campaignId, 1, "declined");
+      await database.db.update(campaigns).set({ startedAt }).where(eq(campaigns.id, campaignId));
+    };
+    const made = (await runPlanClock(database.db, at(0.01))).made.find((m) => m.planId === id);
+    if (!made) throw new Error("the period was not made");
+    await declined(made.campaignId, at(0));
+    // Two chases, each 24 h after the round before started and declined again: rounds 2 and 3.
+    for (const hours of [25, 50]) {
+      const pass = await runPlanClock(database.db, at(hours));
+      expect(pass.chased.map((c) => [c.planId, c.period])).toEqual([[id, "2026-11"]]);
+      await declined(pass.chased[0]?.campaignId ?? "", at(hours));
+    }
+    // The two rounds are spent: declined again, the period is never chased again, a day or a year on.
+    await control.resetStats();
+    for (const hours of [75, 100, 24 * 30, 24 * 365]) expect((await runPlanClock(database.db, at(hours))).chased).toEqual([]);
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
+    expect(await control.count(CREATE_CALL)).toBe(0);
+    const rounds = await queryRows<{ round: number }>(
+      database.db,
+      sql`select round from campaigns where id = ${made.campaignId}::uuid or family_id = ${made.campaignId}::uuid order by round`,
+    );
+    expect(rounds.map((r) => r.round)).toEqual([1, 2, 3]);
+    const [period] = await database.db.select({ rounds: planPeriods.chaseRounds }).from(planPeriods).where(eq(planPeriods.campaignId, made.campaignId));
+    expect(period?.rounds).toBe(2);
+  });
+
+  it("on resume lists the periods due while paused as missed and sends none of them; the next period is the clock's again", async () => {
+    const id = await plan([`${newTag("resume")},100,`], { startsOn: "2026-08-01", endsOn: "2026-12-31" }, new Date("2026-08-20T00:00:00Z"));
+    const schedule = scheduleOf(await planRow(id));
+    const at = (period: string, hours: number) => new Date(dueAt(schedule, period).getTime() + hours * HOUR);
+    expect((await runPlanClock(database.db, at("2026-09", 1))).made.map((m) => m.period)).toEqual(["2026-09"]);
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 1, more: false });
+    expect(await changePlanStatus(database.db, id, "pause", at("2026-09", 2))).toMatchObject({ status: "paused" });
+    // Paused: October's and November's days pass with nobody asked.
+    expect((await runPlanClock(database.db, at("2026-10", 1))).made).toEqual([]);
+    expect((await runPlanClock(database.db, at("2026-11", 1))).made).toEqual([]);
+    // Resumed two hours after November's send time: October (a month late) and November (well inside the 72 h a
+    // server coming back would catch up) are both listed missed, and the clock sends neither.
+    await control.resetStats();
+    expect(await changePlanStatus(database.db, id, "resume", at("2026-11", 2))).toMatchObject({ status: "active" });
+    for (const hours of [2.5, 24, 71]) expect((await runPlanClock(database.db, at("2026-11", hours))).made).toEqual([]);
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
+    expect(await control.count(CREATE_CALL)).toBe(0);
+    const listed = await database.db.select({ period: planPeriods.period, status: planPeriods.status }).from(planPeriods).where(eq(planPeriods.planId, id));
+    expect(listed.sort((a, b) => a.period.localeCompare(b.period))).toEqual([
+      { period: "2026-09", status: "made" },
+      { period: "2026-10", status: "missed" },
+      { period: "2026-11", status: "missed" },
+    ]);
+    // A person may run a missed one; December is the clock's to make, at its time.
+    expect(await checkRun(database.db, await planRow(id), "2026-10", at("2026-11", 3))).toEqual({ ok: true });
+    expect((await runPlanClock(database.db, at("2026-12", 1))).made.map((m) => m.period)).toEqual(["2026-12"]);
+  });
+
+  it("a plan paused and resumed within 72 hours lists the period due in the pause as missed, not sent, though only hours late", async () => {
+    const id = await plan([`${newTag("brief")},100,`], { startsOn: "2026-10-01", endsOn: "2026-12-31" }, new Date("2026-10-20T00:00:00Z"));
+    const due = dueAt(scheduleOf(await planRow(id)), "2026-11");
+    const at = (hours: number) => new Date(due.getTime() + hours * HOUR);
+    expect((await runPlanClock(database.db, at(-1))).made).toEqual([]);
+    await changePlanStatus(database.db, id, "pause", at(-1));
+    expect((await runPlanClock(database.db, at(1))).made).toEqual([]);
+    await control.resetStats();
+    // Three hours paused, November's send time inside them: on resume it is listed missed (a person may run it).
+    expect(await changePlanStatus(database.db, id, "resume", at(2))).toMatchObject({ status: "active" });
+    expect((await runPlanClock(database.db, at(3))).made).toEqual([]);
+    expect(await sendCampaignRows(deps, 10)).toMatchObject({ sent: 0, more: false });
+    expect(await control.count(CREATE_CALL)).toBe(0);
+    const listed = await database.db.select({ period: planPeriods.period, status: planPeriods.status }).from(planPeriods).where(eq(planPeriods.planId, id));
+    expect(listed).toEqual([{ period: "2026-11", status: "missed" }]);
+    expect(await periodCampaigns(id)).toEqual([]);
+  });
+
+  it("a plan in its own time zone makes its period at its own send time, not at Lagos's", async () => {
+    const id = await plan(
+      [`${newTag("newyork")},100,`],
+      { timeZone: "America/New_York", startsOn: "2026-11-01", endsOn: "2026-12-31" },
+      new Date("2026-11-20T00:00:00Z"),
+    );
+    const row = await planRow(id);
+    expect(row.timeZone).toBe("America/New_York");
+    // 09:00 on 1 December in New York (EST, UTC−5) is 14:00 UTC; in Lagos it would have been 08:00 UTC.
+    expect(dueAt(scheduleOf(row), "2026-12").toISOString()).toBe("2026-12-01T14:00:00.000Z");
+    for (const tick of ["2026-12-01T08:00:00Z", "2026-12-01T13:59:00Z"]) expect((await runPlanClock(database.db, new Date(tick))).made).toEqual([]);
+    // Already 1 December in Lagos, still November in New York: December is the plan's next period, not its current one.
+    expect(await checkRun(database.db, row, "2026-12", new Date("2026-12-01T04:30:00Z"))).toEqual({ ok: false, reason: "future" });
+    expect((await runPlanClock(database.db, new Date("2026-12-01T14:00:00Z"))).made.map((m) => m.period)).toEqual(["2026-12"]);
+    const [period] = await database.db.select({ dueAt: planPeriods.dueAt }).from(planPeriods).where(eq(planPeriods.planId, id));
+    expect(period?.dueAt.toISOString()).toBe("2026-12-01T14:00:00.000Z");
+  });
+
+  it("a London send time in the hour the clocks skip is made once, an hour later on the wall clock; in the hour they repeat, once, at its first showing", async () => {
+    const id = await plan(
+      [`${newTag("london")},100,`],
+      { frequency: "weekly", day: 7, sendAt: "01:30", timeZone: "Europe/London", startsOn: "2027-03-01", endsOn: "2027-11-30" },
+      new Date("2027-03-27T00:00:00Z"),
+    );
+    /** The clock ticking every quarter of an hour from `from` for `hours`: what it made, and when. */
+    const night = async (from: string, hours: number) => {
+      const made: string[] = [];
+      for (let q = 0; q <= hours * 4; q++) {
+        const tick = new Date(Date.parse(from) + q * 15 * 60_000);
+        for (const m of (await runPlanClock(database.db, tick)).made) made.push(`${m.period} ${tick.toISOString()}`);
+      }
+      return made;
+    };
+    // Sunday 28 March 2027: at 01:00 GMT the clocks go to 02:00 BST, so 01:30 is never shown. The period is made once,
+    // at 02:30 BST (01:30 UTC, the instant 01:30 GMT would have been).
+    expect(await night("2027-03-27T23:00:00Z", 4)).toEqual([`${periodOf("weekly", "2027-03-28")} 2027-03-28T01:30:00.000Z`]);
+    // Sunday 31 October 2027: at 02:00 BST the clocks go back to 01:00 GMT, so 01:30 is shown twice (00:30 and 01:30
+    // UTC). The period is made once, at the first.
+    const lastLook = "2027-10-30T22:00:00Z";
+    await database.db.execute(sql`update plans set active_since = ${lastLook}::timestamptz, checked_until = ${lastLook}::timestamptz where id = ${id}::uuid`);
+    expect(await night("2027-10-30T23:00:00Z", 4)).toEqual([`${periodOf("weekly", "2027-10-31")} 2027-10-31T00:30:00.000Z`]);
+    expect(await periodCampaigns(id)).toEqual([
+      { period: periodOf("weekly", "2027-03-28"), n: 1 },
+      { period: periodOf("weekly", "2027-10-31"), n: 1 },
+    ]);
   });
 });

@@ -1,15 +1,18 @@
 import "server-only";
 
-// What the plan routes and pages read (docs/architecture.md, "Plans"): the list, one plan with its periods, and the
-// dues board: members × periods in one query over the periods' campaign families, each cell the best outcome.
-import { desc, sql } from "drizzle-orm";
+// What the plan routes and pages read (docs/architecture.md, "Plans"): the list, one plan with its periods and a page
+// of its roster, and the dues board: members × periods over the periods' campaign families, each cell the best
+// outcome, a page of members at a time.
+import { desc, sql, type SQL } from "drizzle-orm";
 
 import { getCampaignView } from "@/lib/campaigns/queries";
 import type { Page } from "@/lib/client/http/page-param";
 import { nextRun, recentPeriods } from "@/lib/client/plans/schedule";
 import {
+  BOARD_PAGE_SIZE,
   CELL_STATUSES,
   PLAN_PAGE_SIZE,
+  ROSTER_PAGE_SIZE,
   type BoardView,
   type CellStatus,
   type PlanListItem,
@@ -68,13 +71,25 @@ export async function readPlanPage(db: Db, page: number, now = new Date()): Prom
   };
 }
 
-export async function getPlanView(db: Db, id: string, now = new Date()): Promise<PlanView | null> {
+/** Which page of a plan's roster its view carries (`pageSize` for tests; the page and the API take `ROSTER_PAGE_SIZE`). */
+export type RosterPaging = { page: number; pageSize?: number };
+
+/**
+ * One plan for its page and its routes (docs/architecture.md "Plans"): its facts, its last 24 periods with their
+ * campaigns' counts, and one page of its roster in row order. The member counts and what a run would ask are summed in
+ * SQL over the whole roster whatever the page, so the view's size stays the same however large the plan.
+ */
+export async function getPlanView(db: Db, id: string, now = new Date(), paging: RosterPaging = { page: 1 }): Promise<PlanView | null> {
   const plan = await findPlan(db, id);
   if (!plan) return null;
-  const [members] = await queryRows<{ valid: number; invalid: number }>(
+  const pageSize = paging.pageSize ?? ROSTER_PAGE_SIZE;
+  const [members] = await queryRows<{ valid: number; invalid: number; askable: number; asked: string }>(
     db,
-    sql`select count(*) filter (where error is null)::int as valid, count(*) filter (where error is not null)::int as invalid
-        from plan_members where plan_id = ${plan.id}::uuid and removed_at is null`,
+    sql`select count(*) filter (where m.error is null)::int as valid, count(*) filter (where m.error is not null)::int as invalid,
+          count(*) filter (where m.error is null and m.amount_naira is not null and d.tag is null)::int as askable,
+          coalesce(sum(m.amount_naira) filter (where m.error is null and d.tag is null), 0)::numeric(20,2)::text as asked
+        from plan_members m left join do_not_ask d on d.tag = m.tag_key
+        where m.plan_id = ${plan.id}::uuid and m.removed_at is null`,
   );
   const periodRows = await queryRows<{ period: string; due_at: string; status: "made" | "missed"; campaign_id: string | null; chase_rounds: number }>(
     db,
@@ -98,7 +113,8 @@ export async function getPlanView(db: Db, id: string, now = new Date()): Promise
     sql`select m.row, m.tag, m.amount_naira::text as amount, m.description, m.error, d.tag is not null as do_not_ask
         from plan_members m left join do_not_ask d on d.tag = m.tag_key
         where m.plan_id = ${plan.id}::uuid and m.removed_at is null
-        order by m.row`,
+        order by m.row
+        limit ${pageSize} offset ${(paging.page - 1) * pageSize}`,
   );
   const next = nextOf(plan, now);
   return {
@@ -130,40 +146,79 @@ export async function getPlanView(db: Db, id: string, now = new Date()): Promise
       error: m.error,
       doNotAsk: m.do_not_ask,
     })),
+    rosterPage: paging.page,
+    rosterPageSize: pageSize,
+    rosterTotal: (members?.valid ?? 0) + (members?.invalid ?? 0),
+    askable: { count: members?.askable ?? 0, amount: members?.asked ?? "0.00" },
   };
 }
 
 interface CellRecord {
   period: string;
-  k: string;
-  tag: string;
-  amount: string | null;
   status: CellStatus;
+  amount: string | null;
   request_id: string | null;
 }
 
-interface MemberRecord {
-  k: string;
+interface PersonRecord {
   tag: string;
+  name: string | null;
   amount: string | null;
   removed: boolean;
-  name: string | null;
+  owing: string;
+  cells: CellRecord[] | null;
 }
 
 /** Cents of a decimal naira string, exact (money is never summed in floating point). */
 const kobo = (naira: string | null) => (naira === null ? 0n : BigInt(naira.replace(".", "")));
-const naira = (k: bigint) => {
-  const sign = k < 0n ? "-" : "";
-  const a = k < 0n ? -k : k;
-  return `${sign}${a / 100n}.${String(a % 100n).padStart(2, "0")}`;
-};
+
+/** Which members of the board to read: one page (the page and the API), or `"all"` (its CSV). */
+export type BoardPaging = { page: number; pageSize?: number } | "all";
 
 /**
- * The dues board (docs/architecture.md "Plans"): the plan's last `count` periods up to now, its members (and anyone asked in those
- * periods since removed), each cell the best outcome over the period's rounds, what each owes, and per period the
- * amount asked, collected (settled payments of its requests) and the share of the asked amount paid.
+ * The board's cells as SQL (`best`): per period shown and payer key, the best outcome over the period's rounds.
  */
-export async function readBoard(db: Db, plan: PlanRow, count: number, owingOnly: boolean, now = new Date()): Promise<BoardView> {
+function bestCells(planId: string, keys: SQL): SQL {
+  const rank = sql.raw(`array_position(array[${CELL_STATUSES.map((s) => `'${s}'`).join(",")}]::text[], status)`);
+  return sql`roots as (
+      select period, campaign_id from plan_periods where plan_id = ${planId}::uuid and period in (${keys}) and campaign_id is not null
+    ), family as (
+      select r.period, c.id, c.round from roots r join campaigns c on c.id = r.campaign_id
+      union all
+      select r.period, c.id, c.round from roots r join campaigns c on c.family_id = r.campaign_id
+    ), outcomes as (
+      select f.period, lower(regexp_replace(cr.tag, '^@', '')) as k, cr.tag, cr.amount_naira as amount, fr.request_id, f.round,
+        case
+          when fr.status = 'accepted' then 'paid'
+          when fr.status in ('pending', 'sending', 'unknown') or cr.status in ('queued', 'claimed') then 'pending'
+          when fr.status = 'declined' then 'declined'
+          when cr.status = 'failed' or fr.status = 'failed' then 'failed'
+          when cr.status = 'skipped' then 'skipped'
+          else 'not_asked'
+        end as status
+      from family f join campaign_rows cr on cr.campaign_id = f.id
+      left join fund_requests fr on fr.id = cr.fund_request_id
+    ), best as (
+      select distinct on (period, k) period, k, tag, amount, status, request_id
+      from outcomes order by period, k, ${rank}, round desc
+    )`;
+}
+
+/**
+ * The dues board (docs/architecture.md "Plans"): the plan's last `count` periods up to now, one page of its members
+ * (and of anyone asked in those periods since removed), each cell the best outcome over the period's rounds, what each
+ * owes, and per period the amount asked, collected (settled payments of its requests) and the share of the asked
+ * amount paid. The totals are summed in SQL over every member whatever the page and the filter; only the rows page,
+ * so a page's size stays the same however large the plan (docs/architecture.md "Plans").
+ */
+export async function readBoard(
+  db: Db,
+  plan: PlanRow,
+  count: number,
+  owingOnly: boolean,
+  now = new Date(),
+  paging: BoardPaging = { page: 1 },
+): Promise<BoardView> {
   const periods = recentPeriods(scheduleOf(plan), now, count).map((p) => p.period);
   const keys =
     periods.length === 0
@@ -172,38 +227,50 @@ export async function readBoard(db: Db, plan: PlanRow, count: number, owingOnly:
           periods.map((p) => sql`${p}`),
           sql`, `,
         );
-  const rank = sql.raw(`array_position(array[${CELL_STATUSES.map((s) => `'${s}'`).join(",")}]::text[], status)`);
-  const [cells, members, collected] = await Promise.all([
-    queryRows<CellRecord>(
+  const page = paging === "all" ? 1 : paging.page;
+  const pageSize = paging === "all" ? null : (paging.pageSize ?? BOARD_PAGE_SIZE);
+  const window = pageSize === null ? sql`` : sql`limit ${pageSize} offset ${(page - 1) * pageSize}`;
+  const [[people], totals, collected] = await Promise.all([
+    // Live members first (roster order); a removed member appears once, only if asked in a shown period; then anyone
+    // asked in a shown period who is no member at all (earliest period first).
+    queryRows<{ total: number; rows: PersonRecord[] | null }>(
       db,
-      sql`with roots as (
-            select period, campaign_id from plan_periods where plan_id = ${plan.id}::uuid and period in (${keys}) and campaign_id is not null
-          ), family as (
-            select r.period, c.id, c.round from roots r join campaigns c on c.id = r.campaign_id
+      sql`with ${bestCells(plan.id, keys)}, asked as (
+            select k, min(period) as first_period, (array_agg(tag order by period))[1] as tag,
+              coalesce(sum(amount) filter (where status in ('pending', 'declined', 'failed')), 0) as owing
+            from best group by k
+          ), picked as (
+            select distinct on (m.tag_key) m.tag_key as k, m.tag, m.amount_naira::text as amount, m.removed_at is not null as removed, m.row
+            from plan_members m where m.plan_id = ${plan.id}::uuid and m.error is null
+            order by m.tag_key, m.removed_at is not null, m.row
+          ), people as (
+            select p.k, p.tag, case when p.removed then null else p.amount end as amount, p.removed, ps.name,
+              case when p.removed then 1 else 0 end as grp, p.row as roster_row, null::text as first_period, coalesce(a.owing, 0) as owing
+            from picked p left join asked a on a.k = p.k left join payer_stats ps on ps.tag = p.k
+            where not p.removed or a.k is not null
             union all
-            select r.period, c.id, c.round from roots r join campaigns c on c.family_id = r.campaign_id
-          ), outcomes as (
-            select f.period, lower(regexp_replace(cr.tag, '^@', '')) as k, cr.tag, cr.amount_naira::text as amount, fr.request_id, f.round,
-              case
-                when fr.status = 'accepted' then 'paid'
-                when fr.status in ('pending', 'sending', 'unknown') or cr.status in ('queued', 'claimed') then 'pending'
-                when fr.status = 'declined' then 'declined'
-                when cr.status = 'failed' or fr.status = 'failed' then 'failed'
-                when cr.status = 'skipped' then 'skipped'
-                else 'not_asked'
-              end as status
-            from family f join campaign_rows cr on cr.campaign_id = f.id
-            left join fund_requests fr on fr.id = cr.fund_request_id
+            select a.k, a.tag, null, true, null, 2, null, a.first_period, a.owing
+            from asked a where not exists (select 1 from picked p where p.k = a.k)
+          ), shown as (
+            select * from people ${owingOnly ? sql`where owing <> 0` : sql``}
+          ), page as (
+            select * from shown order by grp, roster_row, first_period, k ${window}
+          ), page_cells as (
+            select b.k, json_agg(json_build_object('period', b.period, 'status', b.status, 'amount', b.amount::text, 'request_id', b.request_id)) as cells
+            from best b where b.k in (select k from page) group by b.k
           )
-          select distinct on (period, k) period, k, tag, amount, status, request_id
-          from outcomes order by period, k, ${rank}, round desc`,
+          select (select count(*)::int from shown) as total,
+            (select json_agg(json_build_object('tag', p.tag, 'name', p.name, 'amount', p.amount, 'removed', p.removed,
+                'owing', p.owing::numeric(20,2)::text, 'cells', c.cells) order by p.grp, p.roster_row, p.first_period, p.k)
+              from page p left join page_cells c on c.k = p.k) as rows`,
     ),
-    queryRows<MemberRecord>(
+    queryRows<{ period: string; asked: string; paid: string }>(
       db,
-      sql`select m.tag_key as k, m.tag, m.amount_naira::text as amount, m.removed_at is not null as removed, ps.name
-          from plan_members m left join payer_stats ps on ps.tag = m.tag_key
-          where m.plan_id = ${plan.id}::uuid and m.error is null
-          order by m.removed_at is not null, m.row`,
+      sql`with ${bestCells(plan.id, keys)}
+          select period,
+            coalesce(sum(amount) filter (where status not in ('not_asked', 'skipped')), 0)::numeric(20,2)::text as asked,
+            coalesce(sum(amount) filter (where status = 'paid'), 0)::numeric(20,2)::text as paid
+          from best group by period`,
     ),
     queryRows<{ period: string; collected: string }>(
       db,
@@ -221,54 +288,37 @@ export async function readBoard(db: Db, plan: PlanRow, count: number, owingOnly:
     ),
   ]);
 
-  const byMember = new Map<string, Map<string, CellRecord>>();
-  for (const c of cells) {
-    const row = byMember.get(c.k) ?? new Map<string, CellRecord>();
-    row.set(c.period, c);
-    byMember.set(c.k, row);
-  }
-  // Live members first (roster order); a removed member appears once, only if asked in a shown period.
-  const seen = new Set<string>();
-  const people: MemberRecord[] = [];
-  for (const m of members) {
-    if (seen.has(m.k) || (m.removed && !byMember.has(m.k))) continue;
-    seen.add(m.k);
-    people.push(m);
-  }
-  for (const [k, row] of byMember) {
-    if (seen.has(k)) continue;
-    const any = [...row.values()][0];
-    people.push({ k, tag: any?.tag ?? k, amount: null, removed: true, name: null });
-  }
-
-  const asked = new Map<string, bigint>();
-  const paid = new Map<string, bigint>();
-  const board = people.map((m) => {
-    let owing = 0n;
-    const cellsOf = periods.map((period) => {
-      const c = byMember.get(m.k)?.get(period);
-      const status: CellStatus = c?.status ?? "not_asked";
-      const amount = c?.amount ?? null;
-      if (status !== "not_asked" && status !== "skipped") asked.set(period, (asked.get(period) ?? 0n) + kobo(amount));
-      if (status === "paid") paid.set(period, (paid.get(period) ?? 0n) + kobo(amount));
-      if (status === "pending" || status === "declined" || status === "failed") owing += kobo(amount);
-      return { period, status, amount, requestId: c?.request_id ?? null };
-    });
-    return { tag: m.tag, name: m.name, amount: m.removed ? null : m.amount, owing: naira(owing), removed: m.removed, cells: cellsOf };
+  const members = (people?.rows ?? []).map((m) => {
+    const byPeriod = new Map((m.cells ?? []).map((c) => [c.period, c]));
+    return {
+      tag: m.tag,
+      name: m.name,
+      amount: m.amount,
+      owing: m.owing,
+      removed: m.removed,
+      cells: periods.map((period) => {
+        const c = byPeriod.get(period);
+        return { period, status: c?.status ?? ("not_asked" as CellStatus), amount: c?.amount ?? null, requestId: c?.request_id ?? null };
+      }),
+    };
   });
+  const totalBy = new Map(totals.map((t) => [t.period, t]));
   const collectedBy = new Map(collected.map((c) => [c.period, c.collected]));
   return {
     periods,
-    members: owingOnly ? board.filter((m) => m.owing !== "0.00") : board,
+    members,
     totals: periods.map((period) => {
-      const a = asked.get(period) ?? 0n;
-      const p = paid.get(period) ?? 0n;
+      const a = kobo(totalBy.get(period)?.asked ?? null);
+      const p = kobo(totalBy.get(period)?.paid ?? null);
       return {
         period,
-        asked: naira(a),
+        asked: totalBy.get(period)?.asked ?? "0.00",
         collected: collectedBy.get(period) ?? "0.00",
         rate: a === 0n ? null : Number((p * 10_000n) / a) / 10_000,
       };
     }),
+    page,
+    pageSize: pageSize ?? members.length,
+    total: Number(people?.total ?? 0),
   };
 }

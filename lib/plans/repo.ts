@@ -95,9 +95,8 @@ const STATUS_MOVES: Record<StatusChange, { from: PlanRow["status"][]; to: PlanRo
  * Pause, resume or end; null when the plan's status does not allow it. Resuming starts the clock afresh: periods due
  * while paused are listed as missed, not made by themselves (a person may run one).
  */
-export async function changePlanStatus(db: Db, id: string, change: StatusChange): Promise<PlanRow | null> {
+export async function changePlanStatus(db: Db, id: string, change: StatusChange, now = new Date()): Promise<PlanRow | null> {
   const move = STATUS_MOVES[change];
-  const now = new Date();
   return db.transaction(async (tx) => {
     const [before] = await tx.select().from(plans).where(eq(plans.id, id));
     const [row] = await tx

@@ -6,7 +6,7 @@ import { subscribe, type LiveEvent } from "@/lib/live/bus";
 import { ServiceError } from "@/lib/service/errors";
 import type { FundRequest } from "@/lib/service/schemas";
 import type { Sandbox } from "@/sandbox/server";
-import { budgetGate } from "@/tests/support/budget-gate";
+import { budgetGate } from "@/lib/service/budget-gate";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
 import { startTestSandbox } from "@/tests/support/sandbox";
@@ -270,7 +270,18 @@ describe.each(dbTargets())("request detail and forward-only status on $name", (t
       const outside = await control.createDirect({ amount: 10, tag: newTag("gate.outside"), description: "Outside" });
       await database.db.execute(sql`delete from service_calls`);
       // The real shared budget at a limit of 6: one read fits beside the send reserve of 5.
-      const gated = { ...requestDeps(database.db, sb, { service: { beforeApiCall: budgetGate(database.db, "read", 6) } }), fetchGate: createFetchGate() };
+      const gated = {
+        ...requestDeps(database.db, sb, {
+          service: {
+            beforeApiCall: budgetGate(
+              async () => database.db,
+              () => "read",
+              6,
+            ),
+          },
+        }),
+        fetchGate: createFetchGate(),
+      };
       await control.resetStats();
 
       expect(await getRequestDetail(gated, first.requestId)).toMatchObject({ kind: "found", request: { requestId: first.requestId } });

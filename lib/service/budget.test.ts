@@ -108,7 +108,8 @@ describe.each(dbTargets())("the shared service budget on $name", (target) => {
   });
 
   it("never lets concurrent callers of every class, on two connections, pass the limit together", async () => {
-    // A second connection to the same database stands in for a second instance (Postgres only; PGlite has one).
+    // A second connection to the same database stands in for a second instance. Only Postgres shows the cross-instance
+    // lock: PGlite is one process's one connection (no second instance can open it), so there the callers share it.
     const second = target.name === "postgres" ? await database.reopen() : database;
     try {
       const classes: BudgetClass[] = ["send", "read", "background", "send"];

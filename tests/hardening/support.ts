@@ -38,6 +38,8 @@ export const PORTS = {
   accounts: { app: await app(), sandbox: await sandbox() },
   campaignsReview: { app: await app(), sandbox: await sandbox() },
   limits: { app: await app(), sandbox: await sandbox() },
+  planPage: { app: await app(), sandbox: await sandbox() },
+  exportCap: { app: await app(), sandbox: await sandbox() },
 } as const;
 
 export function tempDir(label: string): { dir: string; remove(): void } {

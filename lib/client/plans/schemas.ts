@@ -172,6 +172,9 @@ export const runPeriodSchema = z.object({
 
 export const plansQuerySchema = z.object({ page: pageParamSchema.default(1) });
 
+/** One plan (its page and GET/PATCH /api/plans/:id, POST …/run): `members=` is the roster's page, apart from the board's `page=`. */
+export const planQuerySchema = z.object({ members: pageParamSchema.default(1) });
+
 export const boardQuerySchema = z.object({
   periods: z.coerce.number().int().min(1).max(24).catch(12).default(12),
   owing: z
@@ -180,4 +183,5 @@ export const boardQuerySchema = z.object({
     .catch(undefined)
     .transform((v) => v !== undefined),
   format: z.enum(["json", "csv"]).catch("json").default("json"),
+  page: pageParamSchema.default(1),
 });

@@ -45,8 +45,17 @@ export interface PlanView {
   invalidMembers: number;
   createdAt: string;
   periods: PlanPeriodView[];
-  /** The roster now, in row order: members who will be asked and those marked invalid (removed ones left out). */
+  /**
+   * One page of the roster now (`ROSTER_PAGE_SIZE` members, `?members=` in the page's URL and the route's), in row
+   * order: members who will be asked and those marked invalid (removed ones left out).
+   */
   roster: PlanMemberView[];
+  rosterPage: number;
+  rosterPageSize: number;
+  /** Every member on the roster now, valid and invalid (removed ones left out): what the roster's pages hold. */
+  rosterTotal: number;
+  /** Who a run would ask now (valid, not on the do-not-ask list, with an amount) and for how much in all, over the whole roster. */
+  askable: { count: number; amount: string };
 }
 
 export interface PlanListItem {
@@ -98,10 +107,20 @@ export interface BoardTotal {
   rate: number | null;
 }
 
+/** One page of the board's members; `totals` are over every member, `total` counts the members shown (after the filter). */
 export interface BoardView {
   periods: string[];
   members: BoardMember[];
   totals: BoardTotal[];
+  page: number;
+  pageSize: number;
+  total: number;
 }
+
+/** Members on one page of the dues board (docs/architecture.md "Plans"): its size stays the same however large the plan. */
+export const BOARD_PAGE_SIZE = 50;
+
+/** Members on one page of a plan's roster (docs/architecture.md "Plans"): the plan's page stays small however large the plan. */
+export const ROSTER_PAGE_SIZE = 50;
 
 export const PLAN_PAGE_SIZE = 25;

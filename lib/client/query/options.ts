@@ -63,7 +63,9 @@ export const keys = {
   planList: (page: number) => ["plans", "list", { page }] as const,
   /** One plan; its dues board sits under it, so invalidating this key re-reads the whole plan page. */
   plan: (id: string) => ["plans", "detail", id.toLowerCase()] as const,
-  planBoard: (id: string, owing: boolean) => ["plans", "detail", id.toLowerCase(), "board", { owing }] as const,
+  /** The plan's view with one page of its roster (`?members=`), under the plan's key. */
+  planView: (id: string, members = 1) => ["plans", "detail", id.toLowerCase(), "view", { members }] as const,
+  planBoard: (id: string, owing: boolean, page = 1) => ["plans", "detail", id.toLowerCase(), "board", { owing, page }] as const,
   /** The day book of /reports, one per range (both days given: the page fills in the defaults). */
   dayBooks: ["reports", "daily"] as const,
   dayBook: (r: { from: string; to: string }) => ["reports", "daily", { from: r.from, to: r.to }] as const,
@@ -74,11 +76,26 @@ export const keys = {
   openExceptions: ["exceptions", "open-count"] as const,
 };
 
-/** The query string of a plan's dues board (the page's URL, the API's, and its CSV): `?owing=1` for those who owe only. */
-export function planBoardSearch(p: { owing: boolean; format?: "csv" }): string {
+/**
+ * The query string of a plan's dues board (the page's URL, the API's, and its CSV): `?owing=1` for those who owe only,
+ * `page=` past the first page of members (the CSV has no page: it is every member).
+ */
+export function planBoardSearch(p: { owing: boolean; page?: number; format?: "csv" }): string {
   const q = new URLSearchParams();
   if (p.owing) q.set("owing", "1");
+  if (p.page !== undefined && p.page > 1 && !p.format) q.set("page", String(p.page));
   if (p.format) q.set("format", p.format);
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * The query string of a plan's page: the board's (`owing=1`, `page=`) and the roster's page (`members=`, past the
+ * first), each left out at its default. GET, PATCH /api/plans/:id and POST …/run read `members` alone.
+ */
+export function planPageSearch(p: { owing?: boolean; page?: number; members?: number }): string {
+  const q = new URLSearchParams(planBoardSearch({ owing: p.owing ?? false, page: p.page }));
+  if (p.members !== undefined && p.members > 1) q.set("members", String(p.members));
   const text = q.toString();
   return text ? `?${text}` : "";
 }
@@ -179,16 +196,16 @@ export const planListQuery = (page: number) =>
     queryFn: () => apiFetch<Page<PlanListItem>>(`/api/plans${page > 1 ? `?page=${page}` : ""}`),
   });
 
-export const planQuery = (id: string) =>
+export const planQuery = (id: string, members = 1) =>
   queryOptions({
-    queryKey: keys.plan(id),
-    queryFn: () => apiFetch<PlanView>(`/api/plans/${encodeURIComponent(id)}`),
+    queryKey: keys.planView(id, members),
+    queryFn: () => apiFetch<PlanView>(`/api/plans/${encodeURIComponent(id)}${planPageSearch({ members })}`),
   });
 
-export const planBoardQuery = (id: string, owing: boolean) =>
+export const planBoardQuery = (id: string, owing: boolean, page = 1) =>
   queryOptions({
-    queryKey: keys.planBoard(id, owing),
-    queryFn: () => apiFetch<BoardView>(`/api/plans/${encodeURIComponent(id)}/board${planBoardSearch({ owing })}`),
+    queryKey: keys.planBoard(id, owing, page),
+    queryFn: () => apiFetch<BoardView>(`/api/plans/${encodeURIComponent(id)}/board${planBoardSearch({ owing, page })}`),
   });
 
 /** The day book (GET /api/reports/daily) of a range whose defaults the page has filled in, so every render asks the same days. */

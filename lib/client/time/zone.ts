@@ -71,13 +71,20 @@ export function startOfDay(day: string, timeZone: string): Date {
   return wallTime(day, 0, timeZone);
 }
 
-/** The UTC instant the wall clock of `timeZone` shows `minutes` past midnight of `day` (a plan's send time). */
+/**
+ * The UTC instant the wall clock of `timeZone` shows `minutes` past midnight of `day` (a plan's send time). In every
+ * zone alike (docs/decisions.md "A send time in a skipped or repeated hour"): a time shown twice (clocks going back)
+ * is its first showing; a time never shown (clocks going forward) is read with the offset before the change, so it
+ * falls as much after the change as it was after the hour skipped (London's 01:30 is 02:30 summer time).
+ */
 export function wallTime(day: string, minutes: number, timeZone: string): Date {
   const target = Date.parse(`${day}T00:00:00Z`) + minutes * 60_000;
-  let guess = target - (wallClock(new Date(target), timeZone) - target);
-  // Across a change of offset the first guess is off by the change: correct it once.
-  guess = target - (wallClock(new Date(guess), timeZone) - guess);
-  return new Date(guess);
+  const offsetAt = (at: number) => wallClock(new Date(at), timeZone) - at;
+  // The offsets a day either side: a change of clocks on `day` lies between them.
+  const earlier = target - offsetAt(target - 86_400_000);
+  const later = target - offsetAt(target + 86_400_000);
+  const shows = [earlier, later].filter((at) => wallClock(new Date(at), timeZone) === target);
+  return new Date(shows.length > 0 ? Math.min(...shows) : earlier);
 }
 
 /** The first instant after `day` in `timeZone`: the end of a range that includes the whole of `day`. */

@@ -5,7 +5,7 @@ import { planHref } from "@/components/plans/format";
 import { PlanPage as PlanScreen } from "@/components/plans/plan-page";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
-import { boardQuerySchema } from "@/lib/client/plans/schemas";
+import { boardQuerySchema, planQuerySchema } from "@/lib/client/plans/schemas";
 import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
 import { malformedParam } from "@/lib/http/route-params";
@@ -18,7 +18,8 @@ export const metadata = { title: "Plan" };
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
 // The plan and its dues board are queries, prefetched here with the reads their route handlers use; live request,
-// payment and campaign events invalidate them (lib/client/live/effects.ts). The board's "owing" filter stays in the URL.
+// payment and campaign events invalidate them (lib/client/live/effects.ts). The board's "owing" filter and its page of
+// members, and the roster's page (`members=`), stay in the URL: the page holds one page of each, however large the plan.
 export default async function PlanPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Search }) {
   const { id: raw } = await params;
   const staff = await requirePageStaff(ANY_STAFF, planHref(raw));
@@ -26,19 +27,21 @@ export default async function PlanPage({ params, searchParams }: { params: Promi
   if (malformedParam({ id: raw })) notFound();
   const id = raw.toLowerCase();
   const search = await searchParams;
-  const { owing } = boardQuerySchema.parse({ owing: Array.isArray(search.owing) ? search.owing[0] : search.owing });
+  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const { owing, page } = boardQuerySchema.parse({ owing: first(search.owing), page: first(search.page) });
+  const { members } = planQuerySchema.parse({ members: first(search.members) });
   const db = await getDb();
   const row = await findPlan(db, id);
   if (!row) notFound();
   const client = getServerQueryClient();
   const now = new Date();
   await Promise.all([
-    client.prefetchQuery({ queryKey: keys.plan(id), queryFn: () => getPlanView(db, id, now) }),
-    client.prefetchQuery({ queryKey: keys.planBoard(id, owing), queryFn: () => readBoard(db, row, 12, owing, now) }),
+    client.prefetchQuery({ queryKey: keys.planView(id, members), queryFn: () => getPlanView(db, id, now, { page: members }) }),
+    client.prefetchQuery({ queryKey: keys.planBoard(id, owing, page), queryFn: () => readBoard(db, row, 12, owing, now, { page }) }),
   ]);
   return (
     <HydrationBoundary state={dehydrate(client)}>
-      <PlanScreen id={id} owing={owing} now={now.toISOString()} canSend={SENDERS.includes(staff.role)} />
+      <PlanScreen id={id} owing={owing} page={page} members={members} now={now.toISOString()} canSend={SENDERS.includes(staff.role)} />
     </HydrationBoundary>
   );
 }

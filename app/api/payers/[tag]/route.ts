@@ -1,4 +1,3 @@
-import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
 import { doNotAskPatchSchema } from "@/lib/client/payers/schemas";
@@ -7,7 +6,7 @@ import { notFound } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
-import { clearDoNotAsk, markDoNotAsk } from "@/lib/payers/do-not-ask";
+import { setDoNotAsk } from "@/lib/payers/do-not-ask";
 import { readPayerDetail } from "@/lib/payers/queries";
 
 export const dynamic = "force-dynamic";
@@ -26,12 +25,7 @@ export const PATCH = withStaff<{ tag: string }>(SENDERS, async (request, { db, p
   const key = payerKey(params.tag);
   const body = await parseJsonBody(request, doNotAskPatchSchema);
   if (!(await readPayerDetail(db, key, staff.role))) throw notFound(UNKNOWN);
-  if (body.doNotAsk) {
-    await markDoNotAsk(db, key, body.note, { id: staff.id, name: staff.name });
-    await writeAudit(db, { action: "payer.do_not_ask_marked", actor: staff, target: key, detail: { note: body.note }, ip });
-  } else if (await clearDoNotAsk(db, key)) {
-    await writeAudit(db, { action: "payer.do_not_ask_cleared", actor: staff, target: key, ip });
-  }
+  await setDoNotAsk(db, key, body, staff, ip);
   const detail = await readPayerDetail(db, key, staff.role);
   return ok(detail, body.doNotAsk ? `@${key} will not be asked again until this is cleared.` : `@${key} may be asked again.`);
 });

@@ -1,4 +1,3 @@
-import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { SENDERS } from "@/lib/client/auth/roles";
 import { askAgain } from "@/lib/campaigns/ask-again";
@@ -16,7 +15,7 @@ export const dynamic = "force-dynamic";
 /** Ask again (docs/architecture.md "Payers and chasing"): a draft next round of this campaign's declined, failed or unanswered rows, checked against the policy. */
 export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
   const input = await parseJsonBody(request, askAgainSchema);
-  const outcome = await askAgain(db, params.id, input, staff.id).catch((error: unknown) => {
+  const outcome = await askAgain(db, params.id, input, staff.id, { audit: { actor: staff, ip } }).catch((error: unknown) => {
     if (error instanceof RoundDraftExistsError) {
       throw conflict("The next round of this campaign is already waiting as a draft. Open it under Campaigns and start it or discard it, then ask again.", {
         draftId: error.draftId,
@@ -45,20 +44,6 @@ export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, par
       );
     }
     case "made": {
-      await writeAudit(db, {
-        action: "campaign.asked_again",
-        actor: staff,
-        target: outcome.id,
-        detail: {
-          parentId: params.id,
-          round: outcome.round,
-          include: input.include,
-          rows: outcome.rows,
-          leftOut: outcome.leftOut.length,
-          ...(input.overrideCooldown ? { overrideCooldown: true } : {}),
-        },
-        ip,
-      });
       const view = await getCampaignView(db, outcome.id);
       const twice = input.include.includes("unanswered")
         ? " Those still to answer will hold two open requests; if both are paid, the second payment is to be refunded."

@@ -13,12 +13,12 @@ import { findPlan } from "@/lib/plans/repo";
 
 export const dynamic = "force-dynamic";
 
-/** The dues board (docs/architecture.md "Plans"): ?periods=12&owing=1, or format=csv for the same. */
+/** The dues board (docs/architecture.md "Plans"): ?periods=12&owing=1&page=2 (one page of members, totals over all), or format=csv for every member. */
 export const GET = withStaff<{ id: string }>(ANY_STAFF, async (request, { db, params }) => {
   const plan = await findPlan(db, params.id);
   if (!plan) throw notFound("No such plan. It may have been made on another dashboard.");
   const query = boardQuerySchema.parse(Object.fromEntries(request.nextUrl.searchParams));
-  const board = await readBoard(db, plan, query.periods, query.owing);
+  const board = await readBoard(db, plan, query.periods, query.owing, new Date(), query.format === "csv" ? "all" : { page: query.page });
   if (query.format === "csv") return csvResponse(boardCsv(board), csvFilename("dues-board", getConfig().timeZone));
   return ok(board, "OK", 200, { "Cache-Control": "no-store" });
 });

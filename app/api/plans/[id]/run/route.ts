@@ -2,7 +2,7 @@ import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { announceStartedCampaigns } from "@/lib/campaigns/actions";
 import { SENDERS } from "@/lib/client/auth/roles";
-import { runPeriodSchema } from "@/lib/client/plans/schemas";
+import { planQuerySchema, runPeriodSchema } from "@/lib/client/plans/schemas";
 import { conflict, notFound, unprocessable } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
@@ -38,7 +38,13 @@ export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, par
   if (outcome.kind === "exists") throw conflict(`${period} has already been made; open its campaign from the plan's periods.`);
   await writeAudit(db, { action: "plan.period_run", actor: staff, target: plan.id, detail: { period, campaignId: outcome.campaignId }, ip });
   await announceStartedCampaigns([outcome.campaignId]);
-  return ok({ plan: await getPlanView(db, plan.id), campaignId: outcome.campaignId }, `${period} is being asked now: its campaign is sending.`, 201);
+  // The plan as the page shows it: the roster's page it asked for (`?members=`).
+  const { members } = planQuerySchema.parse(Object.fromEntries(request.nextUrl.searchParams));
+  return ok(
+    { plan: await getPlanView(db, plan.id, new Date(), { page: members }), campaignId: outcome.campaignId },
+    `${period} is being asked now: its campaign is sending.`,
+    201,
+  );
 });
 
 export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,8 +1,8 @@
-import type { NextConfig } from "next";
+// Plain JavaScript, typed by JSDoc; the security headers come from the one module proxy.ts also uses.
+import { fallbackContentSecurityPolicy, securityHeaders } from "./lib/http/security-headers.js";
 
-import { fallbackContentSecurityPolicy, securityHeaders } from "./lib/http/security-headers";
-
-const nextConfig: NextConfig = {
+/** @type {import('next').NextConfig} */
+const nextConfig = {
   // Test suites and benchmarks build into their own folder so they never race the main build.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // `npm run build:standalone` (deploys): a self-contained server in .next/standalone with the migrations beside it.
