@@ -33,7 +33,7 @@ export function proxy(request: NextRequest) {
   let response: NextResponse;
   if (oversizedPageBody(request)) {
     const message = `A page takes at most ${MAX_PAGE_BODY_BYTES} bytes, sent with a Content-Length; this body was refused unread.`;
-    response = NextResponse.json({ status: false, message, data: {} }, { status: 413 });
+    response = NextResponse.json({ status: false, message, code: "payload_too_large", data: {} }, { status: 413 });
   } else if (hasSession || SIGN_IN.test(request.nextUrl.pathname)) {
     const requestHeaders = new Headers(request.headers);
     requestHeaders.set("x-nonce", nonce);

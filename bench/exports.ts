@@ -89,8 +89,12 @@ export async function benchExports(ctx: BenchContext): Promise<ExportsResult> {
     const healthWatch = (async () => {
       while (watching) {
         const t0 = performance.now();
-        await (await fetch(`${server.url}/api/health`)).text();
-        health.push(performance.now() - t0);
+        const answered = await fetch(`${server.url}/api/health`, { signal: AbortSignal.timeout(30_000) }).then(
+          async (res) => (await res.text(), true),
+          () => false,
+        );
+        if (!answered && server.proc.exited) throw new Error(`the dashboard stopped during the exports:\n${server.proc.tail(40)}`);
+        health.push(answered ? performance.now() - t0 : 30_000);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     })();

@@ -6,6 +6,7 @@ import { expect, test, type APIRequestContext, type APIResponse } from "@playwri
 import { request as playwrightRequest } from "@playwright/test";
 
 import type { Role } from "../lib/client/auth/roles";
+import { ERROR_CODES } from "../lib/client/http/error-codes";
 import { totpCode } from "../lib/auth/totp";
 import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { payload } from "../tests/support/payloads";
@@ -181,7 +182,7 @@ test.describe("every route × every role", () => {
     for (const ctx of sessions.values()) await ctx.dispose();
   });
 
-  type Answer = { status: number; body: { status: boolean; message: string } };
+  type Answer = { status: number; body: { status: boolean; message: string; code?: unknown } };
 
   /** A fresh person of `role` with two-step sign-in on (what reset-2fa needs to answer 2xx). */
   async function personWithTwoStep(role: Role): Promise<string> {
@@ -380,6 +381,8 @@ test.describe("every route × every role", () => {
         const ctx = sessions.get(caller);
         if (!ctx) throw new Error(`no session for ${caller}`);
         const { status, body } = await call(ctx, route, caller);
+        // Every error answer carries a code from the closed list (docs/architecture.md, "Error codes"); next-auth's routes are not walked here.
+        if (status >= 400) expect(ERROR_CODES, `${status} ${body.message}`).toContain(body.code);
         const expected = route.allowed === "public" ? "2xx" : caller === "anonymous" ? 401 : route.allowed.includes(caller) ? "2xx" : 403;
         if (expected === "2xx") {
           expect(status, body.message).toBeGreaterThanOrEqual(200);
@@ -388,6 +391,7 @@ test.describe("every route × every role", () => {
         } else {
           expect(status, body.message).toBe(expected);
           expect(body.status).toBe(false);
+          expect(body.code).toBe(expected === 401 ? "unauthenticated" : "forbidden");
           expect(body.message.length).toBeGreaterThan(10);
         }
       });
@@ -404,10 +408,10 @@ test.describe("every route × every role", () => {
       // Every path parameter a fresh id: the Origin check comes before the route looks anything up.
       const url = route.pattern.replace(/\[[^\]]+\]/g, randomUUID());
       const res = await admin.fetch(url, { method: route.method, headers: { Origin: "https://evil.example", "content-type": "application/json" }, data: "{}" });
-      const body = (await res.json()) as { message: string };
-      answers.push(`${route.method} ${route.pattern} ${res.status()} ${/Origin mismatch/.test(body.message) ? "origin" : body.message}`);
+      const body = (await res.json()) as { message: string; code?: unknown };
+      answers.push(`${route.method} ${route.pattern} ${res.status()} ${String(body.code)} ${/Origin mismatch/.test(body.message) ? "origin" : body.message}`);
     }
-    expect(answers).toEqual(mutating.map((r) => `${r.method} ${r.pattern} 403 origin`));
+    expect(answers).toEqual(mutating.map((r) => `${r.method} ${r.pattern} 403 forbidden origin`));
   });
 
   test("a mutating route refuses a request from another origin, or with none", async () => {

@@ -31,6 +31,7 @@ const TABLES: Record<string, string> = {
   planPeriods: "plan_periods",
   balanceReadings: "balance_readings",
   exceptions: "exceptions",
+  events: "events",
 };
 
 const sources = sourceFiles;

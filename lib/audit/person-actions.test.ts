@@ -38,6 +38,9 @@ describe.each(dbTargets())("the audit rows of a person's actions on $name", (tar
       sql`select action, actor_id, actor_email, detail from audit_log where target = ${targetId} order by id`,
     );
 
+  const eventsOf = (field: string, value: string) =>
+    queryRows<{ type: string; data: Record<string, unknown> }>(database.db, sql`select type, data from events where data->>${field} = ${value} order by id`);
+
   /** A request to `tag` the service holds as pending (a payer the dashboard knows); its row id. */
   async function asked(tag: string): Promise<string> {
     const row = await insertSending(database.db, {
@@ -128,6 +131,11 @@ describe.each(dbTargets())("the audit rows of a person's actions on $name", (tar
       { action: "payer.do_not_ask_marked", actor_id: person.id, actor_email: person.email, detail: { note: "Asked us to stop" } },
       { action: "payer.do_not_ask_cleared", actor_id: person.id, actor_email: person.email, detail: null },
     ]);
+    // And one `payer.updated` event for each change, none for the clear that changed nothing.
+    expect((await eventsOf("tag", tag)).filter((e) => e.type.startsWith("payer."))).toEqual([
+      { type: "payer.updated", data: { tag, doNotAsk: true, note: "Asked us to stop", markedBy: person.name } },
+      { type: "payer.updated", data: { tag, doNotAsk: false, note: null, markedBy: null } },
+    ]);
   });
 
   it("an exception reopened: the row names its kind and payment", async () => {
@@ -141,6 +149,7 @@ describe.each(dbTargets())("the audit rows of a person's actions on $name", (tar
     expect((await reopenExceptionAudited(database.db, id, person, IP)).status).toBe("open");
     // Reopening an open one is refused, and writes nothing.
     await expect(reopenExceptionAudited(database.db, id, person, IP)).rejects.toMatchObject({ message: expect.stringContaining("already open") });
+    expect((await eventsOf("id", id)).map((e) => [e.type, e.data.status])).toEqual([["exception.opened", "open"]]);
     expect(await auditOf(id)).toEqual([
       { action: "exception.reopened", actor_id: person.id, actor_email: person.email, detail: { kind: "verification_failed", paymentUuid: payment } },
     ]);

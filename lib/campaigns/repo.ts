@@ -12,6 +12,9 @@ import { payerKey } from "@/lib/client/payers/tag";
 import { getConfig } from "@/lib/config";
 import { doNotAskMarks, doNotAskMessage } from "@/lib/payers/do-not-ask";
 import { TRANSITIONS, type Transition } from "@/lib/client/campaigns/transitions";
+import { appendEvent } from "@/lib/events/append";
+
+import { getCampaignView } from "./queries";
 
 const INSERT_CHUNK = 1_000;
 
@@ -175,6 +178,8 @@ export async function createCampaign(db: Db, name: string, rows: readonly Parsed
       });
     }
     for (let i = 0; i < values.length; i += INSERT_CHUNK) await tx.insert(campaignRows).values(values.slice(i, i + INSERT_CHUNK));
+    // Made already sending (a plan's period, its chase): started with its rows, in this transaction.
+    if (options.start) await appendCampaignEvent(tx, "campaign.started", campaign.id);
     return campaign.id;
   });
 }
@@ -213,23 +218,35 @@ export async function transitionCampaign(db: Db, id: string, transition: Transit
         .set({ status: "skipped" })
         .where(and(eq(campaignRows.campaignId, id), eq(campaignRows.status, "queued")));
     }
+    // A start is `campaign.started`; a cancel ends it, so it is `campaign.finished` (status cancelled).
+    if (transition === "start") await appendCampaignEvent(tx, "campaign.started", id);
+    if (transition === "cancel") await appendCampaignEvent(tx, "campaign.finished", id);
     return { ok: true, previousSender: before?.senderId ?? null };
   });
 }
 
 /** Sending campaigns with nothing left queued or being sent are done. */
 export async function finishDrainedCampaigns(db: Db): Promise<string[]> {
-  const done = await db
-    .update(campaigns)
-    .set({ status: "done", finishedAt: new Date(), updatedAt: new Date() })
-    .where(
-      and(
-        eq(campaigns.status, "sending"),
-        sql`not exists (select 1 from ${campaignRows} r where r.campaign_id = ${campaigns.id} and r.status in ('queued', 'claimed'))`,
-      ),
-    )
-    .returning({ id: campaigns.id });
-  return done.map((d) => d.id);
+  return db.transaction(async (tx) => {
+    const done = await tx
+      .update(campaigns)
+      .set({ status: "done", finishedAt: new Date(), updatedAt: new Date() })
+      .where(
+        and(
+          eq(campaigns.status, "sending"),
+          sql`not exists (select 1 from ${campaignRows} r where r.campaign_id = ${campaigns.id} and r.status in ('queued', 'claimed'))`,
+        ),
+      )
+      .returning({ id: campaigns.id });
+    for (const d of done) await appendCampaignEvent(tx, "campaign.finished", d.id);
+    return done.map((d) => d.id);
+  });
+}
+
+/** The campaign's event with its public shape as it stands in `tx` (docs/architecture.md "Events"). */
+async function appendCampaignEvent(tx: Db, type: "campaign.started" | "campaign.finished", id: string): Promise<void> {
+  const view = await getCampaignView(tx, id);
+  if (view) await appendEvent(tx, type, view);
 }
 
 export async function findCampaign(db: Db, id: string): Promise<CampaignRow | null> {

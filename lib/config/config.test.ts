@@ -54,6 +54,19 @@ describe("parseConfig", () => {
     expect(problems({ LOST_WEBHOOK_MINUTES: "soon" }).join("\n")).toMatch(/LOST_WEBHOOK_MINUTES.*number of minutes/);
   });
 
+  it("works the jobs in the dashboard unless WORKERS=0, which needs Postgres, and names the variable for any other value", () => {
+    const pg = { DATABASE_URL: "postgres://u:p@db.example.test/fundboard" };
+    expect(parseConfig({}).workers).toBe(true);
+    expect(parseConfig({ ...pg, WORKERS: "1" }).workers).toBe(true);
+    expect(parseConfig({ ...pg, WORKERS: "0" }).workers).toBe(false);
+    // Empty is unset, as for every variable.
+    expect(parseConfig({ ...pg, WORKERS: "" }).workers).toBe(true);
+    for (const value of ["2", "yes", "false", " 0"])
+      expect(problems({ ...pg, WORKERS: value }).join("\n")).toMatch(/^WORKERS must be "1" .* or "0" \(web only/);
+    // On the embedded database no other process could work the jobs.
+    expect(problems({ WORKERS: "0" })).toEqual([expect.stringMatching(/^WORKERS=0 needs DATABASE_URL: the embedded database opens in one process only/)]);
+  });
+
   it("follows PORT and SANDBOX_PORT", () => {
     const c = parseConfig({ PORT: "3100", SANDBOX_PORT: "5000" });
     expect(c.appUrl).toBe("http://localhost:3100");

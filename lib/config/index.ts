@@ -39,6 +39,8 @@ export interface AppConfig {
   lostWebhookMinutes: number;
   /** SESSION_MAX_DAYS: a session ends this long after its sign-in, however active. */
   sessionMaxDays: number;
+  /** WORKERS: false (WORKERS=0) makes a web-only instance: it queues jobs but works none (`npm run worker` does). */
+  workers: boolean;
   warnings: string[];
 }
 
@@ -89,6 +91,11 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
       `${e.ADMIN_EMAIL === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD"} must be set together with ${e.ADMIN_EMAIL === undefined ? "ADMIN_PASSWORD" : "ADMIN_EMAIL"}`,
     );
   }
+  if (e.WORKERS === "0" && !e.DATABASE_URL) {
+    problems.push(
+      "WORKERS=0 needs DATABASE_URL: the embedded database opens in one process only, so no `npm run worker` could work its jobs (unset WORKERS, or use Postgres)",
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const sandboxApi = `http://127.0.0.1:${e.SANDBOX_PORT}`;
@@ -118,6 +125,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     serviceRateLimitPerMin: e.SERVICE_RATE_LIMIT_PER_MIN,
     deliveryLogDays: e.DELIVERY_LOG_DAYS,
     sessionMaxDays: e.SESSION_MAX_DAYS,
+    workers: e.WORKERS === "1",
     lostWebhookMinutes: e.LOST_WEBHOOK_MINUTES,
     timeZone: e.TIMEZONE,
     warnings,

@@ -66,6 +66,10 @@ export const envSchema = z.object({
     .min(1, "must be between 1 and 1440")
     .max(1440, "must be between 1 and 1440")
     .default(15),
+  // "0": a web-only instance (no job worked, no clock kept) beside `npm run worker` on the same Postgres (docs/decisions.md, "Workers apart").
+  WORKERS: z
+    .enum(["0", "1"], { message: 'must be "1" (this instance also works the jobs, the default) or "0" (web only: `npm run worker` works them)' })
+    .default("1"),
   // Days of webhook delivery-log rows kept; older ones are pruned in batches (docs/architecture.md).
   DELIVERY_LOG_DAYS: z.coerce
     .number({ message: "must be a number of days" })

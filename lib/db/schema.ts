@@ -181,6 +181,21 @@ export const auditLog = pgTable(
   (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_actor_idx").on(t.actorEmail, t.at), uniqueIndex("audit_log_group_key").on(t.groupKey)],
 );
 
+// Business events (docs/architecture.md "Events"): appended by lib/events/append.ts in the transaction of the change
+// they describe, so a change that rolls back has none; kept 30 days (lib/events/retention.job.ts).
+export const events = pgTable(
+  "events",
+  {
+    // `evt_` + a time-ordered unique id: the API pages and the consumers read in this order.
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("events_created_idx").on(t.createdAt), index("events_type_idx").on(t.type, t.createdAt)],
+);
+
+export type EventRow = typeof events.$inferSelect;
 export type StaffRow = typeof staff.$inferSelect;
 export type FundRequestRow = typeof fundRequests.$inferSelect;
 export type PaymentRow = typeof payments.$inferSelect;

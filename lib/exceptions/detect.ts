@@ -1,9 +1,13 @@
 import "server-only";
 
-import { sql, type SQL } from "drizzle-orm";
+import { inArray, sql, type SQL } from "drizzle-orm";
 
 import { queryRows, type Db } from "@/lib/db/client";
+import { exceptions } from "@/lib/db/schema";
+import { appendEvent } from "@/lib/events/append";
 import { publish } from "@/lib/live/bus";
+
+import { toExceptionView } from "./queries";
 
 // Opens and closes exceptions (docs/architecture.md "Closing the books"; docs/architecture.md, "Closing the books"). Each kind is one condition
 // over the payments or requests table: a row that meets it gets its exception once (the unique kind+subject key
@@ -113,9 +117,10 @@ export async function scanExceptions(db: Db, scope: ScanScope): Promise<ScanResu
   let closed = 0;
   for (const kind of KIND_NAMES) {
     const k = PAYMENT_KINDS[kind];
-    const rows = await queryRows<{ id: string }>(
-      db,
-      sql`insert into exceptions (kind, subject, payment_uuid, request_id, tag, amount, detail, opened_at)
+    const rows = await withEvents(db, "exception.opened", (tx) =>
+      queryRows<{ id: string }>(
+        tx,
+        sql`insert into exceptions (kind, subject, payment_uuid, request_id, tag, amount, detail, opened_at)
         select ${kind}, p.uuid, p.uuid, r.request_id, ${PAYER_TAG}, p.amount, ${k.detail}, ${scope.now}
         from payments p left join fund_requests r on r.id = p.fund_request_id
         where ${uuidFilter(scope, "p.uuid")} and ${window(scope, kind)} and ${k.when}
@@ -125,15 +130,18 @@ export async function scanExceptions(db: Db, scope: ScanScope): Promise<ScanResu
           request_id = excluded.request_id, resolved_at = null, note = null
           where exceptions.status = 'resolved' and exceptions.resolved_by_name is null
         returning id`,
+      ),
     );
     opened += rows.length;
-    const cleared = await queryRows<{ id: string }>(
-      db,
-      sql`update exceptions e set status = 'resolved', resolved_at = ${scope.now},
+    const cleared = await withEvents(db, "exception.resolved", (tx) =>
+      queryRows<{ id: string }>(
+        tx,
+        sql`update exceptions e set status = 'resolved', resolved_at = ${scope.now},
           note = coalesce((select ${k.cleared} from payments p where p.uuid = e.payment_uuid), 'The payment is no longer recorded.')
         where e.kind = ${kind} and e.status = 'open' and e.reopened_at is null and ${uuidFilter(scope, "e.payment_uuid")} and ${openedWindow(scope)}
           and not exists (select 1 from payments p where p.uuid = e.payment_uuid and ${k.when})
         returning id`,
+      ),
     );
     closed += cleared.length;
   }
@@ -155,9 +163,10 @@ async function scanLostWebhooks(db: Db, scope: ScanScope): Promise<ScanResult> {
     : sql.raw("true");
   const opened = scope.paymentUuids
     ? []
-    : await queryRows<{ id: string }>(
-        db,
-        sql`insert into exceptions (kind, subject, request_id, tag, amount, detail, opened_at)
+    : await withEvents(db, "exception.opened", (tx) =>
+        queryRows<{ id: string }>(
+          tx,
+          sql`insert into exceptions (kind, subject, request_id, tag, amount, detail, opened_at)
       select 'accepted_without_payment', r.id::text, r.request_id, r.tag, r.amount,
         'The service says @' || r.tag || ' accepted this request, but no payment notice arrived within ' || ${scope.lostWebhookMinutes}::int || ' minutes: the webhook may be lost. Check the wallet for the money, and ask the service to send the notice again.',
         ${scope.now}
@@ -168,15 +177,44 @@ async function scanLostWebhooks(db: Db, scope: ScanScope): Promise<ScanResult> {
       limit ${BATCH}
       on conflict (kind, subject) do nothing
       returning id`,
+        ),
       );
-  const closed = await queryRows<{ id: string }>(
-    db,
-    sql`update exceptions e set status = 'resolved', resolved_at = ${scope.now},
+  const closed = await withEvents(db, "exception.resolved", (tx) =>
+    queryRows<{ id: string }>(
+      tx,
+      sql`update exceptions e set status = 'resolved', resolved_at = ${scope.now},
         note = coalesce((select case when r.payment_uuid is not null then 'The payment arrived.' else 'The request is no longer accepted at the service.' end
           from fund_requests r where r.id = e.subject::uuid), 'The request is no longer recorded.')
       where e.kind = 'accepted_without_payment' and e.status = 'open' and e.reopened_at is null and ${subjects} and ${openedWindow(scope)}
         and not exists (select 1 from fund_requests r where r.id = e.subject::uuid and r.status = 'accepted' and r.payment_uuid is null)
       returning id`,
+    ),
   );
   return { opened: opened.length, closed: closed.length };
+}
+
+/**
+ * Runs one opening or closing statement with the events of the exceptions it moved, in one transaction
+ * (docs/architecture.md "Events"): each moved exception's `exception.opened` or `exception.resolved`.
+ */
+async function withEvents(
+  db: Db,
+  type: "exception.opened" | "exception.resolved",
+  statement: (tx: Db) => Promise<{ id: string }[]>,
+): Promise<{ id: string }[]> {
+  return db.transaction(async (tx) => {
+    const moved = await statement(tx);
+    if (moved.length === 0) return moved;
+    const rows = await tx
+      .select()
+      .from(exceptions)
+      .where(
+        inArray(
+          exceptions.id,
+          moved.map((m) => m.id),
+        ),
+      );
+    for (const row of rows) await appendEvent(tx, type, toExceptionView(row));
+    return moved;
+  });
 }

@@ -10,11 +10,13 @@ import type { HandPayment } from "@/lib/client/exceptions/schemas";
 import { nairaToKobo } from "@/lib/client/money";
 import type { Db } from "@/lib/db/client";
 import { exceptions, fundRequests, type ExceptionRow } from "@/lib/db/schema";
+import { appendEvent } from "@/lib/events/append";
 import { publish } from "@/lib/live/bus";
 import { announcePayment } from "@/lib/payments/after-record";
 import { insertHandPayment, type HandPaymentRecord } from "@/lib/payments/hand-record";
 import { acceptForPayment } from "@/lib/requests/status";
 
+import { toExceptionView } from "./queries";
 import { ExceptionRefused } from "./refused";
 
 // Settling a lost payment notice (docs/decisions.md, "A lost payment notice, settled by hand"): the person records
@@ -60,12 +62,13 @@ export async function recordPaymentByHand(
   const uuid = randomUUID();
   const linked = await acceptForPayment(db, request, { uuid, receivedAt: request.decidedAt ?? now }, async (tx) => {
     recorded = await insertHandPayment(tx, request, { amountKobo: amount, feesKobo: fees, reference: input.payment.reference }, who.name, now, uuid);
-    const resolved = await tx
+    const [resolved] = await tx
       .update(exceptions)
       .set({ status: "resolved", resolvedById: who.id, resolvedByName: who.name, resolvedAt: now, note: input.note, paymentUuid: uuid })
       .where(and(eq(exceptions.id, id), eq(exceptions.status, "open")))
-      .returning({ id: exceptions.id });
-    if (resolved.length === 0) throw new Error("resolved meanwhile");
+      .returning();
+    if (!resolved) throw new Error("resolved meanwhile");
+    await appendEvent(tx, "exception.resolved", toExceptionView(resolved));
     await writeAudit(tx, {
       action: "payment.recorded_by_hand",
       actor: { id: who.id, email: who.email },

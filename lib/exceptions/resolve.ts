@@ -8,11 +8,13 @@ import { payerKey } from "@/lib/client/payers/tag";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { exceptions, fundRequests, payments, type ExceptionRow } from "@/lib/db/schema";
+import { appendEvent } from "@/lib/events/append";
 import { publish } from "@/lib/live/bus";
 import { writeAudit } from "@/lib/audit/write";
 import { linkByHand } from "@/lib/payments/link";
 
 import { scanExceptions } from "./detect";
+import { toExceptionView } from "./queries";
 import { ExceptionRefused } from "./refused";
 
 const conflict = (message: string) => new ExceptionRefused("conflict", message);
@@ -57,18 +59,23 @@ export async function resolveException(
   const open = and(eq(exceptions.id, id), eq(exceptions.status, "open"));
   if (input.requestId) {
     await linkAndResolve(db, row, input.requestId, input.acceptDifferentAmount === true, linked ?? (() => undefined), async (tx) => {
-      const moved = await tx
+      const [moved] = await tx
         .update(exceptions)
         .set({ ...resolved, requestId: input.requestId })
         .where(open)
-        .returning({ id: exceptions.id });
-      if (moved.length === 0) throw new Error("resolved meanwhile");
+        .returning();
+      if (!moved) throw new Error("resolved meanwhile");
+      await appendEvent(tx, "exception.resolved", toExceptionView(moved));
     });
     // The link clears what else was open about this payment, and a lost-webhook exception of that request.
     await scanExceptions(db, { paymentUuids: [row.paymentUuid ?? ""], now: new Date(), lostWebhookMinutes: getConfig().lostWebhookMinutes });
   } else {
-    const moved = await db.update(exceptions).set(resolved).where(open).returning({ id: exceptions.id });
-    if (moved.length === 0) alreadyResolved(await findException(db, id));
+    const moved = await db.transaction(async (tx) => {
+      const [done] = await tx.update(exceptions).set(resolved).where(open).returning();
+      if (done) await appendEvent(tx, "exception.resolved", toExceptionView(done));
+      return done;
+    });
+    if (!moved) alreadyResolved(await findException(db, id));
   }
   publish({ type: "exceptions.changed" });
   return findException(db, id);
@@ -112,12 +119,14 @@ async function linkAndResolve(
 
 /** Reopens a resolved exception; from then on only a person closes it (the scan leaves it open). Tells no browser: see reopenExceptionAudited. */
 export async function reopenException(db: Db, id: string): Promise<ExceptionRow> {
-  const moved = await db
+  const [moved] = await db
     .update(exceptions)
     .set({ status: "open", resolvedById: null, resolvedByName: null, resolvedAt: null, note: null, reopenedAt: new Date() })
     .where(and(eq(exceptions.id, id), eq(exceptions.status, "resolved")))
-    .returning({ id: exceptions.id });
-  if (moved.length === 0) {
+    .returning();
+  // Open again: `exception.opened`, as when it first opened (in the reopen's transaction, reopenExceptionAudited).
+  if (moved) await appendEvent(db, "exception.opened", toExceptionView(moved));
+  if (!moved) {
     await findException(db, id);
     throw conflict("This exception is already open.");
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
 import { isApiError } from "./api-error";
-import { parseFields, parseJsonBody } from "./body";
+import { MAX_JSON_BYTES, parseFields, parseJsonBody, readJsonBody } from "./body";
 
 // A JSON body's 422 names each field, a nested one by its dotted path (PATCH /api/plans/:id's `schedule.day`).
 
@@ -58,5 +58,34 @@ describe("parseFields (a query string's or a form's values)", () => {
     });
     expect(refused({ from: "2026-11-28", format: "sage" }, "Choose xero or quickbooks.").message).toBe("Choose xero or quickbooks.");
     expect(refused("not an object").message).toMatch(/expected object/i);
+  });
+
+  it("refuses with code validation_failed unless the caller names a more precise one", () => {
+    const codeOf = (code?: Parameters<typeof parseFields>[3]) => {
+      try {
+        parseFields(query, { from: "28/11/2026" }, undefined, code);
+      } catch (error) {
+        if (isApiError(error)) return error.code;
+        throw error;
+      }
+      throw new Error("the values were taken");
+    };
+    expect(codeOf()).toBe("validation_failed");
+    expect(codeOf("idempotency_key_missing")).toBe("idempotency_key_missing");
+  });
+});
+
+describe("a JSON body's refusals before its values", () => {
+  const post = (body: string, type = "application/json") =>
+    readJsonBody(new Request("http://localhost/x", { method: "POST", headers: { "content-type": type }, body })).then(
+      () => null,
+      (error: unknown) => (isApiError(error) ? [error.status, error.code] : error),
+    );
+
+  it("answers 415, 413 and 400 with their codes", async () => {
+    expect(await post("{}", "text/plain")).toEqual([415, "unsupported_media_type"]);
+    expect(await post(JSON.stringify({ x: "y".repeat(MAX_JSON_BYTES) }))).toEqual([413, "payload_too_large"]);
+    expect(await post("{")).toEqual([400, "validation_failed"]);
+    expect(await post('{"a":1}')).toBeNull();
   });
 });

@@ -8,6 +8,7 @@ type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * `export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");`
  */
 export function otherMethods(...allowed: Method[]): Record<Method, () => Response> {
-  const refuse = () => fail(405, `This address does not take that method; use ${allowed.join(" or ")}.`, undefined, { Allow: allowed.join(", ") });
+  const refuse = () =>
+    fail(405, `This address does not take that method; use ${allowed.join(" or ")}.`, undefined, { Allow: allowed.join(", ") }, "method_not_allowed");
   return { GET: refuse, POST: refuse, PUT: refuse, PATCH: refuse, DELETE: refuse };
 }

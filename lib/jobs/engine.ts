@@ -14,12 +14,28 @@ import { dropProcessSingleton, peekProcessSingleton, processSingleton, setProces
 // The one job engine (docs/architecture.md): pg-boss keeps its queue in our database, so a job survives any
 // restart and runs once whichever instance takes it. See docs/architecture.md, "Jobs".
 
+export interface JobEngineOptions {
+  /**
+   * false: an engine that only queues jobs (a web-only instance, WORKERS=0): no maintenance and no clock here, and
+   * registerJobs is not called, so it works nothing (docs/decisions.md, "Workers apart (issue 38)"). Default true.
+   */
+  work?: boolean;
+}
+
 /** pg-boss on this database (its own small pool on Postgres), started, with the queue of every job made. */
-export async function createJobEngine(database: Database, postgresUrl: string | null, jobs: readonly Job[]): Promise<PgBoss> {
+export async function createJobEngine(
+  database: Database,
+  postgresUrl: string | null,
+  jobs: readonly Job[],
+  { work = true }: JobEngineOptions = {},
+): Promise<PgBoss> {
   const common = {
     // Maintenance (expiring lost jobs, archiving) every 10 s, so a job lost with a killed process is retried soon.
     maintenanceIntervalSeconds: 10,
     archiveCompletedAfterSeconds: 60 * 60,
+    // Maintenance and the cron clock run where the jobs are worked; an engine that only queues leaves them to the workers.
+    supervise: work,
+    schedule: work,
   };
   const boss =
     database.kind === "pglite" && database.pglite
@@ -40,9 +56,9 @@ export async function createJobEngine(database: Database, postgresUrl: string | 
   return boss;
 }
 
-/** The process's engine, started once (lib/server/start.ts). */
-export async function startJobEngine(database: Database, postgresUrl: string | null, jobs: readonly Job[]): Promise<PgBoss> {
-  return peekProcessSingleton<PgBoss>("jobs") ?? setProcessSingleton("jobs", await createJobEngine(database, postgresUrl, jobs));
+/** The process's engine, started once (lib/server/start.ts, lib/server/worker.ts). */
+export async function startJobEngine(database: Database, postgresUrl: string | null, jobs: readonly Job[], options: JobEngineOptions = {}): Promise<PgBoss> {
+  return peekProcessSingleton<PgBoss>("jobs") ?? setProcessSingleton("jobs", await createJobEngine(database, postgresUrl, jobs, options));
 }
 
 /** The running engine, or null before start (scripts, tests that never start it). */

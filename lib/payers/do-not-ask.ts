@@ -5,6 +5,7 @@ import "server-only";
 import { eq, inArray } from "drizzle-orm";
 
 import { writeAudit } from "@/lib/audit/write";
+import { appendEvent } from "@/lib/events/append";
 import { payerKey } from "@/lib/client/payers/tag";
 import type { Db } from "@/lib/db/client";
 import { doNotAsk, type DoNotAskRow } from "@/lib/db/schema";
@@ -33,10 +34,12 @@ export async function setDoNotAsk(
     if (change.doNotAsk) {
       await markDoNotAsk(tx, key, change.note, who);
       await writeAudit(tx, { action: "payer.do_not_ask_marked", actor: who, target: key, detail: { note: change.note }, ip });
+      await appendEvent(tx, "payer.updated", { tag: key, doNotAsk: true, note: change.note, markedBy: who.name });
       return true;
     }
     if (!(await clearDoNotAsk(tx, key))) return false;
     await writeAudit(tx, { action: "payer.do_not_ask_cleared", actor: who, target: key, ip });
+    await appendEvent(tx, "payer.updated", { tag: key, doNotAsk: false, note: null, markedBy: null });
     return true;
   });
 }

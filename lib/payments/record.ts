@@ -3,8 +3,11 @@ import "server-only";
 import type { Db } from "@/lib/db/client";
 import { payments } from "@/lib/db/schema";
 import { serviceAmountToNaira, type AmountUnit } from "@/lib/client/money";
+import { appendEvent } from "@/lib/events/append";
 import type { PeerTransferPayload } from "@/lib/service/schemas";
 import { logDelivery, type DeliveryLog } from "@/lib/webhooks/delivery-log";
+
+import { toPaymentView } from "./view";
 
 /**
  * The payment and its delivery-log row in one transaction. The primary key on the transaction
@@ -37,8 +40,11 @@ export async function recordPayment(
         peerTag: payload.meta.peer_tag,
       })
       .onConflictDoNothing({ target: payments.uuid })
-      .returning({ uuid: payments.uuid });
+      .returning();
     const outcome = inserted.length > 0 ? "recorded" : "duplicate";
+    // A repeat delivery is no new payment: only the first has its event (docs/architecture.md "Events").
+    const [row] = inserted;
+    if (row) await appendEvent(tx, "payment.received", toPaymentView(row, null, "admin"));
     await logDelivery(tx, { ...log, outcome, httpStatus: 200, uuid: payload.uuid.toLowerCase(), eventType: payload.type });
     return outcome;
   });

@@ -2,13 +2,15 @@ import "server-only";
 
 import { and, eq, ne, sql } from "drizzle-orm";
 
-import { payments, type PaymentRow } from "@/lib/db/schema";
+import { fundRequests, payments, type PaymentRow } from "@/lib/db/schema";
+import { appendEvent } from "@/lib/events/append";
 import { publish } from "@/lib/live/bus";
 import { formatMajor, serviceAmountToNaira } from "@/lib/client/money";
 import { ServiceError } from "@/lib/service/errors";
 import type { VerifiedTransaction } from "@/lib/service/schemas";
 
 import type { PaymentDeps } from "./deps";
+import { toPaymentView } from "./view";
 
 // `mismatch`: the verify host disagreed on an amount (an amount_mismatch exception, not verification_failed).
 type Verdict = { verification: "verified" } | { verification: "failed"; reason: string; mismatch?: boolean };
@@ -47,15 +49,27 @@ export function compare(row: PaymentRow, tx: VerifiedTransaction, deps: Pick<Pay
 /** `transient`: the verify host could not be asked, which must not undo a verdict reached meanwhile. */
 async function save(deps: PaymentDeps, uuid: string, verdict: Verdict, transient = false): Promise<void> {
   const now = new Date();
-  const saved = await deps.db
-    .update(payments)
-    .set(
-      verdict.verification === "verified"
-        ? { verification: "verified", verificationError: null, verificationMismatch: false, verifiedAt: now }
-        : { verification: "failed", verificationError: verdict.reason, verificationMismatch: verdict.mismatch === true, verifiedAt: now },
-    )
-    .where(transient ? and(eq(payments.uuid, uuid), ne(payments.verification, "verified")) : eq(payments.uuid, uuid))
-    .returning({ uuid: payments.uuid });
+  const saved = await deps.db.transaction(async (tx) => {
+    const [before] = await tx.select({ verification: payments.verification }).from(payments).where(eq(payments.uuid, uuid)).for("update");
+    const rows = await tx
+      .update(payments)
+      .set(
+        verdict.verification === "verified"
+          ? { verification: "verified", verificationError: null, verificationMismatch: false, verifiedAt: now }
+          : { verification: "failed", verificationError: verdict.reason, verificationMismatch: verdict.mismatch === true, verifiedAt: now },
+      )
+      .where(transient ? and(eq(payments.uuid, uuid), ne(payments.verification, "verified")) : eq(payments.uuid, uuid))
+      .returning();
+    const [row] = rows;
+    // One event per verdict reached: a repeat of the same verdict (a retried job) adds none.
+    if (row && before?.verification !== row.verification) {
+      const requestId = row.fundRequestId
+        ? ((await tx.select({ requestId: fundRequests.requestId }).from(fundRequests).where(eq(fundRequests.id, row.fundRequestId)))[0]?.requestId ?? null)
+        : null;
+      await appendEvent(tx, row.verification === "verified" ? "payment.verified" : "payment.verification_failed", toPaymentView(row, requestId, "admin"));
+    }
+    return rows;
+  });
   if (saved.length > 0) publish({ type: "payment.updated", uuid, verification: verdict.verification });
 }
 

@@ -17,6 +17,7 @@ import { getConfig } from "@/lib/config";
 import { getSettings } from "@/lib/settings/repo";
 import { queryRows, type Db } from "@/lib/db/client";
 import { planMembers, planPeriods, plans, type PlanRow } from "@/lib/db/schema";
+import { appendEvent } from "@/lib/events/append";
 
 /** A period due longer ago than this when a server is back is listed as missed, never sent by itself (docs/architecture.md "Plans"). */
 export const CATCH_UP_HOURS = 72;
@@ -84,6 +85,14 @@ export async function makePeriod(db: Db, plan: PlanRow, period: string, by: { id
           })
           .returning({ id: planPeriods.id });
         if (claimed.length === 0) throw new PeriodTaken();
+        await appendEvent(tx, "plan.period_made", {
+          planId: plan.id,
+          planName: plan.name,
+          period,
+          dueAt: at.toISOString(),
+          campaignId: id,
+          madeBy: by?.id ?? null,
+        });
       },
     });
     return { kind: "made", campaignId };
@@ -120,6 +129,11 @@ async function withoutCoolingDown(db: Db, all: ParsedRow[]): Promise<{ rows: Par
   return { rows, leftOut };
 }
 
+/** `plan.period_missed`, with why: more than 72 hours late (no server ran), or due while the plan was paused. */
+async function appendMissed(tx: Db, plan: PlanRow, period: string, due: Date, reason: "late" | "paused"): Promise<void> {
+  await appendEvent(tx, "plan.period_missed", { planId: plan.id, planName: plan.name, period, dueAt: due.toISOString(), reason });
+}
+
 /**
  * On resume: the periods that fell due while the plan was paused (since the clock last looked) are listed as missed,
  * never sent by themselves, so a person sees them and may run one.
@@ -128,12 +142,15 @@ export async function listPausedPeriods(db: Db, before: PlanRow, now: Date): Pro
   const from = before.checkedUntil > before.activeSince ? before.checkedUntil : before.activeSince;
   const due = periodsDue(scheduleOf(before), from, now);
   if (due.length === 0) return [];
-  const listed = await db
-    .insert(planPeriods)
-    .values(due.map((d) => ({ planId: before.id, period: d.period, dueAt: d.dueAt, status: "missed" as const })))
-    .onConflictDoNothing()
-    .returning({ period: planPeriods.period });
-  return listed.map((l) => l.period);
+  return db.transaction(async (tx) => {
+    const listed = await tx
+      .insert(planPeriods)
+      .values(due.map((d) => ({ planId: before.id, period: d.period, dueAt: d.dueAt, status: "missed" as const })))
+      .onConflictDoNothing()
+      .returning({ period: planPeriods.period, dueAt: planPeriods.dueAt });
+    for (const l of listed) await appendMissed(tx, before, l.period, l.dueAt, "paused");
+    return listed.map((l) => l.period);
+  });
 }
 
 export type RunCheck = { ok: true } | { ok: false; reason: "not_a_period" | "not_in_plan" | "future" | "made" | "past" };
@@ -175,11 +192,15 @@ export async function runPlanClock(db: Db, now: Date, log: (line: string) => voi
       const from = plan.checkedUntil > plan.activeSince ? plan.checkedUntil : plan.activeSince;
       for (const due of periodsDue(scheduleOf(plan), from, now)) {
         if (now.getTime() - due.dueAt.getTime() >= CATCH_UP_HOURS * HOUR) {
-          const listed = await db
-            .insert(planPeriods)
-            .values({ planId: plan.id, period: due.period, dueAt: due.dueAt, status: "missed" })
-            .onConflictDoNothing()
-            .returning({ id: planPeriods.id });
+          const listed = await db.transaction(async (tx) => {
+            const rows = await tx
+              .insert(planPeriods)
+              .values({ planId: plan.id, period: due.period, dueAt: due.dueAt, status: "missed" })
+              .onConflictDoNothing()
+              .returning({ id: planPeriods.id });
+            if (rows.length > 0) await appendMissed(tx, plan, due.period, due.dueAt, "late");
+            return rows;
+          });
           if (listed.length > 0) pass.missed.push({ planId: plan.id, period: due.period });
           continue;
         }

@@ -8,11 +8,21 @@ import { campaignRows, campaigns, fundRequests } from "@/lib/db/schema";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff } from "@/tests/support/request-deps";
 
-import { campaignOfKey, campaignRowKey, clientKey } from "./keys";
+import { campaignOfKey, campaignRowKey, clientKey, lacksClientKey } from "./keys";
 import { idempotencyKeySchema } from "@/lib/client/requests/schemas";
 
 // Client keys and the dashboard's own keys never meet: every key a client may send maps outside the
 // campaign namespace, and the migration moves the keys stored before into the client namespace.
+
+describe("a request body without its key (answered idempotency_key_missing)", () => {
+  it("is an object with no idempotencyKey, or a null or empty one; a key of any other value, or no object, is not", () => {
+    for (const body of [{}, { tag: "ada.obi" }, { idempotencyKey: null }, { idempotencyKey: "" }])
+      expect(lacksClientKey(body), JSON.stringify(body)).toBe(true);
+    for (const body of [{ idempotencyKey: "abc12345" }, { idempotencyKey: "x" }, { idempotencyKey: 5 }, null, [], "text", 3]) {
+      expect(lacksClientKey(body), JSON.stringify(body)).toBe(false);
+    }
+  });
+});
 
 describe("idempotency key namespaces", () => {
   it("no client key is stored as any key the dashboard makes", () => {

@@ -11,6 +11,16 @@ export function clientKey(key: string): StoredKey {
   return `${CLIENT_PREFIX}${key}` as StoredKey;
 }
 
+/**
+ * True for a request body (a JSON object) that has no idempotencyKey, or an empty one: POST /api/requests answers it
+ * `idempotency_key_missing` (docs/architecture.md, "Error codes"). A body that is no object at all is not counted.
+ */
+export function lacksClientKey(body: unknown): boolean {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const key = (body as { idempotencyKey?: unknown }).idempotencyKey;
+  return key === undefined || key === null || key === "";
+}
+
 /** What every campaign row's key starts with (a request sent on its own has a `client:` key, or none). */
 export const CAMPAIGN_KEY_PREFIX = "cmp_";
 

@@ -4,9 +4,11 @@ import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 
 import type { Db } from "@/lib/db/client";
 import { fundRequests, type FundRequestRow } from "@/lib/db/schema";
+import { appendEvent } from "@/lib/events/append";
 import { publish } from "@/lib/live/bus";
 
 import { campaignOfKey, type StoredKey } from "./keys";
+import { toRequestView } from "./view";
 
 // The one owner of a fund request's status (docs/architecture.md, "Owners"): every write of
 // fund_requests.status is here, and so is every `request.updated` event, published after the write.
@@ -41,12 +43,17 @@ export async function insertSending(
   return row ?? null;
 }
 
+/** The service took the request: it is pending, and `request.created` is appended with it (docs/architecture.md "Events"). */
 export async function markPending(db: Db, id: string, requestId: string): Promise<FundRequestRow | null> {
-  const [row] = await db
-    .update(fundRequests)
-    .set({ status: "pending", requestId, error: null, updatedAt: new Date() })
-    .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [moved] = await tx
+      .update(fundRequests)
+      .set({ status: "pending", requestId, error: null, updatedAt: new Date() })
+      .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
+      .returning();
+    if (moved) await appendEvent(tx, "request.created", toRequestView(moved));
+    return moved;
+  });
   if (row) announce(row);
   return row ?? null;
 }
@@ -57,11 +64,15 @@ export async function deleteSending(db: Db, id: string): Promise<void> {
 }
 
 export async function markFailed(db: Db, id: string, error: string, failureKind: string | null = null): Promise<FundRequestRow | null> {
-  const [row] = await db
-    .update(fundRequests)
-    .set({ status: "failed", error, failureKind, updatedAt: new Date() })
-    .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [moved] = await tx
+      .update(fundRequests)
+      .set({ status: "failed", error, failureKind, updatedAt: new Date() })
+      .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
+      .returning();
+    if (moved) await appendEvent(tx, "request.failed", toRequestView(moved));
+    return moved;
+  });
   if (row) announce(row);
   return row ?? null;
 }
@@ -101,25 +112,32 @@ export interface ServiceState {
  */
 export async function applyServiceState(db: Db, requestId: string, s: ServiceState): Promise<{ row: FundRequestRow | null; changed: boolean }> {
   const now = new Date();
-  let changed = false;
-  if (s.status !== "pending") {
-    const moved = await db
+  const decided = s.status;
+  // The move, the service's details and the move's event commit together.
+  const { row, changed } = await db.transaction(async (tx) => {
+    let moved = false;
+    if (decided !== "pending") {
+      const rows = await tx
+        .update(fundRequests)
+        .set({ status: decided, serviceUpdatedAt: s.serviceUpdatedAt, decidedAt: s.serviceUpdatedAt ?? now, updatedAt: now })
+        .where(and(eq(fundRequests.requestId, requestId), inArray(fundRequests.status, ["pending", "sending"])))
+        .returning({ id: fundRequests.id });
+      moved = rows.length > 0;
+    }
+    const [updated] = await tx
       .update(fundRequests)
-      .set({ status: s.status, serviceUpdatedAt: s.serviceUpdatedAt, decidedAt: s.serviceUpdatedAt ?? now, updatedAt: now })
-      .where(and(eq(fundRequests.requestId, requestId), inArray(fundRequests.status, ["pending", "sending"])))
-      .returning({ id: fundRequests.id });
-    changed = moved.length > 0;
-  }
-  const [row] = await db
-    .update(fundRequests)
-    .set({
-      requestedBy: s.requestedBy,
-      requestedSentTo: s.requestedSentTo,
-      serviceCreatedAt: s.serviceCreatedAt,
-      lastCheckedAt: now,
-    })
-    .where(eq(fundRequests.requestId, requestId))
-    .returning();
+      .set({
+        requestedBy: s.requestedBy,
+        requestedSentTo: s.requestedSentTo,
+        serviceCreatedAt: s.serviceCreatedAt,
+        lastCheckedAt: now,
+      })
+      .where(eq(fundRequests.requestId, requestId))
+      .returning();
+    if (updated && moved && decided !== "pending")
+      await appendEvent(tx, decided === "accepted" ? "request.accepted" : "request.declined", toRequestView(updated));
+    return { row: updated, changed: moved };
+  });
   if (row && changed) announce(row);
   return { row: row ?? null, changed };
 }
@@ -137,12 +155,15 @@ export async function acceptForPayment(
 ): Promise<boolean> {
   const linked = await db
     .transaction(async (tx) => {
-      const moved = await tx
+      const [before] = await tx.select({ status: fundRequests.status }).from(fundRequests).where(eq(fundRequests.id, request.id));
+      const [moved] = await tx
         .update(fundRequests)
         .set({ paymentUuid: payment.uuid, status: "accepted", decidedAt: payment.receivedAt, updatedAt: new Date() })
         .where(and(eq(fundRequests.id, request.id), isNull(fundRequests.paymentUuid), inArray(fundRequests.status, ["pending", "accepted", "unknown"])))
-        .returning({ id: fundRequests.id });
-      if (moved.length === 0) throw new Error("request changed meanwhile");
+        .returning();
+      if (!moved) throw new Error("request changed meanwhile");
+      // Accepted now by its payment; one the service had already called accepted has its event from then.
+      if (before?.status !== "accepted") await appendEvent(tx, "request.accepted", toRequestView(moved));
       await linkOtherSide(tx);
     })
     .then(
@@ -197,12 +218,13 @@ export async function undoPaymentLink(
 ): Promise<boolean> {
   const undone = await db
     .transaction(async (tx) => {
-      const moved = await tx
+      const [moved] = await tx
         .update(fundRequests)
         .set({ paymentUuid: null, status: serviceStatus, decidedAt: serviceStatus === "declined" ? new Date() : null, error: note, updatedAt: new Date() })
         .where(and(eq(fundRequests.id, request.id), eq(fundRequests.paymentUuid, paymentUuid), eq(fundRequests.status, "accepted")))
-        .returning({ id: fundRequests.id });
-      if (moved.length === 0) throw new Error("request changed meanwhile");
+        .returning();
+      if (!moved) throw new Error("request changed meanwhile");
+      if (serviceStatus === "declined") await appendEvent(tx, "request.declined", toRequestView(moved));
       await unlinkOtherSide(tx);
     })
     .then(

@@ -6,6 +6,7 @@ import { pruneRefusedSignIns } from "@/lib/audit/retention";
 import { pruneSessions } from "@/lib/auth/sessions";
 import { pruneAttempts } from "@/lib/auth/throttle";
 import { getConfig } from "@/lib/config";
+import { EVENT_DAYS, pruneEvents } from "@/lib/events/retention";
 import { defineJob } from "@/lib/jobs/define";
 import { pruneDeliveryLog } from "@/lib/webhooks/log-retention";
 
@@ -25,8 +26,10 @@ export const retentionJob = defineJob({
       await pruneAttempts(db);
       const sessions = await pruneSessions(db);
       const refusals = await pruneRefusedSignIns(db);
+      const old = await pruneEvents(db);
       if (deliveries > 0) log(`[retention] ${deliveries} delivery-log rows older than ${days} days removed`);
       if (sessions > 0) log(`[retention] ${sessions} ended or expired session rows removed`);
+      if (old > 0) log(`[retention] ${old} events older than ${EVENT_DAYS} days removed`);
       if (refusals > 0) log(`[retention] ${refusals} refused sign-in rows older than 90 days removed from the audit log`);
     },
 });

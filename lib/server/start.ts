@@ -4,26 +4,36 @@ import { ConfigError, getConfig } from "@/lib/config";
 import { bootstrapAdmins } from "@/lib/auth/bootstrap";
 import { getDatabase } from "@/lib/db";
 import type { Database } from "@/lib/db/client";
-import { registerJobs, startJobEngine } from "@/lib/jobs/engine";
+import { registerJobs, startJobEngine, WORKED_BY } from "@/lib/jobs/engine";
 import { startPgTransport } from "@/lib/live/pg-transport";
 import { DatabaseLockedError } from "@/lib/db/lock";
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db/mode";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { markAbandonedUnknown } from "@/lib/requests/status";
 
+import { backgroundPlan } from "./roles";
 import { installShutdown, shutdownSignal } from "./shutdown";
 import { JOBS } from "./workers";
 import { peekProcessSingleton, setProcessSingleton } from "@/lib/util/process-singleton";
 
-/** Once per process: the live transport (Postgres) and the job engine with its workers. */
+/**
+ * Once per process: the live transport (Postgres) and the job engine, with its workers and clocks unless this is a
+ * web-only instance (WORKERS=0), whose engine only queues jobs for `npm run worker` (lib/server/roles.ts).
+ */
 async function startBackgroundWork(database: Database): Promise<void> {
   if (peekProcessSingleton("background")) return;
   setProcessSingleton("background", true);
   const config = getConfig();
+  const plan = backgroundPlan("web", config);
   const postgresUrl = config.database.kind === "postgres" ? config.database.url : null;
-  if (database.kind === "postgres" && database.pool && postgresUrl) startPgTransport(database.pool, postgresUrl);
-  const boss = await startJobEngine(database, postgresUrl, JOBS);
-  await registerJobs(boss, JOBS, { db: database.db, log: (line) => console.log(line), signal: shutdownSignal });
+  if (plan.liveTransport && database.kind === "postgres" && database.pool && postgresUrl) startPgTransport(database.pool, postgresUrl);
+  const boss = await startJobEngine(database, postgresUrl, JOBS, { work: plan.jobs });
+  if (plan.jobs) {
+    await registerJobs(boss, JOBS, { db: database.db, log: (line) => console.log(line), signal: shutdownSignal });
+    console.log(`[jobs] working ${JOBS.length} queues on this instance as ${WORKED_BY}`);
+  } else {
+    console.log(`[jobs] web only (WORKERS=0): jobs are queued here and worked by \`npm run worker\``);
+  }
   installShutdown(database, (line) => console.log(line));
 }
 

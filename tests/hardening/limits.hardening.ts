@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ROUTE_TABLE, type RouteCase } from "@/e2e/route-table";
+import { isErrorCode } from "@/lib/client/http/error-codes";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { floodChunked } from "@/tests/support/chunked-flood";
 import { payload } from "@/tests/support/payloads";
@@ -132,7 +133,7 @@ describe("item 1: a body far over its cap is never read whole", () => {
 describe("item 8: malformed ids are not found, never a 500", () => {
   const MALFORMED = ["-".repeat(36), "0".repeat(36), "abc", "00000000-0000-0000-0000-00000000000g", "%25", "x".repeat(65), "' OR 1=1 --"];
 
-  it("every [param] route answers 404 or 422 with an envelope for every malformed id", async () => {
+  it("every [param] route answers 404 or 422 with an envelope and its code for every malformed id", async () => {
     const routes = ROUTE_TABLE.filter((r) => /\[(?!\.\.\.)\w+\]/.test(r.pattern));
     expect(routes.length).toBeGreaterThanOrEqual(12);
     const problems: string[] = [];
@@ -148,6 +149,8 @@ describe("item 8: malformed ids are not found, never a 500", () => {
         // A dashes-only string is a well-formed request id: the service is asked, and does not know it.
         if (![404, 422].includes(res.status)) problems.push(`${route.method} ${target}: ${res.status} ${text.slice(0, 120)}`);
         else if (!/"status":false/.test(text)) problems.push(`${route.method} ${target}: no envelope`);
+        // Its code from the closed list (docs/architecture.md, "Error codes"): not_found, or a 422's validation_failed / service_refused.
+        else if (!isErrorCode((JSON.parse(text) as { code?: unknown }).code)) problems.push(`${route.method} ${target}: no code in ${text.slice(0, 120)}`);
       }
     }
     expect(problems).toEqual([]);

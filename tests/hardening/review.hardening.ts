@@ -85,6 +85,7 @@ describe("promises of issue 22: a repeat that cannot be the same request", () =>
     const again = await send(body);
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already tried and failed/);
+    expect(again.body.code).toBe("conflict");
     expect(again.body.data).toMatchObject({ tag, status: "failed" });
     const list = await admin.json<Envelope<ListData<FundRequestView>>>(`/api/requests?tag=${tag}`);
     expect(list.body.data.items.map((r) => r.status)).toEqual(["failed"]);
@@ -99,6 +100,7 @@ describe("promises of issue 22: a repeat that cannot be the same request", () =>
       const res = await send({ ...base, ...other });
       expect(res.status, JSON.stringify(other)).toBe(409);
       expect(res.body.message).toMatch(/already used for a different request/);
+      expect(res.body.code).toBe("idempotency_key_reused");
     }
     // The same contents again are still the same request.
     expect((await send(base)).status).toBe(200);

@@ -81,6 +81,8 @@ export function startDashboard(opts: DashboardOptions): Promise<Dashboard> {
 export interface Envelope<T = unknown> {
   status: boolean;
   message: string;
+  /** An error answer's code, from lib/client/http/error-codes.ts (docs/architecture.md, "Error codes"). */
+  code?: string;
   data: T;
 }
 

@@ -21,7 +21,7 @@ export async function GET() {
   }
   const staff = reachable ? await currentStaff().catch(() => null) : null;
   const extra = staff?.role === "admin" ? { service: lastServiceCall() } : {};
-  if (!reachable) return fail(503, "The database is not reachable.", { db: "error" as const });
+  if (!reachable) return fail(503, "The database is not reachable.", { db: "error" as const }, undefined, "service_unavailable");
   return ok({ db: "ok" as const, ...extra }, "Healthy", 200, { "Cache-Control": "no-store" });
 }
 

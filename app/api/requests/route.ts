@@ -1,12 +1,13 @@
 import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
 import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
-import { parseJsonBody } from "@/lib/http/body";
+import { jsonBodyMessage, parseFields, readJsonBody } from "@/lib/http/body";
 import { conflict, invalidField, serviceFailure } from "@/lib/http/api-error";
 import { doNotAskRefusal } from "@/lib/payers/do-not-ask";
 import { ok } from "@/lib/http/envelope";
 import { requestDeps } from "@/lib/requests/deps";
 import { createFundRequest } from "@/lib/requests/create";
+import { lacksClientKey } from "@/lib/requests/keys";
 import { readRequestPage, requestsForCsv } from "@/lib/requests/list";
 import { requestsCsv } from "@/lib/requests/csv";
 import { newRequestSchema, requestListFromSearch } from "@/lib/client/requests/schemas";
@@ -29,7 +30,9 @@ export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
 });
 
 export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
-  const body = await parseJsonBody(request, newRequestSchema);
+  const json = await readJsonBody(request);
+  // A body without its idempotency key says so in its code (docs/architecture.md, "Error codes"); the field errors are the same.
+  const body = parseFields(newRequestSchema, json, jsonBodyMessage, lacksClientKey(json) ? "idempotency_key_missing" : "validation_failed");
   const refusal = await doNotAskRefusal(db, body.tag, getConfig().timeZone);
   if (refusal) throw invalidField("This person asked not to be asked. Nothing was sent.", "tag", refusal);
   const outcome = await createFundRequest(requestDeps(db), body, staff);
@@ -44,9 +47,17 @@ export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
       }
       return ok(outcome.request, "Already sent: this is the same request");
     case "in_flight":
-      throw conflict("This request is still being sent to the service; look again in a moment (the list shows it when the service answers).", outcome.request);
+      throw conflict(
+        "This request is still being sent to the service; look again in a moment (the list shows it when the service answers).",
+        outcome.request,
+        "idempotency_key_in_flight",
+      );
     case "key_reused":
-      throw conflict("This idempotency key was already used for a different request; reload the form and try again.", outcome.request);
+      throw conflict(
+        "This idempotency key was already used for a different request; reload the form and try again.",
+        outcome.request,
+        "idempotency_key_reused",
+      );
     case "created":
       await writeAudit(db, {
         action: "request.created",

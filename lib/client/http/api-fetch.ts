@@ -1,4 +1,6 @@
-// The browser's only way to the server: our own route handlers, errors carried as the envelope's message.
+// The browser's only way to the server: our own route handlers, errors carried as the envelope's message and code.
+
+import { isErrorCode, type ErrorCode } from "./error-codes";
 
 export class ApiError extends Error {
   constructor(
@@ -6,6 +8,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly fieldErrors: Record<string, string[] | undefined> = {},
     readonly data: unknown = null,
+    /** The envelope's code (docs/architecture.md, "Error codes"); null when the answer had none (no server reached, not our envelope). */
+    readonly code: ErrorCode | null = null,
   ) {
     super(message);
     this.name = "ApiError";
@@ -15,6 +19,7 @@ export class ApiError extends Error {
 interface EnvelopeLike {
   status?: unknown;
   message?: unknown;
+  code?: unknown;
   data?: unknown;
 }
 
@@ -44,7 +49,7 @@ export async function apiFetchWithMessage<T>(path: string, init: RequestInit & {
   if (!response.ok || !body || body.status !== true) {
     const message = typeof body?.message === "string" ? body.message : `The server answered ${response.status}. Try again.`;
     const data = body?.data as { fieldErrors?: Record<string, string[] | undefined> } | undefined;
-    throw new ApiError(message, response.status, data?.fieldErrors ?? {}, body?.data ?? null);
+    throw new ApiError(message, response.status, data?.fieldErrors ?? {}, body?.data ?? null, isErrorCode(body?.code) ? body.code : null);
   }
   return { data: body.data as T, message: typeof body.message === "string" ? body.message : "" };
 }

@@ -41,10 +41,11 @@ export async function POST(request: Request) {
     // Before the 200 (docs/architecture.md): the follow-up job is stored, with those of the deliveries
     // arriving alongside; a repeat queues it again in case the one that recorded it died first.
     await Promise.all([result.paymentUuid ? queueFollowUp(result.paymentUuid) : null, result.recordedUuid ? announcePayment(result.recordedUuid) : null]);
+    // A refusal's code is its status's default (401 bad signature, 400/413/415 the body, 500 ours): docs/architecture.md, "Error codes".
     return result.status === 200 ? ok({}, result.message, 200, NO_COMPRESSION) : fail(result.status, result.message, undefined, NO_COMPRESSION);
   } catch (error) {
     console.error(`[webhook] delivery failed: ${safeErrorSummary(error)}`);
-    return fail(500, "The delivery could not be processed; please retry.", undefined, NO_COMPRESSION);
+    return fail(500, "The delivery could not be processed; please retry.", undefined, NO_COMPRESSION, "internal");
   } finally {
     done();
   }
