@@ -14,6 +14,7 @@ import { createPlan } from "@/lib/plans/repo";
 import { clientKey } from "@/lib/requests/keys";
 import { insertSending, markPending } from "@/lib/requests/status";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { planFields } from "@/tests/support/plan-fields";
 import { insertStaff, newKey, newTag } from "@/tests/support/request-deps";
 
 // The audit rows of a person's actions (docs/architecture.md "Audit"): a plan paused, resumed, ended, its members or
@@ -60,25 +61,7 @@ describe.each(dbTargets())("the audit rows of a person's actions on $name", (tar
     const [stay, go] = [newTag("audplan"), newTag("audplan")];
     const parsed = parseCampaignCsv(new TextEncoder().encode(`tag,amount,description\n${stay},100,\n${go},100,\n`), { describe: (own) => own || "dues" });
     if (!parsed.ok) throw new Error(parsed.message);
-    const id = await createPlan(
-      database.db,
-      {
-        name: "Audited",
-        descriptionTemplate: "{period} dues",
-        frequency: "monthly",
-        day: 1,
-        sendAt: "09:00",
-        startsOn: "2026-01-01",
-        endsOn: null,
-        timeZone: undefined,
-        chaseAfterHours: undefined,
-        chaseTimes: undefined,
-        chaseInclude: undefined,
-      },
-      "Africa/Lagos",
-      parsed.rows,
-      person.id,
-    );
+    const id = await createPlan(database.db, planFields({ name: "Audited", descriptionTemplate: "{period} dues" }), "Africa/Lagos", parsed.rows, person.id);
     const patch = async (body: PlanPatch) => (await changePlan(database.db, id, body, person, IP, new Date("2026-06-10T10:00:00Z"))).kind;
     expect(await patch({ status: "pause" })).toBe("changed");
     expect(await patch({ status: "resume" })).toBe("changed");

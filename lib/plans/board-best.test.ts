@@ -5,10 +5,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { parseCampaignCsv } from "@/lib/campaigns/parse";
 import { describe as describeAsk } from "@/lib/client/plans/schedule";
-import type { PlanFields } from "@/lib/client/plans/schemas";
 import type { BoardView } from "@/lib/client/plans/view";
 import { queryRows } from "@/lib/db/client";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { planFields } from "@/tests/support/plan-fields";
 import { insertStaff } from "@/tests/support/request-deps";
 
 import { makePeriod } from "./periods";
@@ -22,19 +22,7 @@ import { createPlan, findPlan } from "./repo";
 type Outcome = "paid" | "pending" | "declined" | "failed" | "skipped";
 
 const NOW = new Date("2026-11-25T00:00:00Z");
-const FIELDS: PlanFields = {
-  name: "Best outcome",
-  descriptionTemplate: "{period} dues",
-  frequency: "monthly",
-  day: 1,
-  sendAt: "09:00",
-  startsOn: "2026-01-01",
-  endsOn: null,
-  timeZone: undefined,
-  chaseAfterHours: undefined,
-  chaseTimes: undefined,
-  chaseInclude: undefined,
-};
+const FIELDS = planFields({ name: "Best outcome", descriptionTemplate: "{period} dues" });
 
 // Each member's outcome in round 1 and in round 2, and the cell the board must show: the better one, in either order.
 const MEMBERS: { tag: string; amount: number; rounds: [Outcome, Outcome]; best: Outcome }[] = [

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { parseCampaignCsv } from "@/lib/campaigns/parse";
 import { describe as describeAsk } from "@/lib/client/plans/schedule";
-import type { PlanFields } from "@/lib/client/plans/schemas";
 import { BOARD_PAGE_SIZE } from "@/lib/client/plans/view";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { planFields } from "@/tests/support/plan-fields";
 import { insertStaff } from "@/tests/support/request-deps";
 
 import { makePeriod } from "./periods";
@@ -17,19 +17,7 @@ import { createPlan, findPlan } from "./repo";
 
 const MEMBERS = 300;
 const NOW = new Date("2026-11-25T00:00:00Z");
-const FIELDS: PlanFields = {
-  name: "Large estate",
-  descriptionTemplate: "{period} estate dues",
-  frequency: "monthly",
-  day: 1,
-  sendAt: "09:00",
-  startsOn: "2026-01-01",
-  endsOn: null,
-  timeZone: undefined,
-  chaseAfterHours: undefined,
-  chaseTimes: undefined,
-  chaseInclude: undefined,
-};
+const FIELDS = planFields({ name: "Large estate", descriptionTemplate: "{period} estate dues" });
 
 const tagOf = (i: number) => `pagedm${String(i).padStart(4, "0")}`;
 const amountOf = (i: number) => 100 + i;

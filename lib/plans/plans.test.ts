@@ -18,6 +18,7 @@ import { applyServiceState } from "@/lib/requests/status";
 import { saveSettings } from "@/lib/settings/repo";
 import type { Sandbox } from "@/sandbox/server";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { planFields } from "@/tests/support/plan-fields";
 import { insertStaff, newTag, requestDeps } from "@/tests/support/request-deps";
 import { startTestSandbox } from "@/tests/support/sandbox";
 import { CREATE_CALL, sandboxControl, type SandboxControl } from "@/tests/support/sandbox-control";
@@ -57,20 +58,7 @@ describe.each(dbTargets())("plans on $name", (target) => {
     await database.db.execute(sql`update campaigns set status = 'cancelled' where status in ('sending', 'paused')`);
   });
 
-  const fields = (over: Partial<PlanFields> = {}): PlanFields => ({
-    name: "Estate dues",
-    descriptionTemplate: "{period} estate dues",
-    frequency: "monthly",
-    day: 1,
-    sendAt: "09:00",
-    startsOn: "2026-01-01",
-    endsOn: null,
-    timeZone: undefined,
-    chaseAfterHours: undefined,
-    chaseTimes: undefined,
-    chaseInclude: undefined,
-    ...over,
-  });
+  const fields = (over: Partial<PlanFields> = {}): PlanFields => planFields(over);
 
   /**
    * A plan of `lines` ("tag,amount[,description]") made `createdAt` (its clock starts then): by default a fixed day

@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 
 import { parseCampaignCsv } from "@/lib/campaigns/parse";
 import { describe as describeAsk } from "@/lib/client/plans/schedule";
-import type { PlanFields } from "@/lib/client/plans/schemas";
 import { ROSTER_PAGE_SIZE } from "@/lib/client/plans/view";
 import { markDoNotAsk } from "@/lib/payers/do-not-ask";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { planFields } from "@/tests/support/plan-fields";
 import { insertStaff } from "@/tests/support/request-deps";
 
 import { getPlanView } from "./queries";
@@ -17,19 +17,7 @@ import { createPlan } from "./repo";
 
 const MEMBERS = 120;
 const NOW = new Date("2026-11-25T00:00:00Z");
-const FIELDS: PlanFields = {
-  name: "Roster pages",
-  descriptionTemplate: "{period} dues",
-  frequency: "monthly",
-  day: 1,
-  sendAt: "09:00",
-  startsOn: "2026-01-01",
-  endsOn: null,
-  timeZone: undefined,
-  chaseAfterHours: undefined,
-  chaseTimes: undefined,
-  chaseInclude: undefined,
-};
+const FIELDS = planFields({ name: "Roster pages", descriptionTemplate: "{period} dues" });
 
 const tagOf = (i: number) => `rosterpg${String(i).padStart(4, "0")}`;
 /** Every tenth row has an amount that is no amount: an invalid member, listed with the reason and never asked. */
