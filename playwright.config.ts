@@ -5,7 +5,7 @@ import { freePortRun } from "./tests/support/ports";
 // Free ports, chosen once by the runner (E2E_PORT / E2E_SANDBOX_PORT win when set) and inherited by its workers,
 // which load this file again and find them set. e2e/support.ts reads them, so it is imported after.
 process.env.E2E_PORT ??= String(await freePortRun(1, "e2e"));
-process.env.E2E_SANDBOX_PORT ??= String(await freePortRun(2, "e2e"));
+process.env.E2E_SANDBOX_PORT ??= String(await freePortRun(3, "e2e"));
 const { ADMIN_STATE, E2E_PORT, E2E_RUN, E2E_SANDBOX_PORT } = await import("./e2e/support");
 // On Postgres (`npm run test:e2e:postgres`) the flows whose path differs by engine run again: the live bus (LISTEN/NOTIFY
 // there, in-process on PGlite) and the job engine on its own pool (follow-ups, campaign and plan sends, the exceptions

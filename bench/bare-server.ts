@@ -9,9 +9,9 @@ import { Readable } from "node:stream";
 
 import { openDatabase } from "@/lib/db/client";
 import { startJobEngine, stopJobEngine } from "@/lib/jobs/engine";
-import { startPgTransport } from "@/lib/live/pg-transport";
+import { startLiveListener } from "@/lib/live/listen";
 import { safeErrorSummary } from "@/lib/log/safe-error";
-import { announcePayment } from "@/lib/payments/after-record";
+import { dropBalanceAfterPayment } from "@/lib/payments/after-record";
 import { queueFollowUp } from "@/lib/payments/follow-up.job";
 import { JOBS } from "@/lib/server/workers";
 import { setProcessSingleton } from "@/lib/util/process-singleton";
@@ -32,7 +32,7 @@ const database = await openDatabase(databaseUrl ? { kind: "postgres", url: datab
 const deps = { db: database.db, apiKey, amountUnit } as const;
 // lib/db's process database is this one (the balance drop reads it there), as in the dashboard.
 setProcessSingleton("database", Promise.resolve(database));
-if (database.kind === "postgres" && database.pool && databaseUrl) startPgTransport(database.pool, databaseUrl, () => undefined);
+await startLiveListener(database, databaseUrl ?? null, () => undefined).ready;
 // The queues exist and inserts land; no workers, so the jobs wait (the route's cost before its 200 is the insert).
 await startJobEngine(database, databaseUrl ?? null, JOBS);
 
@@ -66,7 +66,7 @@ const server = http.createServer((req, res) => {
       }),
     )
     .then(async (result) => {
-      await Promise.all([result.paymentUuid ? queueFollowUp(result.paymentUuid) : null, result.recordedUuid ? announcePayment(result.recordedUuid) : null]);
+      await Promise.all([result.paymentUuid ? queueFollowUp(result.paymentUuid) : null, result.recordedUuid ? dropBalanceAfterPayment() : null]);
       return result;
     })
     .then(

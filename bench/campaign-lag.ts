@@ -60,7 +60,7 @@ async function readCampaign(admin: Session, id: string): Promise<CampaignView> {
 }
 
 export async function benchCampaignLag(ctx: BenchContext): Promise<CampaignLagResult> {
-  const sandboxPort = await freePorts(...SANDBOX_PORTS, 2);
+  const sandboxPort = await freePorts(...SANDBOX_PORTS, 3);
   const sandbox = await startSandbox({ port: sandboxPort, apiKey: ctx.apiKey });
   try {
     const dashboard = await startDashboard({

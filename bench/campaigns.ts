@@ -161,7 +161,7 @@ export async function benchCampaigns(ctx: BenchContext): Promise<CampaignsResult
   const o = ctx.options.campaigns;
   // The rows wait for a person, so the status checks they are owed keep their room (DESIGN §9's order).
   const allowedPerMin = sendsShareWhileChecking(o.rateLimitPerMin);
-  const sandboxPort = await freePorts(...SANDBOX_PORTS, 2);
+  const sandboxPort = await freePorts(...SANDBOX_PORTS, 3);
   const sandbox = await startSandbox({ port: sandboxPort, apiKey: ctx.apiKey });
   try {
     const dashboard = await startDashboard({

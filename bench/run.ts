@@ -146,7 +146,7 @@ async function main(): Promise<void> {
   cleanups.push(await acquireLock(path.join(options.root, `${distDir}.lock`), 20 * 60_000, log));
 
   const apiKey = `sk_sandbox_bench_${randomBytes(12).toString("hex")}`;
-  const sandboxPort = await freePorts(...SANDBOX_PORTS, 2);
+  const sandboxPort = await freePorts(...SANDBOX_PORTS, 3);
   const sandbox = await startSandbox({ port: sandboxPort, apiKey });
   cleanups.push(() => sandbox.close());
   const ctx: BenchContext = { options, distDir, apiKey, sandbox: { apiUrl: sandbox.apiUrl, port: sandboxPort }, tempRoot, log };

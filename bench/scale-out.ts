@@ -121,7 +121,7 @@ export async function benchScaleOut(ctx: BenchContext): Promise<ScaleOutResult> 
     return { ...result, skipped: "needs DATABASE_URL" };
   }
   // Its own sandbox: its counts are this benchmark's alone.
-  const sandboxPort = await freePorts(...SANDBOX_PORTS, 2);
+  const sandboxPort = await freePorts(...SANDBOX_PORTS, 3);
   const sandbox = await startSandbox({ port: sandboxPort, apiKey: ctx.apiKey });
   try {
     const target = { apiUrl: sandbox.apiUrl, port: sandboxPort };

@@ -26,8 +26,10 @@ function setting(env: Env, name: string): string | undefined {
 export function readCliConfig(env: Env): CliConfig {
   const portText = setting(env, "SANDBOX_PORT");
   const port = portText === undefined ? DEFAULT_PORT : Number(portText);
-  if (portText !== undefined && !(/^\d+$/.test(portText) && port <= 65534)) {
-    throw new CliConfigError(`SANDBOX_PORT must be a whole number from 0 to 65534 (the verify host uses the next port); got "${portText}"`);
+  if (portText !== undefined && !(/^\d+$/.test(portText) && port <= 65533)) {
+    throw new CliConfigError(
+      `SANDBOX_PORT must be a whole number from 0 to 65533 (the verify host and the mail sink use the next two ports); got "${portText}"`,
+    );
   }
   const apiKey = setting(env, "SERVICE_API_KEY") ?? DEV_API_KEY;
   if (!/^[\x21-\x7e]+$/.test(apiKey)) {

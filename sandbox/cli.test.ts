@@ -26,7 +26,7 @@ describe("readCliConfig", () => {
 
   it.each([
     [{ SANDBOX_PORT: "abc" }, "SANDBOX_PORT"],
-    [{ SANDBOX_PORT: "65535" }, "SANDBOX_PORT"],
+    [{ SANDBOX_PORT: "65534" }, "SANDBOX_PORT"],
     [{ SANDBOX_PORT: "-1" }, "SANDBOX_PORT"],
     [{ SERVICE_API_KEY: "has space" }, "SERVICE_API_KEY"],
     [{ SERVICE_AMOUNT_UNIT: "cents" }, "SERVICE_AMOUNT_UNIT"],
@@ -70,6 +70,7 @@ describe("sandbox CLI", () => {
     expect(apiUrl).toBeDefined();
     expect(stdout).toMatch(/Verify:\s+http:\/\/127\.0\.0\.1:\d+/);
     expect(stdout).toMatch(/Consumer app:\s+http:\/\/127\.0\.0\.1:\d+\//);
+    expect(stdout).toMatch(/Mail sink:\s+smtp:\/\/127\.0\.0\.1:\d+ \(mailbox at http:\/\/127\.0\.0\.1:\d+\/mail\)/);
     expect(stdout).toContain(DEV_API_KEY);
     const res = await fetch(`${apiUrl ?? ""}/api/v1/business/balance`, { headers: { authorization: `Bearer ${DEV_API_KEY}` } });
     expect(res.status).toBe(200);

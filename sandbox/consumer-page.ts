@@ -59,7 +59,7 @@ function renderPage(store: Store, notice: string | null, tagFilter: string | nul
 <body>
 <main>
 <h1>Pending fund requests</h1>
-<p>This page stands in for the consumer app. Each person below has been asked for money; accept or decline on their behalf. <a href="/">Reload</a> to see new requests.</p>
+<p>This page stands in for the consumer app. Each person below has been asked for money; accept or decline on their behalf. <a href="/">Reload</a> to see new requests. E-mail the dashboard sends is in the <a href="/mail">mailbox</a>.</p>
 <details open>
 <summary>Tags that act by themselves</summary>
 <ul>

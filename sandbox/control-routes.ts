@@ -1,7 +1,8 @@
-// Sandbox-only control API (no bearer key): act as the consumer, inject faults, read stats and deliveries.
+// Sandbox-only control API (no bearer key): act as the consumer, inject faults, read stats, deliveries and the mailbox.
 import { requestIdParam } from "./api-routes";
 import { parseFault, type FaultTable } from "./faults";
 import { fail, HttpError, isRecord, jsonReply, mediaType, ok, readBody, readJson, redirect, type Reply } from "./http-util";
+import type { Mailbox } from "./mailbox";
 import type { RequestActions } from "./request-actions";
 import { route, type RouteContext, type Route } from "./router";
 import type { Store } from "./state";
@@ -16,6 +17,7 @@ interface ControlDeps {
   faults: FaultTable;
   stats: CallStats;
   sender: WebhookSender;
+  mailbox: Mailbox;
   unit: AmountUnit;
   apiUrl: () => string;
 }
@@ -29,7 +31,7 @@ function parseJsonText(text: string): unknown {
 }
 
 export function controlRoutes(deps: ControlDeps): Route[] {
-  const { store, actions, faults, stats, sender, unit } = deps;
+  const { store, actions, faults, stats, sender, mailbox, unit } = deps;
 
   // The consumer page's forms ask for a redirect back to it, carrying the outcome as a notice.
   // A JSON body may carry options: `{ "webhook": false }` accepts without sending the delivery (a lost webhook); the
@@ -90,6 +92,12 @@ export function controlRoutes(deps: ControlDeps): Route[] {
       return ok("Stats reset", {});
     }),
     route("GET", "/sandbox/webhooks", () => ok("Webhook deliveries", { deliveries: sender.deliveries })),
+    // What the SMTP sink received, newest first, as a bare list; `?to=` keeps one recipient's (case-insensitive).
+    route("GET", "/sandbox/mail", ({ query }) => jsonReply(200, mailbox.list(query.get("to")))),
+    route("DELETE", "/sandbox/mail", () => {
+      mailbox.clear();
+      return ok("Mailbox emptied", {});
+    }),
     route("POST", "/sandbox/transactions/:uuid/override", async ({ req, params }) => {
       const uuid = params.uuid ?? "";
       const transaction = store.transactions.get(uuid);

@@ -20,7 +20,9 @@ const sandbox = await startSandbox({
   logCalls: config.logCalls,
 }).catch((error: unknown) => {
   const code = error instanceof Error && "code" in error ? ` (${String(error.code)})` : "";
-  console.error(`sandbox: could not listen on ports ${config.port} and ${config.port + 1}${code}; set SANDBOX_PORT to a free port`);
+  console.error(
+    `sandbox: could not listen on ports ${config.port}, ${config.port + 1} and ${config.port + 2}${code}; set SANDBOX_PORT to the first of three free ports`,
+  );
   process.exit(1);
 });
 
@@ -45,6 +47,7 @@ console.log(`Service sandbox running (amounts in ${config.amountUnit} units)
   API:          ${sandbox.apiUrl}
   Verify:       ${sandbox.verifyUrl}
   Consumer app: ${sandbox.apiUrl}/
+  Mail sink:    ${sandbox.smtpUrl} (mailbox at ${sandbox.apiUrl}/mail)
   API key:      ${describeKey(sandbox.apiKey)}${config.webhookUrl ? `\n  Webhooks to:  ${config.webhookUrl}` : ""}
   Call log:     ${config.logCalls ? "on" : "off (SANDBOX_LOG_CALLS=1 shows a line per call)"}
 Press Ctrl+C to stop.`);

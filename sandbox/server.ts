@@ -1,4 +1,5 @@
-// Starts the simulated service: an API host (with the consumer page and control API) and a separate verify host.
+// Starts the simulated service: an API host (with the consumer page and control API), a separate verify host, and an
+// SMTP sink whose mail the consumer app shows at /mail.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { apiRoutes } from "./api-routes";
@@ -7,6 +8,9 @@ import { controlRoutes } from "./control-routes";
 import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { FaultTable } from "./faults";
 import { listener, requestTarget, serveOpen, serveService, type ServiceGuards } from "./host-handlers";
+import { mailPageRoutes } from "./mail-page";
+import { startMailSink, type MailSink } from "./mail-sink";
+import { Mailbox } from "./mailbox";
 import { createRequestActions } from "./request-actions";
 import { createStore } from "./state";
 import { CallStats } from "./stats";
@@ -20,6 +24,8 @@ export interface SandboxOptions {
   port?: number;
   /** Default port + 1; random if port is 0. */
   verifyPort?: number;
+  /** The SMTP sink's port: default port + 2; random if port is 0. */
+  smtpPort?: number;
   /** Default "127.0.0.1". */
   host?: string;
   /** Default DEV_API_KEY. */
@@ -43,6 +49,8 @@ export interface Sandbox {
   /** http://127.0.0.1:PORT */
   apiUrl: string;
   verifyUrl: string;
+  /** smtp://127.0.0.1:PORT, the mail sink (no AUTH, no TLS). */
+  smtpUrl: string;
   apiKey: string;
   close(): Promise<void>;
 }
@@ -54,6 +62,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const host = opts.host ?? "127.0.0.1";
   const port = opts.port ?? DEFAULT_PORT;
   const verifyPort = opts.verifyPort ?? (port === 0 ? 0 : port + 1);
+  const smtpPort = opts.smtpPort ?? (port === 0 ? 0 : port + 2);
   const apiKey = opts.apiKey ?? DEV_API_KEY;
   const unit = opts.amountUnit ?? "major";
   const log = opts.log ?? (() => {});
@@ -63,6 +72,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const store = createStore();
   const stats = new CallStats();
   const faults = new FaultTable();
+  const mailbox = new Mailbox();
   const sender = new WebhookSender({ apiKey, retryDelaysMs: opts.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS, timers, log });
   let apiUrl = "";
   const actions = createRequestActions({
@@ -79,8 +89,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const guards: ServiceGuards = { apiKey, stats, faults, timers, slowDelayMs: opts.slowDelayMs ?? 3000, log };
   const service = apiRoutes(store, actions, unit);
   const verify = verifyRoutes(store, unit);
-  const control = controlRoutes({ store, actions, faults, stats, sender, unit, apiUrl: () => apiUrl });
-  const consumer = consumerRoutes(store);
+  const control = controlRoutes({ store, actions, faults, stats, sender, mailbox, unit, apiUrl: () => apiUrl });
+  const consumer = [...consumerRoutes(store), ...mailPageRoutes(mailbox)];
 
   const apiServer = http.createServer(
     listener(
@@ -110,25 +120,29 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const apiPort = await listen(apiServer, port, host);
   let boundVerifyPort: number;
+  let sink: MailSink;
   try {
     boundVerifyPort = await listen(verifyServer, verifyPort, host);
+    sink = await startMailSink({ port: smtpPort, host, mailbox, log });
   } catch (error) {
-    await shutDown(apiServer);
+    await Promise.all([shutDown(apiServer), shutDown(verifyServer)]);
     throw error;
   }
   apiUrl = urlFor(host, apiPort);
-  log(`sandbox listening: api ${apiUrl}, verify ${urlFor(host, boundVerifyPort)}`);
+  const smtpUrl = urlFor(host, sink.port, "smtp");
+  log(`sandbox listening: api ${apiUrl}, verify ${urlFor(host, boundVerifyPort)}, mail sink ${smtpUrl}`);
 
   let closing: Promise<void> | null = null;
   return {
     apiUrl,
     verifyUrl: urlFor(host, boundVerifyPort),
+    smtpUrl,
     apiKey,
     close() {
       closing ??= (async () => {
         timers.clearAll();
         sender.close();
-        await Promise.all([shutDown(apiServer), shutDown(verifyServer)]);
+        await Promise.all([shutDown(apiServer), shutDown(verifyServer), sink.close()]);
       })();
       return closing;
     },
@@ -157,7 +171,7 @@ function shutDown(server: http.Server): Promise<void> {
   });
 }
 
-function urlFor(host: string, port: number): string {
+function urlFor(host: string, port: number, scheme = "http"): string {
   const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
-  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
+  return `${scheme}://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
 }

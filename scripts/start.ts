@@ -102,6 +102,9 @@ if (!stopping) {
     config.sandbox
       ? `Sandbox service:  ${sandboxUrl} (consumer app at ${sandboxUrl}/, verify host http://127.0.0.1:${config.sandboxPort + 1})`
       : `Service:          ${config.service.baseUrl}`,
+    config.sandbox && config.mail.url === `smtp://127.0.0.1:${config.sandboxPort + 2}`
+      ? `E-mail:           to the sandbox's mail sink; read it at ${sandboxUrl}/mail`
+      : `E-mail:           ${config.mail.url === null ? "off (SMTP_URL is unset)" : `by SMTP to ${new URL(config.mail.url).host}`}`,
     config.sandbox ? `API key in use:   ${config.service.apiKey}` : `API key in use:   …${config.service.apiKey.slice(-4)}`,
     `Webhook URL:      ${config.webhookUrl}`,
     config.admin

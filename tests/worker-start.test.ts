@@ -10,6 +10,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 
 import { createTempPostgres } from "@/tests/support/db-targets";
+import { JOBS } from "@/lib/server/workers";
 
 const root = path.resolve(import.meta.dirname, "..");
 const tsx = path.join(root, "node_modules", ".bin", "tsx");
@@ -72,11 +73,12 @@ describe.runIf(base)("npm run worker on Postgres", () => {
     const client = new pg.Client({ connectionString: db.url });
     try {
       expect(await ready, output).toBe(true);
-      expect(output).toMatch(/\[worker\] ready: 7 queues on the Postgres database fundboard_test_\w+ on 127\.0\.0\.1 \(DATABASE_URL\) as \S+:\d+, in \d+ ms/);
+      expect(output).toMatch(new RegExp(`\\[worker\\] ready: ${JOBS.length} queues on`));
+      expect(output).toMatch(/\[worker\] ready: \d+ queues on the Postgres database fundboard_test_\w+ on 127\.0\.0\.1 \(DATABASE_URL\) as \S+:\d+, in \d+ ms/);
       await client.connect();
       // Migrated from nothing, as a dashboard's first start does; every clock kept (WORKERS=0 means nothing to a worker).
       expect((await client.query<{ n: number }>("SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations")).rows[0]?.n).toBeGreaterThan(0);
-      expect((await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.schedule")).rows[0]?.n).toBe(6);
+      expect((await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.schedule")).rows[0]?.n).toBe(JOBS.filter((j) => j.schedule).length);
       child.kill("SIGTERM");
       expect(await exit, output).toBe(0);
       expect(output).toContain("[worker] SIGTERM: finishing running jobs");

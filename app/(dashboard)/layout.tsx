@@ -6,8 +6,11 @@ import type { ReactNode } from "react";
 import { signOutAction } from "@/app/sign-out-action";
 import { LiveUpdates } from "@/components/live/live-updates";
 import { MainNav } from "@/components/nav/main-nav";
+import { NotificationBell } from "@/components/notifications/bell";
 import { Button } from "@/components/ui/button";
 import { BAD_SIGNATURE_BANNER_MIN, BadSignatureBanner } from "@/components/webhooks/bad-signature-banner";
+import { staffActor } from "@/lib/actors/actor";
+import { can } from "@/lib/actors/permissions";
 import { currentStaff } from "@/lib/auth/session";
 import { PAGE_HEADER } from "@/lib/http/page-header";
 import { getDb } from "@/lib/db";
@@ -19,7 +22,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!staff) redirect(`/sign-in?callbackUrl=${encodeURIComponent((await headers()).get(PAGE_HEADER) ?? "/")}`);
   // A failed count must not take every page down with it; the delivery log still shows the rows.
   const noBadSignatures = { total: 0, sources: [] };
-  const badSignatures = staff.role === "admin" ? await recentBadSignatures(await getDb()).catch(() => noBadSignatures) : noBadSignatures;
+  const badSignatures = can(staffActor(staff), "deliveries.read") ? await recentBadSignatures(await getDb()).catch(() => noBadSignatures) : noBadSignatures;
   return (
     <div className="min-h-screen">
       {/* The first thing a keyboard reaches: past the header and its links to the page itself. */}
@@ -38,7 +41,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </Link>
           {/* /api/live stays closed until two-step sign-in is set up. Beside the menu button on a phone, after the account on wide screens. */}
           {staff.mustEnrol ? null : (
-            <div className="md:order-2">
+            <div className="flex items-center gap-2 md:order-2">
+              <NotificationBell />
               <LiveUpdates />
             </div>
           )}

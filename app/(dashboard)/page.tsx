@@ -7,7 +7,6 @@ import { DeskPanel } from "@/components/payments/desk-panel";
 import { RecentPayments } from "@/components/payments/recent-payments";
 import { RecentRequests } from "@/components/requests/recent-requests";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { RECENT_PAYMENTS_FILTER, keys } from "@/lib/client/query/options";
 import { getBalanceView } from "@/lib/balance/cache";
 import { getDb } from "@/lib/db";
@@ -22,7 +21,7 @@ export const metadata = { title: "Overview" };
 export default async function OverviewPage() {
   // Balances are live data: render per request, never at build time.
   await connection();
-  const staff = await requirePageStaff(ANY_STAFF, "/");
+  const staff = await requirePageStaff("reports.read", "/");
   const db = await getDb();
   const client = getServerQueryClient();
   await Promise.all([

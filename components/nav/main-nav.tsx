@@ -8,26 +8,28 @@ import { usePathname } from "next/navigation";
 import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
 import { openCountText } from "@/components/exceptions/format";
+import { roleMay, type Permission } from "@/lib/client/auth/permissions";
 import type { Role } from "@/lib/client/auth/roles";
 import { openExceptionsQuery } from "@/lib/client/query/options";
 
 type Group = "home" | "collect" | "books" | "settings";
 
-// Grouped as a finance team works: asking for money, the books, and the settings (docs/decisions.md).
-const LINKS: { href: string; label: string; roles: readonly Role[]; group: Group }[] = [
-  { href: "/", label: "Overview", roles: ["admin", "operator", "viewer"], group: "home" },
-  { href: "/requests", label: "Requests", roles: ["admin", "operator", "viewer"], group: "collect" },
-  { href: "/requests/new", label: "New request", roles: ["admin", "operator"], group: "collect" },
-  { href: "/campaigns", label: "Campaigns", roles: ["admin", "operator", "viewer"], group: "collect" },
-  { href: "/plans", label: "Plans", roles: ["admin", "operator", "viewer"], group: "collect" },
-  { href: "/payers", label: "Payers", roles: ["admin", "operator", "viewer"], group: "collect" },
-  { href: "/payments", label: "Payments", roles: ["admin", "operator", "viewer"], group: "books" },
-  { href: "/exceptions", label: "Exceptions", roles: ["admin", "operator", "viewer"], group: "books" },
-  { href: "/reports", label: "Day book", roles: ["admin", "operator", "viewer"], group: "books" },
-  { href: "/webhooks", label: "Deliveries", roles: ["admin"], group: "settings" },
-  { href: "/staff", label: "Staff", roles: ["admin"], group: "settings" },
-  { href: "/audit", label: "Audit log", roles: ["admin"], group: "settings" },
-  { href: "/account", label: "Account", roles: ["admin", "operator", "viewer"], group: "settings" },
+// Grouped as a finance team works: asking for money, the books, and the settings (docs/decisions.md). Each link
+// shows for the roles holding the permission its page needs (lib/client/auth/permissions.ts, docs/architecture.md "Actors").
+const LINKS: { href: string; label: string; permission: Permission; group: Group }[] = [
+  { href: "/", label: "Overview", permission: "reports.read", group: "home" },
+  { href: "/requests", label: "Requests", permission: "requests.read", group: "collect" },
+  { href: "/requests/new", label: "New request", permission: "requests.write", group: "collect" },
+  { href: "/campaigns", label: "Campaigns", permission: "campaigns.read", group: "collect" },
+  { href: "/plans", label: "Plans", permission: "plans.read", group: "collect" },
+  { href: "/payers", label: "Payers", permission: "payers.read", group: "collect" },
+  { href: "/payments", label: "Payments", permission: "payments.read", group: "books" },
+  { href: "/exceptions", label: "Exceptions", permission: "exceptions.read", group: "books" },
+  { href: "/reports", label: "Day book", permission: "reports.read", group: "books" },
+  { href: "/webhooks", label: "Deliveries", permission: "deliveries.read", group: "settings" },
+  { href: "/staff", label: "Staff", permission: "staff.manage", group: "settings" },
+  { href: "/audit", label: "Audit log", permission: "audit.read", group: "settings" },
+  { href: "/account", label: "Account", permission: "account.own", group: "settings" },
 ];
 
 const GROUPS: { id: Group; label: string }[] = [
@@ -67,7 +69,7 @@ export function MainNav({ role, mustEnrol = false, account }: { role: Role; must
   // The exceptions' live open count (the `exceptions.changed` event refetches it); none while only /account opens.
   const exceptions = useQuery({ ...openExceptionsQuery(), enabled: !mustEnrol });
   const openExceptions = exceptions.data && exceptions.data.open > 0 ? openCountText(exceptions.data) : null;
-  const links = LINKS.filter((l) => l.roles.includes(role) && (!mustEnrol || ENROLMENT_LINKS.has(l.href)));
+  const links = LINKS.filter((l) => roleMay(role, l.permission) && (!mustEnrol || ENROLMENT_LINKS.has(l.href)));
   const current = currentLink(
     pathname,
     links.map((l) => l.href),

@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { askAgain } from "@/lib/campaigns/ask-again";
+import { staffActor, type StaffActor } from "@/lib/actors/actor";
+import { askAgainAudited } from "@/lib/campaigns/ask-again";
 import { parseCampaignCsv } from "@/lib/campaigns/parse";
 import type { PlanPatch } from "@/lib/client/plans/schemas";
 import { queryRows } from "@/lib/db/client";
@@ -26,11 +27,11 @@ const IP = "203.0.113.44";
 
 describe.each(dbTargets())("the audit rows of a person's actions on $name", (target) => {
   const database = useTestDatabase(target);
-  let person: { id: string; name: string; email: string };
+  let person: StaffActor;
   beforeAll(async () => {
     const row = await insertStaff(database.db, "Ada Auditor");
     const [email] = await queryRows<{ email: string }>(database.db, sql`select email from staff where id = ${row.id}::uuid`);
-    person = { id: row.id, name: row.name, email: email?.email ?? "" };
+    person = staffActor({ id: row.id, name: row.name, email: email?.email ?? "", role: "operator" }, IP);
   });
 
   const auditOf = (targetId: string) =>
@@ -62,7 +63,7 @@ describe.each(dbTargets())("the audit rows of a person's actions on $name", (tar
     const parsed = parseCampaignCsv(new TextEncoder().encode(`tag,amount,description\n${stay},100,\n${go},100,\n`), { describe: (own) => own || "dues" });
     if (!parsed.ok) throw new Error(parsed.message);
     const id = await createPlan(database.db, planFields({ name: "Audited", descriptionTemplate: "{period} dues" }), "Africa/Lagos", parsed.rows, person.id);
-    const patch = async (body: PlanPatch) => (await changePlan(database.db, id, body, person, IP, new Date("2026-06-10T10:00:00Z"))).kind;
+    const patch = async (body: PlanPatch) => (await changePlan(database.db, person, id, body, new Date("2026-06-10T10:00:00Z"))).kind;
     expect(await patch({ status: "pause" })).toBe("changed");
     expect(await patch({ status: "resume" })).toBe("changed");
     expect(await patch({ members: { add: [], remove: [go], change: [{ tag: stay, amount: "150.00" }] } })).toBe("changed");
@@ -90,7 +91,7 @@ describe.each(dbTargets())("the audit rows of a person's actions on $name", (tar
       sql`insert into campaign_rows (campaign_id, row, tag, amount_text, amount_naira, description, status, fund_request_id)
           values (${parent.id}::uuid, 1, ${tag}, '100', 100, 'Dues', 'sent', ${request}::uuid)`,
     );
-    const outcome = await askAgain(database.db, parent.id, { include: ["declined"], unansweredForHours: 0 }, person.id, { audit: { actor: person, ip: IP } });
+    const outcome = await askAgainAudited(database.db, person, parent.id, { include: ["declined"], unansweredForHours: 0 });
     expect(outcome.kind).toBe("made");
     const [round] = await queryRows<{ id: string }>(database.db, sql`select id from campaigns where family_id = ${parent.id}::uuid`);
     expect(await auditOf(round?.id ?? "")).toEqual([
@@ -106,10 +107,10 @@ describe.each(dbTargets())("the audit rows of a person's actions on $name", (tar
   it("a payer marked do-not-ask and cleared: a row each, with the note", async () => {
     const tag = newTag("auddna");
     await asked(tag);
-    expect(await setDoNotAsk(database.db, tag, { doNotAsk: true, note: "Asked us to stop" }, person, IP)).toBe(true);
-    expect(await setDoNotAsk(database.db, tag, { doNotAsk: false, note: "" }, person, IP)).toBe(true);
+    expect(await setDoNotAsk(database.db, person, tag, { doNotAsk: true, note: "Asked us to stop" })).toBe(true);
+    expect(await setDoNotAsk(database.db, person, tag, { doNotAsk: false, note: "" })).toBe(true);
     // Clearing a tag with no mark changes nothing and writes nothing.
-    expect(await setDoNotAsk(database.db, tag, { doNotAsk: false, note: "" }, person, IP)).toBe(false);
+    expect(await setDoNotAsk(database.db, person, tag, { doNotAsk: false, note: "" })).toBe(false);
     expect(await auditOf(tag)).toEqual([
       { action: "payer.do_not_ask_marked", actor_id: person.id, actor_email: person.email, detail: { note: "Asked us to stop" } },
       { action: "payer.do_not_ask_cleared", actor_id: person.id, actor_email: person.email, detail: null },
@@ -129,9 +130,9 @@ describe.each(dbTargets())("the audit rows of a person's actions on $name", (tar
           values ('verification_failed', ${payment}, 'resolved', ${payment}, 'x', 'Someone', now(), 'done') returning id`,
     );
     const id = row?.id ?? "";
-    expect((await reopenExceptionAudited(database.db, id, person, IP)).status).toBe("open");
+    expect((await reopenExceptionAudited(database.db, person, id)).status).toBe("open");
     // Reopening an open one is refused, and writes nothing.
-    await expect(reopenExceptionAudited(database.db, id, person, IP)).rejects.toMatchObject({ message: expect.stringContaining("already open") });
+    await expect(reopenExceptionAudited(database.db, person, id)).rejects.toMatchObject({ message: expect.stringContaining("already open") });
     expect((await eventsOf("id", id)).map((e) => [e.type, e.data.status])).toEqual([["exception.opened", "open"]]);
     expect(await auditOf(id)).toEqual([
       { action: "exception.reopened", actor_id: person.id, actor_email: person.email, detail: { kind: "verification_failed", paymentUuid: payment } },

@@ -75,6 +75,7 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
     target: "staff",
     sentence: (f) => (f.detail?.current ? "Signed out this device" : "Signed out one of their other devices"),
   },
+  "account.notifications_changed": { label: "Changed their notifications", target: "staff", sentence: () => "Changed what they are told, and how" },
   "account.other_sessions_ended": {
     label: "Signed out other devices",
     target: "staff",

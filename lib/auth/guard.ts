@@ -10,13 +10,17 @@ import { badRequest, errorResponse, forbidden, notFound, unauthorized } from "@/
 import { isSameOrigin } from "@/lib/http/origin";
 import { malformedParam } from "@/lib/http/route-params";
 
-import type { Role } from "@/lib/client/auth/roles";
+import { staffActor, type StaffActor } from "@/lib/actors/actor";
+import { authorize, type Permission } from "@/lib/actors/permissions";
+
 import { currentStaff, type CurrentStaff } from "./session";
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export interface StaffContext<P> {
   staff: CurrentStaff;
+  /** The person as the use cases take them (lib/actors/actor.ts), with this request's address. */
+  actor: StaffActor;
   params: P;
   db: Db;
   ip: string;
@@ -33,8 +37,9 @@ export interface GuardOptions {
 }
 
 /**
- * Every staff route handler is wrapped by this, naming the roles it allows: session checked against
- * the database, role, two-step set-up when the team requires it, Origin on mutations, path parameters
+ * Every staff route handler is wrapped by this, naming the permission it needs (lib/actors/permissions.ts decides
+ * which roles hold it, docs/architecture.md "Actors"): session checked against the database, permission, two-step
+ * set-up when the team requires it, Origin on mutations, path parameters
  * of their kind (lib/http/route-params.ts: a malformed id is "not found" before any query). Whatever the checks or the handler throw becomes the answer
  * here, by errorResponse: an ApiError's own, a ServiceError's 502/503/504, and for anything else a 500
  * with no internal error reaching the client.
@@ -51,7 +56,7 @@ function safeDecode(search: string): string {
 }
 
 export function withStaff<P extends Params = Record<string, never>>(
-  roles: readonly Role[],
+  permission: Permission,
   handler: (request: NextRequest, ctx: StaffContext<P>) => Promise<Response>,
   options: GuardOptions = {},
 ) {
@@ -65,9 +70,9 @@ export function withStaff<P extends Params = Record<string, never>>(
       if (staff.mustEnrol && !options.duringEnrolment) {
         throw forbidden("Your team requires two-step sign-in. Set it up on your account page (/account) first.");
       }
-      if (!roles.includes(staff.role)) {
-        throw forbidden(`Your role (${staff.role}) may not do this. Ask an admin if you need access.`);
-      }
+      const ip = clientIp(request.headers);
+      const actor = staffActor(staff, ip);
+      authorize(actor, permission);
       if (MUTATING.has(request.method) && !isSameOrigin(request, getConfig().appUrl)) {
         throw forbidden("This request did not come from the dashboard (Origin mismatch), so it was refused.");
       }
@@ -77,7 +82,7 @@ export function withStaff<P extends Params = Record<string, never>>(
       }
       const params = await route.params;
       if (malformedParam(params)) throw notFound("Nothing here has that id: it is not one the dashboard makes. Check the link, or find the item in its list.");
-      return await handler(request, { staff, params, db: await getDb(), ip: clientIp(request.headers) });
+      return await handler(request, { staff, actor, params, db: await getDb(), ip });
     } catch (error) {
       return errorResponse(error, `${request.method} ${request.nextUrl.pathname}`);
     }

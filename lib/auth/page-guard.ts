@@ -2,7 +2,9 @@ import "server-only";
 
 import { forbidden, redirect } from "next/navigation";
 
-import type { Role } from "@/lib/client/auth/roles";
+import { staffActor } from "@/lib/actors/actor";
+import { can, type Permission } from "@/lib/actors/permissions";
+
 import { currentStaff, type CurrentStaff } from "./session";
 
 /**
@@ -11,11 +13,14 @@ import { currentStaff, type CurrentStaff } from "./session";
  */
 export const ENROL_PATH = "/account";
 
-/** Pages check the session and role themselves; the proxy's redirect is only a shortcut. */
-export async function requirePageStaff(roles: readonly Role[], returnTo: string): Promise<CurrentStaff> {
+/**
+ * Pages check the session and the permission they need themselves (lib/actors/permissions.ts decides, docs/architecture.md
+ * "Actors"); the proxy's redirect is only a shortcut.
+ */
+export async function requirePageStaff(permission: Permission, returnTo: string): Promise<CurrentStaff> {
   const staff = await currentStaff();
   if (!staff) redirect(`/sign-in?callbackUrl=${encodeURIComponent(returnTo)}`);
   if ((staff.mustEnrol || staff.mustChangePassword) && returnTo !== ENROL_PATH) redirect(ENROL_PATH);
-  if (!roles.includes(staff.role)) forbidden();
+  if (!can(staffActor(staff), permission)) forbidden();
   return staff;
 }

@@ -5,6 +5,7 @@ import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db";
 import type { Db } from "@/lib/db/client";
 import { balanceCache } from "@/lib/db/schema";
+import { announce } from "@/lib/live/notify";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { getService } from "@/lib/service/app-client";
 import { ServiceError } from "@/lib/service/errors";
@@ -123,7 +124,7 @@ async function waitForOther(db: Db, before: Stored): Promise<BalanceView> {
   return read(false);
 }
 
-/** Forgets the shared value (a payment changed the balance): every instance's next read asks the service. */
+/** Forgets the shared value (a payment changed the balance): every instance's next read asks the service, and browsers are told at its commit. */
 export async function invalidateBalance(): Promise<void> {
   // A reader arriving now must not join a call that began before the change.
   local().inFlight = null;
@@ -131,10 +132,13 @@ export async function invalidateBalance(): Promise<void> {
   const drops = processSingleton("balance-drops", () =>
     createGroupCommit<null>(async () => {
       const db = await getDb();
-      await db
-        .update(balanceCache)
-        .set({ fetchedAt: null, refreshingUntil: null })
-        .where(and(eq(balanceCache.id, ROW), or(isNotNull(balanceCache.fetchedAt), isNotNull(balanceCache.refreshingUntil))));
+      await db.transaction(async (tx) => {
+        await tx
+          .update(balanceCache)
+          .set({ fetchedAt: null, refreshingUntil: null })
+          .where(and(eq(balanceCache.id, ROW), or(isNotNull(balanceCache.fetchedAt), isNotNull(balanceCache.refreshingUntil))));
+        await announce(tx, { type: "balance.changed" });
+      });
     }),
   );
   await drops.add(null);

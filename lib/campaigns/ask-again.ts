@@ -9,7 +9,9 @@ import type { AskAgainInput } from "@/lib/client/campaigns/schemas";
 import { LEFT_OUT_WORDS, type LeftOutReason } from "@/lib/client/campaigns/view";
 import { payerKey } from "@/lib/client/payers/tag";
 import { queryRows, type Db } from "@/lib/db/client";
-import { writeAudit } from "@/lib/audit/write";
+import { auditActorOf, auditIpOf, requirePerson, type Actor } from "@/lib/actors/actor";
+import { authorize } from "@/lib/actors/permissions";
+import { writeAudit, type AuditEntry } from "@/lib/audit/write";
 import { doNotAskMarks } from "@/lib/payers/do-not-ask";
 import { getSettings } from "@/lib/settings/repo";
 import { formatTime } from "@/lib/client/time/format";
@@ -24,9 +26,9 @@ export type AskAgainOutcome =
   | { kind: "draft" }
   | { kind: "nothing"; leftOut: LeftOutRow[] };
 
-/** Who asked again, for the round's audit row (a person's ask; a plan's chase writes none). */
+/** Who asked again, for the round's audit row (a person's ask, askAgainAudited; a plan's chase writes none). */
 export interface AskAgainAudit {
-  actor: { id: string; email: string };
+  actor: AuditEntry["actor"];
   ip: string | null;
 }
 
@@ -220,6 +222,20 @@ export async function askAgain(
     },
   });
   return { kind: "made", id, round, rows: rows.length, leftOut };
+}
+
+/**
+ * A person's ask again (docs/architecture.md "Actors"): authorized for `campaigns.write`, the round drafted under the
+ * actor's person, and its audit row in the round's transaction.
+ */
+export async function askAgainAudited(
+  db: Db,
+  actor: Actor,
+  parentId: string,
+  input: Omit<AskAgainInput, "overrideCooldown"> & { overrideCooldown?: boolean },
+): Promise<AskAgainOutcome> {
+  authorize(actor, "campaigns.write");
+  return askAgain(db, parentId, input, requirePerson(actor).id, { audit: { actor: auditActorOf(actor), ip: auditIpOf(actor) } });
 }
 
 /**

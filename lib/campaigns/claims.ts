@@ -5,6 +5,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import type { LeftOutReason } from "@/lib/client/campaigns/view";
 import { campaignRows, campaigns } from "@/lib/db/schema";
+import { announce } from "@/lib/live/notify";
 
 // A row is claimed before its call and, after the call, sent with its request whatever the campaign's
 // state meanwhile: cancel skips only rows still queued (docs/architecture.md, "Campaigns").
@@ -82,27 +83,29 @@ export async function claimNextRow(db: Db): Promise<ClaimedRow | null> {
 
 /** The claimed row's call is over: it is sent with its request (the request's status says how it went). */
 export async function markClaimSent(db: Db, rowId: number, fundRequestId: string): Promise<boolean> {
-  const done = await db
-    .update(campaignRows)
-    .set({ status: "sent", fundRequestId, claimedAt: null })
-    .where(and(eq(campaignRows.id, rowId), eq(campaignRows.status, "claimed")))
-    .returning({ id: campaignRows.id });
-  return done.length > 0;
+  return settleClaim(db, rowId, { status: "sent", fundRequestId });
 }
 
 export async function markClaimFailed(db: Db, rowId: number, error: string): Promise<void> {
-  await db
-    .update(campaignRows)
-    .set({ status: "failed", error, claimedAt: null })
-    .where(and(eq(campaignRows.id, rowId), eq(campaignRows.status, "claimed")));
+  await settleClaim(db, rowId, { status: "failed", error });
 }
 
 /** The policy left the claimed row out as it was about to be sent: skipped unsent, with the reason. */
 export async function markClaimLeftOut(db: Db, rowId: number, reason: LeftOutReason, error: string): Promise<void> {
-  await db
-    .update(campaignRows)
-    .set({ status: "skipped", leftOut: reason, error, claimedAt: null })
-    .where(and(eq(campaignRows.id, rowId), eq(campaignRows.status, "claimed")));
+  await settleClaim(db, rowId, { status: "skipped", leftOut: reason, error });
+}
+
+/** A claimed row's outcome, and its campaign's page told at the commit. False when it was not claimed. */
+async function settleClaim(db: Db, rowId: number, outcome: Partial<typeof campaignRows.$inferInsert>): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [done] = await tx
+      .update(campaignRows)
+      .set({ ...outcome, claimedAt: null })
+      .where(and(eq(campaignRows.id, rowId), eq(campaignRows.status, "claimed")))
+      .returning({ campaignId: campaignRows.campaignId });
+    if (done) await announce(tx, { type: "campaign.progress", campaignId: done.campaignId });
+    return done !== undefined;
+  });
 }
 
 /**
@@ -117,6 +120,7 @@ export async function releaseClaim(db: Db, rowId: number, campaignId: string): P
       .update(campaignRows)
       .set({ status: campaign?.status === "cancelled" ? "skipped" : "queued", claimedAt: null })
       .where(and(eq(campaignRows.id, rowId), eq(campaignRows.status, "claimed")));
+    await announce(tx, { type: "campaign.progress", campaignId });
   });
 }
 

@@ -13,6 +13,7 @@ import { getConfig } from "@/lib/config";
 import { doNotAskMarks, doNotAskMessage } from "@/lib/payers/do-not-ask";
 import { TRANSITIONS, type Transition } from "@/lib/client/campaigns/transitions";
 import { appendEvent } from "@/lib/events/append";
+import { announce } from "@/lib/live/notify";
 
 import { getCampaignView } from "./queries";
 
@@ -179,7 +180,10 @@ export async function createCampaign(db: Db, name: string, rows: readonly Parsed
     }
     for (let i = 0; i < values.length; i += INSERT_CHUNK) await tx.insert(campaignRows).values(values.slice(i, i + INSERT_CHUNK));
     // Made already sending (a plan's period, its chase): started with its rows, in this transaction.
-    if (options.start) await appendCampaignEvent(tx, "campaign.started", campaign.id);
+    if (options.start) {
+      await appendCampaignEvent(tx, "campaign.started", campaign.id);
+      await announce(tx, { type: "campaign.progress", campaignId: campaign.id });
+    }
     return campaign.id;
   });
 }
@@ -221,6 +225,7 @@ export async function transitionCampaign(db: Db, id: string, transition: Transit
     // A start is `campaign.started`; a cancel ends it, so it is `campaign.finished` (status cancelled).
     if (transition === "start") await appendCampaignEvent(tx, "campaign.started", id);
     if (transition === "cancel") await appendCampaignEvent(tx, "campaign.finished", id);
+    await announce(tx, { type: "campaign.progress", campaignId: id });
     return { ok: true, previousSender: before?.senderId ?? null };
   });
 }
@@ -239,6 +244,7 @@ export async function finishDrainedCampaigns(db: Db): Promise<string[]> {
       )
       .returning({ id: campaigns.id });
     for (const d of done) await appendCampaignEvent(tx, "campaign.finished", d.id);
+    await announce(tx, ...done.map((d) => ({ type: "campaign.progress" as const, campaignId: d.id })));
     return done.map((d) => d.id);
   });
 }

@@ -1,7 +1,6 @@
 import "server-only";
 
 import type { Db } from "@/lib/db/client";
-import { publish } from "@/lib/live/bus";
 import { createKeyedFundRequest } from "@/lib/requests/create";
 import type { RequestDeps } from "@/lib/requests/deps";
 import { campaignRowKey } from "@/lib/requests/keys";
@@ -37,7 +36,6 @@ async function settleStaleClaims(db: Db): Promise<void> {
     const record = await findRequestByIdempotencyKey(db, campaignRowKey(stale.campaignId, stale.row));
     if (record) await markClaimSent(db, stale.id, record.id);
     else await releaseClaim(db, stale.id, stale.campaignId);
-    publish({ type: "campaign.progress", campaignId: stale.campaignId });
   }
 }
 
@@ -95,7 +93,7 @@ export async function sendCampaignRows(deps: RequestDeps, maxRows: number, signa
     if (await linksAwaitingConfirmation(db)) return { sent, more: true, waitMs: 1_000 };
     const next = await claimNextRow(db);
     if (!next) {
-      for (const id of await finishDrainedCampaigns(db)) publish({ type: "campaign.progress", campaignId: id });
+      await finishDrainedCampaigns(db);
       // A claim left by a dead process keeps its campaign sending: look again until it is settled.
       return (await hasClaims(db)) ? { sent, more: true, waitMs: 5_000 } : { sent, more: false, waitMs: 0 };
     }
@@ -112,7 +110,6 @@ export async function sendCampaignRows(deps: RequestDeps, maxRows: number, signa
       }
       throw error;
     }
-    publish({ type: "campaign.progress", campaignId: next.campaignId });
   }
   return { sent, more: true, waitMs: 0 };
 }

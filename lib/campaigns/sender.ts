@@ -2,10 +2,10 @@ import "server-only";
 
 import { and, eq, sql } from "drizzle-orm";
 
-import { writeAudit } from "@/lib/audit/write";
+import { writeAudit, type AuditEntry } from "@/lib/audit/write";
 import { queryRows, type Db } from "@/lib/db/client";
 import { campaigns } from "@/lib/db/schema";
-import { publish } from "@/lib/live/bus";
+import { announce } from "@/lib/live/notify";
 
 // A campaign sends under its sender of record only while that account may send: once it is disabled,
 // demoted to viewer or gone, the campaign pauses with the reason shown, and whoever resumes it sends.
@@ -35,7 +35,7 @@ export function pausedReasonText(loss: SenderLoss, senderName: string | null): s
  * Pauses every sending campaign whose sender of record can no longer send, with the reason, audited
  * (the admin whose change caused it as the actor, or none when the send job notices), and announced.
  */
-export async function pauseCampaignsWithoutSender(db: Db, by: { actor?: { id: string; email: string } | null; ip?: string | null } = {}): Promise<string[]> {
+export async function pauseCampaignsWithoutSender(db: Db, by: { actor?: AuditEntry["actor"]; ip?: string | null } = {}): Promise<string[]> {
   const unfit = await queryRows<Unfit>(
     db,
     sql`select c.id, c.sender_id, s.name as sender_name, s.disabled, s.role
@@ -46,27 +46,31 @@ export async function pauseCampaignsWithoutSender(db: Db, by: { actor?: { id: st
   for (const c of unfit) {
     const loss: SenderLoss = c.disabled === null ? "missing" : c.disabled ? "disabled" : "demoted";
     const reason = pausedReasonText(loss, c.sender_name);
-    // Only if it is still sending under the same sender: a resume in between wins.
-    const [moved] = await db
-      .update(campaigns)
-      .set({ status: "paused", pausedReason: reason, updatedAt: new Date() })
-      .where(
-        and(
-          eq(campaigns.id, c.id),
-          eq(campaigns.status, "sending"),
-          c.sender_id === null ? sql`${campaigns.senderId} is null` : eq(campaigns.senderId, c.sender_id),
-        ),
-      )
-      .returning({ id: campaigns.id });
-    if (!moved) continue;
-    await writeAudit(db, {
-      action: "campaign.paused",
-      actor: by.actor ?? null,
-      target: c.id,
-      detail: { automatic: true, reason: `sender_${loss}`, senderId: c.sender_id },
-      ip: by.ip ?? null,
+    // Only if it is still sending under the same sender: a resume in between wins. Paused, audited and told together.
+    const moved = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(campaigns)
+        .set({ status: "paused", pausedReason: reason, updatedAt: new Date() })
+        .where(
+          and(
+            eq(campaigns.id, c.id),
+            eq(campaigns.status, "sending"),
+            c.sender_id === null ? sql`${campaigns.senderId} is null` : eq(campaigns.senderId, c.sender_id),
+          ),
+        )
+        .returning({ id: campaigns.id });
+      if (!row) return false;
+      await writeAudit(tx, {
+        action: "campaign.paused",
+        actor: by.actor ?? null,
+        target: c.id,
+        detail: { automatic: true, reason: `sender_${loss}`, senderId: c.sender_id },
+        ip: by.ip ?? null,
+      });
+      await announce(tx, { type: "campaign.progress", campaignId: c.id });
+      return true;
     });
-    publish({ type: "campaign.progress", campaignId: c.id });
+    if (!moved) continue;
     paused.push(c.id);
   }
   return paused;

@@ -120,6 +120,48 @@ describe("parseConfig", () => {
     expect(problems({ HOST: "a b" }).join("\n")).toMatch(/^HOST .*address or host name/m);
   });
 
+  it("sends e-mail to the sandbox's mail sink on SANDBOX_PORT+2 in sandbox mode unless SMTP_URL says otherwise", () => {
+    expect(parseConfig({}).mail).toEqual({ url: "smtp://127.0.0.1:4012", from: "Fundboard <fundboard@localhost>" });
+    expect(parseConfig({ SANDBOX_PORT: "5000" }).mail.url).toBe("smtp://127.0.0.1:5002");
+    expect(parseConfig({ SMTP_URL: "smtp://mail.example.test:2525" }).mail.url).toBe("smtp://mail.example.test:2525");
+    expect(parseConfig({}).warnings).toEqual([]);
+    // The sink takes the port after the verify host's, so the last usable SANDBOX_PORT moves down by one.
+    expect(problems({ SANDBOX_PORT: "65534" }).join("\n")).toMatch(/^SANDBOX_PORT must be at most 65533/);
+  });
+
+  it("turns e-mail off with a warning in live mode without SMTP_URL, and uses SMTP_URL when set", () => {
+    const off = parseConfig(REAL);
+    expect(off.mail.url).toBeNull();
+    expect(off.warnings).toEqual([expect.stringMatching(/^e-mail is off: SMTP_URL is unset, so notifications stay in the dashboard/)]);
+    const on = parseConfig({ ...REAL, SMTP_URL: "smtps://user:p%40ss@mail.example.test:465", MAIL_FROM: '"Acme, Ltd." <billing@acme.test>' });
+    expect(on.mail).toEqual({ url: "smtps://user:p%40ss@mail.example.test:465", from: '"Acme, Ltd." <billing@acme.test>' });
+    expect(on.warnings).toEqual([]);
+    const trimmed = parseConfig({ ...REAL, SMTP_URL: " smtp://mail.example.test:587\n" });
+    expect(trimmed.mail.url).toBe("smtp://mail.example.test:587");
+    expect(trimmed.warnings.join(" ")).toMatch(/SMTP_URL.*trimmed/);
+  });
+
+  it("names SMTP_URL when it is not an smtp(s) URL, without repeating its credentials", () => {
+    for (const value of ["http://mail.example.test", "mail.example.test:587", "smtp://", "smtp://user:s3cret-pass@"]) {
+      const said = problems({ SMTP_URL: value }).join("\n");
+      expect(said).toMatch(/^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+      expect(said).not.toContain("s3cret-pass");
+    }
+  });
+
+  it("takes MAIL_FROM as one address, with or without a display name, and names it otherwise", () => {
+    for (const value of ["billing@acme.test", "Acme Billing <billing@acme.test>", '"Acme, Ltd." <billing@acme.test>', "<billing@acme.test>"])
+      expect(parseConfig({ MAIL_FROM: value }).mail.from).toBe(value);
+    for (const value of [
+      "billing",
+      "a@acme.test, b@acme.test",
+      "Acme, Ltd. <billing@acme.test>",
+      "Acme <billing@acme.test>\r\nBcc: x@evil.test",
+      "Acme <billing@acme.test",
+    ])
+      expect(problems({ MAIL_FROM: value }).join("\n")).toMatch(/^MAIL_FROM must be an address/);
+  });
+
   it("reads DATABASE_URL as Postgres", () => {
     expect(parseConfig({ DATABASE_URL: "postgres://u:p@localhost/db" }).database).toEqual({ kind: "postgres", url: "postgres://u:p@localhost/db" });
   });

@@ -41,6 +41,11 @@ export interface AppConfig {
   sessionMaxDays: number;
   /** WORKERS: false (WORKERS=0) makes a web-only instance: it queues jobs but works none (`npm run worker` does). */
   workers: boolean;
+  /**
+   * Notification e-mail (docs/architecture.md "E-mail"): `url` is SMTP_URL, in sandbox mode by default the sandbox's
+   * mail sink on SANDBOX_PORT+2; null when e-mail is off (live mode without SMTP_URL: notifications stay in the dashboard).
+   */
+  mail: { url: string | null; from: string };
   warnings: string[];
 }
 
@@ -51,7 +56,17 @@ export class ConfigError extends Error {
   }
 }
 
-const TRIMMED = ["SERVICE_BASE_URL", "SERVICE_VERIFY_BASE_URL", "SERVICE_API_KEY", "APP_URL", "DATABASE_URL", "AUTH_SECRET", "ADMIN_EMAIL"] as const;
+const TRIMMED = [
+  "SERVICE_BASE_URL",
+  "SERVICE_VERIFY_BASE_URL",
+  "SERVICE_API_KEY",
+  "APP_URL",
+  "DATABASE_URL",
+  "AUTH_SECRET",
+  "ADMIN_EMAIL",
+  "SMTP_URL",
+  "MAIL_FROM",
+] as const;
 
 /** Parses the environment (the README's Configuration). Pure: no files touched. Throws ConfigError naming each bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): AppConfig {
@@ -102,6 +117,10 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
   const sandboxVerify = `http://127.0.0.1:${e.SANDBOX_PORT + 1}`;
   const appUrl = e.APP_URL ?? `http://localhost:${e.PORT}`;
   const dataDir = path.resolve(e.DATA_DIR);
+  const mailUrl = e.SMTP_URL ?? (sandbox ? `smtp://127.0.0.1:${e.SANDBOX_PORT + 2}` : null);
+  if (mailUrl === null) {
+    warnings.push("e-mail is off: SMTP_URL is unset, so notifications stay in the dashboard (set SMTP_URL, e.g. smtp://user:pass@mail.example.com:587).");
+  }
 
   return {
     nodeEnv: e.NODE_ENV,
@@ -128,6 +147,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     workers: e.WORKERS === "1",
     lostWebhookMinutes: e.LOST_WEBHOOK_MINUTES,
     timeZone: e.TIMEZONE,
+    mail: { url: mailUrl, from: e.MAIL_FROM },
     warnings,
   };
 }

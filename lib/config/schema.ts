@@ -9,6 +9,19 @@ const httpUrl = z
   .refine((u) => /^https?:\/\//i.test(u), "must start with http:// or https://")
   .transform((u) => u.replace(/\/+$/, ""));
 
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+// `local@domain`, or `Name <local@domain>` / `"Name, Inc." <local@domain>`: one line (no header injection), one address.
+const ADDRESS = String.raw`[^\s<>@",;]+@[^\s<>@",;]+`;
+const MAILBOX = new RegExp(String.raw`^(?:${ADDRESS}|(?:"[^"\r\n]*" *|[^<>"\r\n,;]*)<${ADDRESS}>)$`);
+
 const port = z.coerce
   .number({ message: "must be a port number" })
   .int("must be a whole number")
@@ -28,7 +41,7 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9.:-]+$/, "must be an address or host name to listen on, e.g. 0.0.0.0 or 127.0.0.1")
     .optional(),
-  SANDBOX_PORT: port.max(65534, "must be at most 65534 (the verify host uses the next port)").default(4010),
+  SANDBOX_PORT: port.max(65533, "must be at most 65533 (the verify host and the mail sink use the next two ports)").default(4010),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
@@ -71,6 +84,13 @@ export const envSchema = z.object({
     .enum(["0", "1"], { message: 'must be "1" (this instance also works the jobs, the default) or "0" (web only: `npm run worker` works them)' })
     .default("1"),
   // Days of webhook delivery-log rows kept; older ones are pruned in batches (docs/architecture.md).
+  // Where notification e-mail goes (docs/architecture.md "E-mail"); unset: the sandbox's mail sink in sandbox mode, no e-mail in live mode.
+  SMTP_URL: z.string().refine(isSmtpUrl, "must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:pass@mail.example.com:587").optional(),
+  // The From of notification e-mails: an address, or a display name and an address in angle brackets.
+  MAIL_FROM: z
+    .string()
+    .regex(MAILBOX, 'must be an address, or a name and an address such as "Fundboard <fundboard@example.com>" (one line, no commas in an unquoted name)')
+    .default("Fundboard <fundboard@localhost>"),
   DELIVERY_LOG_DAYS: z.coerce
     .number({ message: "must be a number of days" })
     .int("must be a whole number of days")

@@ -191,8 +191,16 @@ export const events = pgTable(
     type: text("type").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    // Set once the consumers' jobs for it are queued (lib/events/dispatch.job.ts); the partial index finds the rest.
+    dispatchedAt: timestamp("dispatched_at", { withTimezone: true, mode: "date" }),
   },
-  (t) => [index("events_created_idx").on(t.createdAt), index("events_type_idx").on(t.type, t.createdAt)],
+  (t) => [
+    index("events_created_idx").on(t.createdAt),
+    index("events_type_idx").on(t.type, t.createdAt),
+    index("events_undispatched_idx")
+      .on(t.id)
+      .where(sql`dispatched_at is null`),
+  ],
 );
 
 export type EventRow = typeof events.$inferSelect;
@@ -585,3 +593,70 @@ export const exceptions = pgTable(
 );
 
 export type ExceptionRow = typeof exceptions.$inferSelect;
+
+// A person's notifications (docs/architecture.md "Notifications"): one row per (event, person), made by the
+// notifications consumer; its e-mail's state beside it. The unique pair is the "already told?" check.
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    staffId: uuid("staff_id")
+      .notNull()
+      .references(() => staff.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    /** A path on the dashboard (the e-mail prefixes APP_URL). */
+    link: text("link").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    readAt: timestamp("read_at", { withTimezone: true, mode: "date" }),
+    /** none (dashboard only) · queued · digest (waits for the daily digest) · sent · failed. */
+    email: text("email", { enum: ["none", "queued", "digest", "sent", "failed"] })
+      .notNull()
+      .default("none"),
+    emailAttempts: integer("email_attempts").notNull().default(0),
+    emailError: text("email_error"),
+    emailedAt: timestamp("emailed_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("notifications_event_staff_idx").on(t.eventId, t.staffId),
+    index("notifications_staff_created_idx").on(t.staffId, t.createdAt),
+    index("notifications_unread_idx")
+      .on(t.staffId)
+      .where(sql`read_at is null`),
+    index("notifications_created_idx").on(t.createdAt),
+  ],
+);
+
+export type NotificationRow = typeof notifications.$inferSelect;
+
+// What a person chose to be told (docs/architecture.md "Notifications"); no row means their role's defaults.
+export const notificationPreferences = pgTable("notification_preferences", {
+  staffId: uuid("staff_id")
+    .primaryKey()
+    .references(() => staff.id, { onDelete: "cascade" }),
+  choices: jsonb("choices").$type<Record<string, string>>().notNull(),
+  paymentThreshold: naira("payment_threshold"),
+  digest: boolean("digest").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+// One daily digest per (person, Lagos day): the unique pair makes a second sender's attempt a no-op.
+export const notificationDigests = pgTable(
+  "notification_digests",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    staffId: uuid("staff_id")
+      .notNull()
+      .references(() => staff.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    status: text("status", { enum: ["queued", "sent", "failed"] })
+      .notNull()
+      .default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    error: text("error"),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [uniqueIndex("notification_digests_staff_day_idx").on(t.staffId, t.day)],
+);

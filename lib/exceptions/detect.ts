@@ -5,7 +5,7 @@ import { inArray, sql, type SQL } from "drizzle-orm";
 import { queryRows, type Db } from "@/lib/db/client";
 import { exceptions } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
-import { publish } from "@/lib/live/bus";
+import { announce } from "@/lib/live/notify";
 
 import { toExceptionView } from "./queries";
 
@@ -110,7 +110,7 @@ function openedWindow(scope: ScanScope): SQL {
   return scope.paymentUuids ? sql.raw("true") : sql`e.opened_at > ${daysBefore(scope.now, FULL_SCAN_DAYS)}`;
 }
 
-/** Opens what is newly the case and closes what no longer is; publishes `exceptions.changed` when anything moved. */
+/** Opens what is newly the case and closes what no longer is; each moving transaction announces `exceptions.changed`. */
 export async function scanExceptions(db: Db, scope: ScanScope): Promise<ScanResult> {
   if (scope.paymentUuids?.length === 0) return { opened: 0, closed: 0 };
   let opened = 0;
@@ -148,7 +148,6 @@ export async function scanExceptions(db: Db, scope: ScanScope): Promise<ScanResu
   const lost = await scanLostWebhooks(db, scope);
   opened += lost.opened;
   closed += lost.closed;
-  if (opened + closed > 0) publish({ type: "exceptions.changed" });
   return { opened, closed };
 }
 
@@ -215,6 +214,7 @@ async function withEvents(
         ),
       );
     for (const row of rows) await appendEvent(tx, type, toExceptionView(row));
+    await announce(tx, { type: "exceptions.changed" });
     return moved;
   });
 }

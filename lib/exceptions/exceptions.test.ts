@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { openCountText } from "@/components/exceptions/format";
+import { staffActor } from "@/lib/actors/actor";
 import { resolveExceptionSchema } from "@/lib/client/exceptions/schemas";
 import { queryRows, type Db } from "@/lib/db/client";
 import { recordPayment } from "@/lib/payments/record";
@@ -312,13 +313,11 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
     expect(error instanceof ExceptionRefused && error.kind).toBe("amount_differs");
     const [still] = await queryRows<{ status: string }>(database.db, sql`select status from fund_requests where id = ${request.id}::uuid`);
     expect(still?.status).toBe("pending");
-    await resolveExceptionAudited(
-      database.db,
-      found.id,
-      { note: "Agreed by phone", requestId: request.requestId, acceptDifferentAmount: true },
-      { ...person, email: "bola@example.test" },
-      null,
-    );
+    await resolveExceptionAudited(database.db, staffActor({ ...person, email: "bola@example.test", role: "operator" }), found.id, {
+      note: "Agreed by phone",
+      requestId: request.requestId,
+      acceptDifferentAmount: true,
+    });
     // The audit row keeps both amounts and says a different one was accepted.
     const [audit] = await queryRows<{ detail: Record<string, unknown> }>(
       database.db,
@@ -332,7 +331,8 @@ describe.each(dbTargets())("exceptions on $name", (target) => {
     await scan();
     const found = (await readExceptionPage(database.db, { status: "open", page: 1 })).items.find((e) => e.paymentUuid === failed);
     if (!found) throw new Error("not opened");
-    await resolveExceptionAudited(database.db, found.id, { note: "Checked with the bank" }, { ...person, email: "bola@example.test" }, "203.0.113.9");
+    const bola = staffActor({ ...person, email: "bola@example.test", role: "operator" }, "203.0.113.9");
+    await resolveExceptionAudited(database.db, bola, found.id, { note: "Checked with the bank" });
     const audit = await queryRows<{ action: string; actor_id: string | null; actor_email: string | null; ip: string | null; detail: Record<string, unknown> }>(
       database.db,
       sql`select action, actor_id, actor_email, ip, detail from audit_log where target = ${found.id}`,

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { staffActor } from "@/lib/actors/actor";
 import { handPaymentSchema } from "@/lib/client/exceptions/schemas";
 import { queryRows } from "@/lib/db/client";
 import { auditLog, exceptions, fundRequests, payerStats, payments } from "@/lib/db/schema";
@@ -97,13 +98,10 @@ describe.each(dbTargets())("a payment recorded by hand on $name", (target) => {
     await closeFinishedHours(database.db, new Date("2026-11-26T00:00:00Z"));
     const { requestRowId, requestId, exceptionId } = await lostNotice(tag);
 
-    const outcome = await recordPaymentByHand(
-      database.db,
-      exceptionId,
-      { note: "On the bank statement of the 24th", payment: { amount: "1000.00", fees: "15.00", reference: "GTB-2411-0042" } },
-      person,
-      "203.0.113.9",
-    );
+    const outcome = await recordPaymentByHand(database.db, staffActor({ ...person, role: "operator" }, "203.0.113.9"), exceptionId, {
+      note: "On the bank statement of the 24th",
+      payment: { amount: "1000.00", fees: "15.00", reference: "GTB-2411-0042" },
+    });
     expect(outcome.exception).toMatchObject({ status: "resolved", resolvedByName: "Bola Finance", note: "On the bank statement of the 24th" });
     const [hand] = await database.db.select().from(payments).where(eq(payments.uuid, outcome.paymentUuid));
     expect(hand).toMatchObject({
@@ -155,13 +153,14 @@ describe.each(dbTargets())("a payment recorded by hand on $name", (target) => {
     const tag = newTag("twice");
     const { exceptionId } = await lostNotice(tag);
     const input = { note: "Paid", payment: { amount: "1000.00", fees: "0.00", reference: "REF-1" } };
-    await recordPaymentByHand(database.db, exceptionId, input, person, null);
-    await expect(recordPaymentByHand(database.db, exceptionId, input, person, null)).rejects.toBeInstanceOf(ExceptionRefused);
+    const actor = staffActor({ ...person, role: "operator" });
+    await recordPaymentByHand(database.db, actor, exceptionId, input);
+    await expect(recordPaymentByHand(database.db, actor, exceptionId, input)).rejects.toBeInstanceOf(ExceptionRefused);
     const [other] = await database.db
       .insert(exceptions)
       .values({ kind: "unlinked_payment", subject: randomUUID(), detail: "A payment nobody asked for." })
       .returning();
-    await expect(recordPaymentByHand(database.db, other?.id ?? "", input, person, null)).rejects.toThrow(/Only an accepted request/);
+    await expect(recordPaymentByHand(database.db, actor, other?.id ?? "", input)).rejects.toThrow(/Only an accepted request/);
     const count = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from payments where customer_tag = ${tag}`);
     expect(count[0]?.n).toBe(1);
   });

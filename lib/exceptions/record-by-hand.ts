@@ -4,15 +4,16 @@ import { randomUUID } from "node:crypto";
 
 import { and, eq } from "drizzle-orm";
 
+import { auditActorOf, auditIpOf, requirePerson, type Actor } from "@/lib/actors/actor";
+import { authorize } from "@/lib/actors/permissions";
 import { writeAudit } from "@/lib/audit/write";
-import type { CurrentStaff } from "@/lib/auth/session";
 import type { HandPayment } from "@/lib/client/exceptions/schemas";
 import { nairaToKobo } from "@/lib/client/money";
 import type { Db } from "@/lib/db/client";
 import { exceptions, fundRequests, type ExceptionRow } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
-import { publish } from "@/lib/live/bus";
-import { announcePayment } from "@/lib/payments/after-record";
+import { announce } from "@/lib/live/notify";
+import { dropBalanceAfterPayment } from "@/lib/payments/after-record";
 import { insertHandPayment, type HandPaymentRecord } from "@/lib/payments/hand-record";
 import { acceptForPayment } from "@/lib/requests/status";
 
@@ -37,13 +38,9 @@ export interface HandRecordOutcome {
  * note, in one transaction with the request's link and the audit row. Refused (409) when the exception is of
  * another kind or resolved, or the request has a payment meanwhile.
  */
-export async function recordPaymentByHand(
-  db: Db,
-  id: string,
-  input: { note: string; payment: HandPayment },
-  who: Pick<CurrentStaff, "id" | "name" | "email">,
-  ip: string | null,
-): Promise<HandRecordOutcome> {
+export async function recordPaymentByHand(db: Db, actor: Actor, id: string, input: { note: string; payment: HandPayment }): Promise<HandRecordOutcome> {
+  authorize(actor, "exceptions.resolve");
+  const who = requirePerson(actor);
   const [row] = await db.select().from(exceptions).where(eq(exceptions.id, id)).limit(1);
   if (!row) throw new ExceptionRefused("not_found", "No such exception. It may have been opened on another dashboard.");
   if (row.kind !== "accepted_without_payment")
@@ -71,15 +68,15 @@ export async function recordPaymentByHand(
     await appendEvent(tx, "exception.resolved", toExceptionView(resolved));
     await writeAudit(tx, {
       action: "payment.recorded_by_hand",
-      actor: { id: who.id, email: who.email },
+      actor: auditActorOf(actor),
       target: uuid,
       detail: { requestId, exceptionId: id, amount: recorded.actualAmount, fees: recorded.fees, reference: input.payment.reference, note: input.note },
-      ip,
+      ip: auditIpOf(actor),
     });
+    await announce(tx, { type: "exceptions.changed" });
   });
   if (!linked) throw conflict("The request or this exception changed meanwhile; reload the inbox and try again.");
-  await announcePayment(uuid);
-  publish({ type: "exceptions.changed" });
+  await dropBalanceAfterPayment();
   const [exception] = await db.select().from(exceptions).where(eq(exceptions.id, id)).limit(1);
   if (!exception) throw new Error("exception vanished");
   return { exception, paymentUuid: uuid, requestId };

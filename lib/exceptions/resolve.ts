@@ -9,7 +9,9 @@ import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { exceptions, fundRequests, payments, type ExceptionRow } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
-import { publish } from "@/lib/live/bus";
+import { announce } from "@/lib/live/notify";
+import { auditActorOf, auditIpOf, requirePerson, type Actor } from "@/lib/actors/actor";
+import { authorize } from "@/lib/actors/permissions";
 import { writeAudit } from "@/lib/audit/write";
 import { linkByHand } from "@/lib/payments/link";
 
@@ -66,18 +68,21 @@ export async function resolveException(
         .returning();
       if (!moved) throw new Error("resolved meanwhile");
       await appendEvent(tx, "exception.resolved", toExceptionView(moved));
+      await announce(tx, { type: "exceptions.changed" });
     });
     // The link clears what else was open about this payment, and a lost-webhook exception of that request.
     await scanExceptions(db, { paymentUuids: [row.paymentUuid ?? ""], now: new Date(), lostWebhookMinutes: getConfig().lostWebhookMinutes });
   } else {
     const moved = await db.transaction(async (tx) => {
       const [done] = await tx.update(exceptions).set(resolved).where(open).returning();
-      if (done) await appendEvent(tx, "exception.resolved", toExceptionView(done));
+      if (done) {
+        await appendEvent(tx, "exception.resolved", toExceptionView(done));
+        await announce(tx, { type: "exceptions.changed" });
+      }
       return done;
     });
     if (!moved) alreadyResolved(await findException(db, id));
   }
-  publish({ type: "exceptions.changed" });
   return findException(db, id);
 }
 
@@ -133,41 +138,43 @@ export async function reopenException(db: Db, id: string): Promise<ExceptionRow>
   return findException(db, id);
 }
 
-/** A person's reopen, with its audit row (the kind and the payment) in the same transaction. */
-export async function reopenExceptionAudited(db: Db, id: string, who: { id: string; email: string }, ip: string | null): Promise<ExceptionRow> {
+/** A person's reopen (`exceptions.resolve`, docs/architecture.md "Actors"), with its audit row (the kind and the payment) in the same transaction. */
+export async function reopenExceptionAudited(db: Db, actor: Actor, id: string): Promise<ExceptionRow> {
+  authorize(actor, "exceptions.resolve");
   const row = await db.transaction(async (tx) => {
     const reopened = await reopenException(tx, id);
     await writeAudit(tx, {
       action: "exception.reopened",
-      actor: who,
+      actor: auditActorOf(actor),
       target: reopened.id,
       detail: { kind: reopened.kind, paymentUuid: reopened.paymentUuid },
-      ip,
+      ip: auditIpOf(actor),
     });
+    // Heard at the commit, so a browser's refetch sees the reopened row.
+    await announce(tx, { type: "exceptions.changed" });
     return reopened;
   });
-  // Told after the commit, so a browser's refetch sees the reopened row.
-  publish({ type: "exceptions.changed" });
   return row;
 }
 
 /**
  * A person's resolve as the routes make it: resolveException, then its audit row (who, the note, a link by hand and
- * both amounts when a different amount was accepted). Every front door resolves through here.
+ * both amounts when a different amount was accepted). Every front door resolves through here, the actor authorized
+ * for `exceptions.resolve` (docs/architecture.md "Actors").
  */
 export async function resolveExceptionAudited(
   db: Db,
+  actor: Actor,
   id: string,
   input: { note: string; requestId?: string; acceptDifferentAmount?: boolean },
-  who: Who & { email: string },
-  ip: string | null,
 ): Promise<ExceptionRow> {
+  authorize(actor, "exceptions.resolve");
   const seen: { link: HandLink | null } = { link: null };
-  const row = await resolveException(db, id, input, who, (linked) => (seen.link = linked));
+  const row = await resolveException(db, id, input, requirePerson(actor), (linked) => (seen.link = linked));
   const { link } = seen;
   await writeAudit(db, {
     action: "exception.resolved",
-    actor: { id: who.id, email: who.email },
+    actor: auditActorOf(actor),
     target: row.id,
     detail: {
       kind: row.kind,
@@ -176,7 +183,7 @@ export async function resolveExceptionAudited(
       ...(input.requestId ? { linkedRequestId: input.requestId } : {}),
       ...(link ? { paid: link.paid, asked: link.asked, ...(link.paid !== link.asked ? { acceptedDifferentAmount: true } : {}) } : {}),
     },
-    ip,
+    ip: auditIpOf(actor),
   });
   return row;
 }

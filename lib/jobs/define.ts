@@ -28,6 +28,8 @@ export interface JobDefinition<T extends object = object> {
   work: { workers: number; batchSize: number; pollingIntervalSeconds: number };
   /** A cron line (pg-boss's schedule, one clock for every instance), when the job also runs on a clock. */
   schedule?: string;
+  /** The time zone the cron line is read in (asked at registration, from the configuration); UTC without. */
+  scheduleTimeZone?: () => string;
   /** Queue one job at start (a chain that each run continues). */
   kickOff?: boolean;
   /** Made once per instance at start (it may keep state across runs); answers the batch handler. */
@@ -40,6 +42,7 @@ export interface Job<T extends object = object> {
   policy: JobDefinition<T>["policy"];
   work: JobDefinition<T>["work"];
   schedule?: string;
+  scheduleTimeZone?: () => string;
   kickOff?: boolean;
   start(ctx: JobContext): (payloads: readonly unknown[]) => Promise<void>;
   /** Carries the payload type to sendJob; never set. */

@@ -93,7 +93,7 @@ export async function registerJobs(boss: PgBoss, jobs: readonly Job[], ctx: Omit
     }
   }
   for (const job of jobs) {
-    if (job.schedule) await boss.schedule(job.queue, job.schedule, {});
+    if (job.schedule) await boss.schedule(job.queue, job.schedule, {}, job.scheduleTimeZone ? { tz: job.scheduleTimeZone() } : {});
     if (job.kickOff) await boss.send(job.queue, {});
   }
 }

@@ -1,7 +1,6 @@
 import "server-only";
 
 import { EventEmitter } from "node:events";
-import { safeErrorSummary } from "@/lib/log/safe-error";
 import { processSingleton } from "@/lib/util/process-singleton";
 
 // Each event carries the ids a browser needs to invalidate exactly what changed (lib/client/live/effects.ts) and
@@ -17,46 +16,37 @@ export type LiveEvent =
   /** A campaign's status, rows or sender changed. */
   | { type: "campaign.progress"; campaignId: string }
   /** An exception was opened, closed by itself, resolved or reopened (lib/exceptions). */
-  | { type: "exceptions.changed" };
-
-type Transport = (event: LiveEvent) => void;
+  | { type: "exceptions.changed" }
+  /** A notification for one person (lib/notifications): /api/live sends it to that person's streams only. */
+  | { type: "notification.created"; staffId: string; id: string };
 
 interface BusState {
   emitter: EventEmitter;
-  // Replaced by the Postgres NOTIFY transport when there is one; in-process otherwise.
-  transport: Transport | null;
 }
 
 function state(): BusState {
   return processSingleton<BusState>("live-bus", () => {
     const emitter = new EventEmitter();
     emitter.setMaxListeners(0);
-    return { emitter, transport: null };
+    return { emitter };
   });
 }
 
-/** Tells every listening browser (on every instance, when a transport is set). Never throws. */
-export function publish(event: LiveEvent): void {
-  const s = state();
-  try {
-    if (s.transport) s.transport(event);
-    else s.emitter.emit("event", event);
-  } catch (error) {
-    console.error(`[live] publish failed: ${safeErrorSummary(error)}`);
-  }
-}
-
-/** Delivers an event that arrived from the transport to this process's listeners. */
+/** Hands an event the listener heard (lib/live/listen.ts) to this process's streams. Events are sent by lib/live/notify.ts, inside the change's transaction. */
 export function deliverLocally(event: LiveEvent): void {
   state().emitter.emit("event", event);
-}
-
-export function setTransport(transport: Transport | null): void {
-  state().transport = transport;
 }
 
 export function subscribe(listener: (event: LiveEvent) => void): () => void {
   const { emitter } = state();
   emitter.on("event", listener);
   return () => emitter.off("event", listener);
+}
+
+/** A person's streams: every event but another person's notifications (docs/architecture.md "Live updates"). */
+export function subscribeFor(staffId: string, listener: (event: LiveEvent) => void): () => void {
+  return subscribe((event) => {
+    if (event.type === "notification.created" && event.staffId !== staffId) return;
+    listener(event);
+  });
 }

@@ -4,6 +4,8 @@ import "server-only";
 // asking (the form, the API, a campaign upload, a chase, a plan period) makes before asking a tag.
 import { eq, inArray } from "drizzle-orm";
 
+import { auditActorOf, auditIpOf, requirePerson, type Actor } from "@/lib/actors/actor";
+import { authorize } from "@/lib/actors/permissions";
 import { writeAudit } from "@/lib/audit/write";
 import { appendEvent } from "@/lib/events/append";
 import { payerKey } from "@/lib/client/payers/tag";
@@ -19,26 +21,23 @@ export async function markDoNotAsk(db: Db, tag: string, note: string, by: { id: 
 }
 
 /**
- * A person marks or clears a tag, with its audit row in the same transaction; clearing a tag with no mark changes
- * nothing and writes nothing. True when something changed.
+ * A person marks or clears a tag (`payers.write`, docs/architecture.md "Actors"), with its audit row in the same
+ * transaction; clearing a tag with no mark changes nothing and writes nothing. True when something changed.
  */
-export async function setDoNotAsk(
-  db: Db,
-  tag: string,
-  change: { doNotAsk: boolean; note: string },
-  who: { id: string; name: string; email: string },
-  ip: string | null,
-): Promise<boolean> {
+export async function setDoNotAsk(db: Db, actor: Actor, tag: string, change: { doNotAsk: boolean; note: string }): Promise<boolean> {
+  authorize(actor, "payers.write");
+  const who = requirePerson(actor);
+  const by = { actor: auditActorOf(actor), ip: auditIpOf(actor) };
   const key = payerKey(tag);
   return db.transaction(async (tx) => {
     if (change.doNotAsk) {
       await markDoNotAsk(tx, key, change.note, who);
-      await writeAudit(tx, { action: "payer.do_not_ask_marked", actor: who, target: key, detail: { note: change.note }, ip });
+      await writeAudit(tx, { action: "payer.do_not_ask_marked", ...by, target: key, detail: { note: change.note } });
       await appendEvent(tx, "payer.updated", { tag: key, doNotAsk: true, note: change.note, markedBy: who.name });
       return true;
     }
     if (!(await clearDoNotAsk(tx, key))) return false;
-    await writeAudit(tx, { action: "payer.do_not_ask_cleared", actor: who, target: key, ip });
+    await writeAudit(tx, { action: "payer.do_not_ask_cleared", ...by, target: key });
     await appendEvent(tx, "payer.updated", { tag: key, doNotAsk: false, note: null, markedBy: null });
     return true;
   });

@@ -1,7 +1,6 @@
 import "server-only";
 
 import { invalidateBalance } from "@/lib/balance/cache";
-import { publish } from "@/lib/live/bus";
 
 import { eq } from "drizzle-orm";
 
@@ -12,12 +11,12 @@ import { confirmLink, linkPayment } from "./link";
 import { verifyPayment } from "./verify";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 
-/** At once after the commit: the browsers hear of the payment and the balance is read afresh (docs/architecture.md). */
-export async function announcePayment(uuid: string): Promise<void> {
-  publish({ type: "payment.recorded", uuid });
-  // The shared value is dropped before browsers are told to re-read it, so none gets the old one.
+/**
+ * At once after a payment's commit (which told the browsers of it): the shared balance is dropped, and the drop's
+ * own transaction tells them to re-read it, so none gets the old one (docs/architecture.md "Live updates").
+ */
+export async function dropBalanceAfterPayment(): Promise<void> {
   await invalidateBalance().catch((error: unknown) => console.error(`[balance] could not invalidate: ${safeErrorSummary(error)}`));
-  publish({ type: "balance.changed" });
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Db } from "@/lib/db/client";
 import { payments, type FundRequestRow } from "@/lib/db/schema";
 
 import { adjustKeptHour } from "./hour-totals";
+import { announce } from "@/lib/live/notify";
 
 // The payments half of settling a lost notice by hand (lib/exceptions/record-by-hand.ts runs it in its transaction):
 // a payment marked `hand`, never verified, replaced by the late notice (lib/payments/link.ts replaceHandRecord).
@@ -53,6 +54,7 @@ export async function insertHandPayment(
     recordedByName,
     handReference: paid.reference,
   });
+  await announce(tx, { type: "payment.recorded", uuid });
   await adjustKeptHour(tx, { receivedAt, ...sums }, 1);
   return { uuid, receivedAt, actualAmount: sums.actualAmount, fees: sums.fees };
 }

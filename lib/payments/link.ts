@@ -7,7 +7,7 @@ import { writeAudit } from "@/lib/audit/write";
 
 import { fundRequests, payments, type FundRequestRow, type PaymentRow } from "@/lib/db/schema";
 import { handRecordReplaced } from "@/lib/exceptions/record-by-hand";
-import { publish } from "@/lib/live/bus";
+import { announce } from "@/lib/live/notify";
 import { formatMajor } from "@/lib/client/money";
 import { applyFetched } from "@/lib/requests/refresh";
 import { acceptForPayment, movePaymentLink, undoPaymentLink } from "@/lib/requests/status";
@@ -113,8 +113,8 @@ async function linkTo(deps: PaymentDeps, request: Candidate, payment: PaymentRow
   if (request.handUuid) return replaceHandRecord(deps, request, request.handUuid, payment);
   const linked = await acceptForPayment(deps.db, request, payment, async (tx) => {
     await tx.update(payments).set({ fundRequestId: request.id, linkNote: null, linkConfirmedAt: confirmedAt }).where(eq(payments.uuid, payment.uuid));
+    await announce(tx, { type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
   });
-  if (linked) publish({ type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
   return linked;
 }
 
@@ -143,8 +143,8 @@ async function replaceHandRecord(deps: PaymentDeps, request: Candidate, handUuid
         recordedBy: old.recordedByName,
       },
     });
+    await announce(tx, { type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
   });
-  if (moved) publish({ type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
   return moved;
 }
 
@@ -169,13 +169,16 @@ export async function confirmLink(deps: PaymentDeps, rawUuid: string, now = new 
   if (!requestId) return "nothing to confirm";
   const status = (await deps.service.getFundRequest(requestId)).request_status;
   if (status === "accepted") {
-    const confirmed = await db
-      .update(payments)
-      .set({ linkConfirmedAt: now })
-      .where(and(eq(payments.uuid, uuid), eq(payments.fundRequestId, request.id)))
-      .returning({ uuid: payments.uuid });
-    if (confirmed.length > 0) publish({ type: "payment.updated", uuid, verification: payment.verification });
-    return confirmed.length > 0 ? "confirmed" : "nothing to confirm";
+    const confirmed = await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(payments)
+        .set({ linkConfirmedAt: now })
+        .where(and(eq(payments.uuid, uuid), eq(payments.fundRequestId, request.id)))
+        .returning({ uuid: payments.uuid });
+      if (rows.length > 0) await announce(tx, { type: "payment.updated", uuid, verification: payment.verification });
+      return rows.length > 0;
+    });
+    return confirmed ? "confirmed" : "nothing to confirm";
   }
   if (status === "pending" && now.getTime() - payment.receivedAt.getTime() < PENDING_GRACE_MS)
     throw new Error("the service does not yet say the linked request is accepted; asking again");
@@ -184,8 +187,8 @@ export async function confirmLink(deps: PaymentDeps, rawUuid: string, now = new 
   const paymentNote = `Matched request #${requestId}, but the service says that request is ${status}; the link was undone and this payment is not linked. Check with the payer.`;
   const undone = await undoPaymentLink(db, request, payment.uuid, status === "declined" ? "declined" : "pending", requestNote, async (tx) => {
     await tx.update(payments).set({ fundRequestId: null, linkNote: paymentNote, linkConfirmedAt: null }).where(eq(payments.uuid, payment.uuid));
+    await announce(tx, { type: "payment.updated", uuid, verification: payment.verification });
   });
-  if (undone) publish({ type: "payment.updated", uuid, verification: payment.verification });
   return undone ? "undone" : "nothing to confirm";
 }
 
@@ -209,7 +212,7 @@ export async function linkByHand(
       .returning({ uuid: payments.uuid });
     if (moved.length === 0) throw new Error("payment linked meanwhile");
     await alsoInTx(tx);
+    await announce(tx, { type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
   });
-  if (linked) publish({ type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
   return linked;
 }

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { payments } from "@/lib/db/schema";
 import { serviceAmountToNaira, type AmountUnit } from "@/lib/client/money";
 import { appendEvent } from "@/lib/events/append";
+import { announce } from "@/lib/live/notify";
 import type { PeerTransferPayload } from "@/lib/service/schemas";
 import { logDelivery, type DeliveryLog } from "@/lib/webhooks/delivery-log";
 
@@ -44,7 +45,10 @@ export async function recordPayment(
     const outcome = inserted.length > 0 ? "recorded" : "duplicate";
     // A repeat delivery is no new payment: only the first has its event (docs/architecture.md "Events").
     const [row] = inserted;
-    if (row) await appendEvent(tx, "payment.received", toPaymentView(row, null, "admin"));
+    if (row) {
+      await appendEvent(tx, "payment.received", toPaymentView(row, null, "admin"));
+      await announce(tx, { type: "payment.recorded", uuid: row.uuid });
+    }
     await logDelivery(tx, { ...log, outcome, httpStatus: 200, uuid: payload.uuid.toLowerCase(), eventType: payload.type });
     return outcome;
   });

@@ -4,7 +4,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 
 import { fundRequests, payments, type PaymentRow } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
-import { publish } from "@/lib/live/bus";
+import { announce } from "@/lib/live/notify";
 import { formatMajor, serviceAmountToNaira } from "@/lib/client/money";
 import { ServiceError } from "@/lib/service/errors";
 import type { VerifiedTransaction } from "@/lib/service/schemas";
@@ -49,7 +49,7 @@ export function compare(row: PaymentRow, tx: VerifiedTransaction, deps: Pick<Pay
 /** `transient`: the verify host could not be asked, which must not undo a verdict reached meanwhile. */
 async function save(deps: PaymentDeps, uuid: string, verdict: Verdict, transient = false): Promise<void> {
   const now = new Date();
-  const saved = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const [before] = await tx.select({ verification: payments.verification }).from(payments).where(eq(payments.uuid, uuid)).for("update");
     const rows = await tx
       .update(payments)
@@ -68,9 +68,8 @@ async function save(deps: PaymentDeps, uuid: string, verdict: Verdict, transient
         : null;
       await appendEvent(tx, row.verification === "verified" ? "payment.verified" : "payment.verification_failed", toPaymentView(row, requestId, "admin"));
     }
-    return rows;
+    if (row) await announce(tx, { type: "payment.updated", uuid, verification: verdict.verification });
   });
-  if (saved.length > 0) publish({ type: "payment.updated", uuid, verification: verdict.verification });
 }
 
 /**

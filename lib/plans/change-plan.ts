@@ -1,5 +1,7 @@
 import "server-only";
 
+import { auditActorOf, auditIpOf, type Actor } from "@/lib/actors/actor";
+import { authorize } from "@/lib/actors/permissions";
 import { writeAudit, type AuditAction } from "@/lib/audit/write";
 import type { PlanPatch } from "@/lib/client/plans/schemas";
 import type { Db } from "@/lib/db/client";
@@ -21,16 +23,13 @@ const STATUS_WORDS: Record<"pause" | "resume" | "end", { action: AuditAction; do
 
 /**
  * A person pauses, resumes or ends a plan, changes its members or its schedule (each from the next period on): the
- * change and its audit row in one transaction, a refusal changing nothing (docs/architecture.md "Plans").
+ * change and its audit row in one transaction, a refusal changing nothing (docs/architecture.md "Plans"). The actor
+ * needs `plans.write` (docs/architecture.md "Actors").
  */
-export async function changePlan(
-  db: Db,
-  id: string,
-  patch: PlanPatch,
-  who: { id: string; email: string },
-  ip: string | null,
-  now = new Date(),
-): Promise<PlanChangeOutcome> {
+export async function changePlan(db: Db, actor: Actor, id: string, patch: PlanPatch, now = new Date()): Promise<PlanChangeOutcome> {
+  authorize(actor, "plans.write");
+  const who = auditActorOf(actor);
+  const ip = auditIpOf(actor);
   return db.transaction(async (tx): Promise<PlanChangeOutcome> => {
     const plan = await findPlan(tx, id);
     if (!plan) return { kind: "not_found" };

@@ -2,7 +2,7 @@ import "server-only";
 
 import { z } from "zod";
 
-import { announceStartedCampaigns } from "@/lib/campaigns/actions";
+import { wakeCampaignSender } from "@/lib/campaigns/actions";
 import { defineJob } from "@/lib/jobs/define";
 
 import { runPlanClock } from "./periods";
@@ -29,6 +29,6 @@ export const plansClockJob = defineJob({
     async () => {
       const pass = await runPlanClock(db, new Date(), log);
       for (const m of pass.missed) log(`[plans] plan ${m.planId}: ${m.period} was due more than 72 h ago; listed as missed`);
-      await announceStartedCampaigns([...pass.made, ...pass.chased].map((s) => s.campaignId));
+      await wakeCampaignSender([...pass.made, ...pass.chased].map((s) => s.campaignId));
     },
 });

@@ -38,7 +38,7 @@ function input(over: Partial<{ tag: string; amount: string | number; description
 }
 
 describe.each(dbTargets())("createFundRequest on $name", (target) => {
-  const database = useTestDatabase(target);
+  const database = useTestDatabase(target, { live: true });
   let deps: RequestDeps;
   let operator: { id: string; name: string };
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { fundRequests, type FundRequestRow } from "@/lib/db/schema";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
+import { announce } from "@/lib/live/notify";
 import type { Sandbox } from "@/sandbox/server";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
@@ -32,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => sb.close());
 
 describe.each(dbTargets())("reconciler on $name", (target) => {
-  const database = useTestDatabase(target);
+  const database = useTestDatabase(target, { live: true });
   /** Like the app's background client: no retries inside a call, the reconciler paces itself. */
   let deps: RequestDeps;
   let operator: { id: string; name: string };
@@ -169,34 +170,41 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
   });
 
   it("never moves a row back when a stale pending answer lands after the acceptance was applied", async () => {
-    const requestId = await sendPending(newTag("rec.race"));
-    // The reconciler's fetch answers "pending"; before it applies that, the user accepts and the
-    // acceptance is applied (as a webhook or another refresh would). Then the stale answer lands.
-    const racing: RequestDeps = {
-      ...deps,
-      service: {
-        ...deps.service,
-        async getFundRequest(id) {
-          const stale = await deps.service.getFundRequest(id);
-          await control.accept(id);
-          await applyFetched(deps, await deps.service.getFundRequest(id));
-          return stale;
-        },
-      },
-    };
-    const events: LiveEvent[] = [];
+    const statuses: string[] = [];
+    let watched: string | null = null;
     const unsubscribe = subscribe((e) => {
-      if (e.type === "request.updated" && e.requestId === requestId) events.push(e);
+      if (e.type === "request.updated" && e.requestId !== null && e.requestId === watched) statuses.push(e.status);
+      // A marker announced last: everything committed before it has been heard.
+      if (e.type === "campaign.progress" && e.campaignId === "marker") statuses.push("marker");
     });
-    const reconciler = createReconciler(racing, { budgetPerMinute: 600, concurrency: 1 });
     try {
+      const requestId = await sendPending(newTag("rec.race"));
+      watched = requestId;
+      // The reconciler's fetch answers "pending"; before it applies that, the user accepts and the
+      // acceptance is applied (as a webhook or another refresh would). Then the stale answer lands.
+      const racing: RequestDeps = {
+        ...deps,
+        service: {
+          ...deps.service,
+          async getFundRequest(id) {
+            const stale = await deps.service.getFundRequest(id);
+            await control.accept(id);
+            await applyFetched(deps, await deps.service.getFundRequest(id));
+            return stale;
+          },
+        },
+      };
+      const reconciler = createReconciler(racing, { budgetPerMinute: 600, concurrency: 1 });
       expect(await reconciler.runOnce()).toBe(1);
       expect(reconciler.stats.applied).toBe(1);
+      expect((await row(requestId)).status).toBe("accepted");
+      await database.db.transaction((tx) => announce(tx, { type: "campaign.progress", campaignId: "marker" }));
+      await waitFor("the marker", () => (statuses.includes("marker") ? true : undefined));
+      // The send's pending event may come before (or before the watch began); after the acceptance, nothing but the marker.
+      expect(statuses.slice(statuses.indexOf("accepted"))).toEqual(["accepted", "marker"]);
     } finally {
       unsubscribe();
     }
-    expect((await row(requestId)).status).toBe("accepted");
-    expect(events.map((e) => (e.type === "request.updated" ? e.status : ""))).toEqual(["accepted"]);
   });
 
   it("checks the least recently checked first and leaves recently checked rows alone", async () => {

@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => sb.close());
 
 describe.each(dbTargets())("request detail and forward-only status on $name", (target) => {
-  const database = useTestDatabase(target);
+  const database = useTestDatabase(target, { live: true });
   let deps: RequestDeps;
   let operator: { id: string; name: string };
 

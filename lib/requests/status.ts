@@ -5,20 +5,23 @@ import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 import { fundRequests, type FundRequestRow } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
-import { publish } from "@/lib/live/bus";
+import { announce } from "@/lib/live/notify";
 
 import { campaignOfKey, type StoredKey } from "./keys";
 import { toRequestView } from "./view";
 
 // The one owner of a fund request's status (docs/architecture.md, "Owners"): every write of
-// fund_requests.status is here, and so is every `request.updated` event, published after the write.
+// fund_requests.status is here, and so is every `request.updated` live event, announced inside the write's transaction.
 // Status only moves forward: sending → pending/failed/unknown, pending → accepted/declined, unknown → accepted
 // (its payment); the one way back is
 // undoPaymentLink, for a payment linked at once that the service then contradicts.
 
 // The event names the request and, for a campaign row's request, its campaign: browsers re-read exactly those.
-function announce(row: Pick<FundRequestRow, "requestId" | "idempotencyKey" | "status">): void {
-  publish({ type: "request.updated", requestId: row.requestId, campaignId: campaignOfKey(row.idempotencyKey), status: row.status });
+function tellBrowsers(tx: Db, ...rows: Pick<FundRequestRow, "requestId" | "idempotencyKey" | "status">[]): Promise<void> {
+  return announce(
+    tx,
+    ...rows.map((row) => ({ type: "request.updated" as const, requestId: row.requestId, campaignId: campaignOfKey(row.idempotencyKey), status: row.status })),
+  );
 }
 
 /** Records the request before the service is called; null when the idempotency key was used already. */
@@ -34,12 +37,15 @@ export async function insertSending(
     createdBy: string | null;
   },
 ): Promise<FundRequestRow | null> {
-  const [row] = await db
-    .insert(fundRequests)
-    .values({ ...values, status: "sending" })
-    .onConflictDoNothing({ target: fundRequests.idempotencyKey })
-    .returning();
-  if (row) announce(row);
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(fundRequests)
+      .values({ ...values, status: "sending" })
+      .onConflictDoNothing({ target: fundRequests.idempotencyKey })
+      .returning();
+    if (inserted) await tellBrowsers(tx, inserted);
+    return inserted;
+  });
   return row ?? null;
 }
 
@@ -51,10 +57,12 @@ export async function markPending(db: Db, id: string, requestId: string): Promis
       .set({ status: "pending", requestId, error: null, updatedAt: new Date() })
       .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
       .returning();
-    if (moved) await appendEvent(tx, "request.created", toRequestView(moved));
+    if (moved) {
+      await appendEvent(tx, "request.created", toRequestView(moved));
+      await tellBrowsers(tx, moved);
+    }
     return moved;
   });
-  if (row) announce(row);
   return row ?? null;
 }
 
@@ -70,10 +78,12 @@ export async function markFailed(db: Db, id: string, error: string, failureKind:
       .set({ status: "failed", error, failureKind, updatedAt: new Date() })
       .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
       .returning();
-    if (moved) await appendEvent(tx, "request.failed", toRequestView(moved));
+    if (moved) {
+      await appendEvent(tx, "request.failed", toRequestView(moved));
+      await tellBrowsers(tx, moved);
+    }
     return moved;
   });
-  if (row) announce(row);
   return row ?? null;
 }
 
@@ -83,18 +93,20 @@ export async function markFailed(db: Db, id: string, error: string, failureKind:
  * first payment that matches them (lib/payments/link.ts; docs/decisions.md, "A send cut off by a crash").
  */
 export async function markAbandonedUnknown(db: Db, olderThan: Date): Promise<FundRequestRow[]> {
-  const rows = await db
-    .update(fundRequests)
-    .set({
-      status: "unknown",
-      error:
-        "The dashboard stopped while sending this request, so whether the service received it is unknown. It is not sent again; the first payment from this tag for this amount settles it.",
-      updatedAt: new Date(),
-    })
-    .where(and(eq(fundRequests.status, "sending"), lt(fundRequests.createdAt, olderThan)))
-    .returning();
-  for (const row of rows) announce(row);
-  return rows;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(fundRequests)
+      .set({
+        status: "unknown",
+        error:
+          "The dashboard stopped while sending this request, so whether the service received it is unknown. It is not sent again; the first payment from this tag for this amount settles it.",
+        updatedAt: new Date(),
+      })
+      .where(and(eq(fundRequests.status, "sending"), lt(fundRequests.createdAt, olderThan)))
+      .returning();
+    await tellBrowsers(tx, ...rows);
+    return rows;
+  });
 }
 
 export interface ServiceState {
@@ -134,11 +146,12 @@ export async function applyServiceState(db: Db, requestId: string, s: ServiceSta
       })
       .where(eq(fundRequests.requestId, requestId))
       .returning();
-    if (updated && moved && decided !== "pending")
+    if (updated && moved && decided !== "pending") {
       await appendEvent(tx, decided === "accepted" ? "request.accepted" : "request.declined", toRequestView(updated));
+      await tellBrowsers(tx, updated);
+    }
     return { row: updated, changed: moved };
   });
-  if (row && changed) announce(row);
   return { row: row ?? null, changed };
 }
 
@@ -165,12 +178,12 @@ export async function acceptForPayment(
       // Accepted now by its payment; one the service had already called accepted has its event from then.
       if (before?.status !== "accepted") await appendEvent(tx, "request.accepted", toRequestView(moved));
       await linkOtherSide(tx);
+      await tellBrowsers(tx, moved);
     })
     .then(
       () => true,
       () => false,
     );
-  if (linked) announce({ requestId: request.requestId, idempotencyKey: request.idempotencyKey, status: "accepted" });
   return linked;
 }
 
@@ -194,12 +207,12 @@ export async function movePaymentLink(
         .returning({ id: fundRequests.id });
       if (rows.length === 0) throw new Error("request changed meanwhile");
       await otherSide(tx);
+      await tellBrowsers(tx, { requestId: request.requestId, idempotencyKey: request.idempotencyKey, status: "accepted" });
     })
     .then(
       () => true,
       () => false,
     );
-  if (moved) announce({ requestId: request.requestId, idempotencyKey: request.idempotencyKey, status: "accepted" });
   return moved;
 }
 
@@ -226,11 +239,11 @@ export async function undoPaymentLink(
       if (!moved) throw new Error("request changed meanwhile");
       if (serviceStatus === "declined") await appendEvent(tx, "request.declined", toRequestView(moved));
       await unlinkOtherSide(tx);
+      await tellBrowsers(tx, moved);
     })
     .then(
       () => true,
       () => false,
     );
-  if (undone) announce({ requestId: request.requestId, idempotencyKey: request.idempotencyKey, status: serviceStatus });
   return undone;
 }

@@ -7,6 +7,7 @@ import { pruneSessions } from "@/lib/auth/sessions";
 import { pruneAttempts } from "@/lib/auth/throttle";
 import { getConfig } from "@/lib/config";
 import { EVENT_DAYS, pruneEvents } from "@/lib/events/retention";
+import { NOTIFICATION_DAYS, pruneNotifications } from "@/lib/notifications/retention";
 import { defineJob } from "@/lib/jobs/define";
 import { pruneDeliveryLog } from "@/lib/webhooks/log-retention";
 
@@ -27,9 +28,11 @@ export const retentionJob = defineJob({
       const sessions = await pruneSessions(db);
       const refusals = await pruneRefusedSignIns(db);
       const old = await pruneEvents(db);
+      const told = await pruneNotifications(db);
       if (deliveries > 0) log(`[retention] ${deliveries} delivery-log rows older than ${days} days removed`);
       if (sessions > 0) log(`[retention] ${sessions} ended or expired session rows removed`);
       if (old > 0) log(`[retention] ${old} events older than ${EVENT_DAYS} days removed`);
+      if (told > 0) log(`[retention] ${told} notifications older than ${NOTIFICATION_DAYS} days removed`);
       if (refusals > 0) log(`[retention] ${refusals} refused sign-in rows older than 90 days removed from the audit log`);
     },
 });

@@ -9,16 +9,16 @@ const POSTGRES = { DATABASE_URL: "postgres://u:p@db.example.test/fundboard" };
 
 describe("backgroundPlan", () => {
   it("runs the jobs in the dashboard by default, on either database", () => {
-    expect(backgroundPlan("web", parseConfig({}))).toEqual({ jobs: true, liveTransport: false });
-    expect(backgroundPlan("web", parseConfig(POSTGRES))).toEqual({ jobs: true, liveTransport: true });
+    expect(backgroundPlan("web", parseConfig({}))).toEqual({ jobs: true, liveListener: true });
+    expect(backgroundPlan("web", parseConfig(POSTGRES))).toEqual({ jobs: true, liveListener: true });
   });
 
   it("runs no job in a web-only dashboard (WORKERS=0), which still hears every instance", () => {
-    expect(backgroundPlan("web", parseConfig({ ...POSTGRES, WORKERS: "0" }))).toEqual({ jobs: false, liveTransport: true });
+    expect(backgroundPlan("web", parseConfig({ ...POSTGRES, WORKERS: "0" }))).toEqual({ jobs: false, liveListener: true });
   });
 
-  it("runs the jobs in a worker whatever WORKERS says (one configuration for every process), and tells the web instances of them", () => {
-    for (const WORKERS of ["0", "1"]) expect(backgroundPlan("worker", parseConfig({ ...POSTGRES, WORKERS }))).toEqual({ jobs: true, liveTransport: true });
+  it("runs the jobs in a worker whatever WORKERS says (one configuration for every process), and listens to nothing (it serves no browser; its transactions announce)", () => {
+    for (const WORKERS of ["0", "1"]) expect(backgroundPlan("worker", parseConfig({ ...POSTGRES, WORKERS }))).toEqual({ jobs: true, liveListener: false });
   });
 });
 

@@ -14,13 +14,16 @@ export interface BackgroundPlan {
    * campaign's first pass).
    */
   jobs: boolean;
-  /** The Postgres LISTEN/NOTIFY live transport: a browser on any web instance hears what any process did, a worker's jobs included. */
-  liveTransport: boolean;
+  /**
+   * The live listener (lib/live/listen.ts): a browser on any web instance hears what any process committed, a
+   * worker's jobs included. A worker serves no browser, so it only announces (inside its transactions).
+   */
+  liveListener: boolean;
 }
 
 /** What this process runs beside its requests (a worker has none). */
 export function backgroundPlan(kind: ProcessKind, config: Pick<AppConfig, "workers" | "database">): BackgroundPlan {
-  return { jobs: kind === "worker" || config.workers, liveTransport: config.database.kind === "postgres" };
+  return { jobs: kind === "worker" || config.workers, liveListener: kind === "web" };
 }
 
 /** Why this configuration cannot run `npm run worker`, or null when it can. */

@@ -3,6 +3,7 @@ import "server-only";
 import type { Database } from "@/lib/db/client";
 import { stopJobEngine } from "@/lib/jobs/engine";
 import { closeAllStreams } from "@/lib/live/stream-limit";
+import { closeMailTransport } from "@/lib/mail/transport";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 
 // Graceful shutdown (docs/architecture.md, "Jobs"): on SIGTERM or SIGINT an instance stops taking jobs and
@@ -38,6 +39,8 @@ async function shutdown(signal: NodeJS.Signals, database: Database, log: (line: 
   let code = 0;
   try {
     await stopJobEngine();
+    // After the jobs: an e-mail being sent finishes before its connection closes.
+    closeMailTransport();
     const streams = closeAllStreams();
     await database.close();
     log(`[${who}] stopped: jobs finished, ${who === "server" ? `${streams} live stream${streams === 1 ? "" : "s"} closed, ` : ""}database closed`);

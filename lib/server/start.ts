@@ -5,7 +5,7 @@ import { bootstrapAdmins } from "@/lib/auth/bootstrap";
 import { getDatabase } from "@/lib/db";
 import type { Database } from "@/lib/db/client";
 import { registerJobs, startJobEngine, WORKED_BY } from "@/lib/jobs/engine";
-import { startPgTransport } from "@/lib/live/pg-transport";
+import { startLiveListener } from "@/lib/live/listen";
 import { DatabaseLockedError } from "@/lib/db/lock";
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db/mode";
 import { safeErrorSummary } from "@/lib/log/safe-error";
@@ -17,7 +17,7 @@ import { JOBS } from "./workers";
 import { peekProcessSingleton, setProcessSingleton } from "@/lib/util/process-singleton";
 
 /**
- * Once per process: the live transport (Postgres) and the job engine, with its workers and clocks unless this is a
+ * Once per process: the live listener and the job engine, with its workers and clocks unless this is a
  * web-only instance (WORKERS=0), whose engine only queues jobs for `npm run worker` (lib/server/roles.ts).
  */
 async function startBackgroundWork(database: Database): Promise<void> {
@@ -26,7 +26,7 @@ async function startBackgroundWork(database: Database): Promise<void> {
   const config = getConfig();
   const plan = backgroundPlan("web", config);
   const postgresUrl = config.database.kind === "postgres" ? config.database.url : null;
-  if (plan.liveTransport && database.kind === "postgres" && database.pool && postgresUrl) startPgTransport(database.pool, postgresUrl);
+  if (plan.liveListener) await startLiveListener(database, postgresUrl).ready;
   const boss = await startJobEngine(database, postgresUrl, JOBS, { work: plan.jobs });
   if (plan.jobs) {
     await registerJobs(boss, JOBS, { db: database.db, log: (line) => console.log(line), signal: shutdownSignal });

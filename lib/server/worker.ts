@@ -5,7 +5,6 @@ import { getDatabase } from "@/lib/db";
 import type { Database } from "@/lib/db/client";
 import { claimDatabaseMode, DatabaseModeError, describeDatabase } from "@/lib/db/mode";
 import { jobEngine, registerJobs, startJobEngine, WORKED_BY } from "@/lib/jobs/engine";
-import { startPgTransport } from "@/lib/live/pg-transport";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 
 import { backgroundPlan, workerRefusal } from "./roles";
@@ -86,8 +85,6 @@ export async function startWorker(): Promise<void> {
 
   const plan = backgroundPlan("worker", config);
   const postgresUrl = config.database.kind === "postgres" ? config.database.url : null;
-  // Its jobs' live events (a payment linked, a campaign's progress) reach the browsers of every web instance.
-  if (plan.liveTransport && database.pool && postgresUrl) startPgTransport(database.pool, postgresUrl);
   try {
     const boss = await startJobEngine(database, postgresUrl, JOBS, { work: plan.jobs });
     await registerJobs(boss, JOBS, { db: database.db, log, signal: shutdownSignal });

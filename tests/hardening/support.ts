@@ -20,9 +20,9 @@ export const AUTH_SECRET = "hardening-auth-secret-9f3b7c1d5e8a2b4c6d0e1f2a3b4c5d
 export const DEMO = { email: "admin@fundboard.test", password: "fundboard-demo" } as const;
 export const REAL_ADMIN = { email: "owner@hardening.test", password: "hardening-owner-pass-2718" } as const;
 
-/** Each server's port, free when the suite starts (tests/support/ports.ts): a sandbox takes two (API and verify). */
+/** Each server's port, free when the suite starts (tests/support/ports.ts): a sandbox takes three (API, verify, mail sink). */
 const app = () => freePortRun();
-const sandbox = () => freePortRun(2);
+const sandbox = () => freePortRun(3);
 export const PORTS = {
   leak: { app: await app(), sandbox: await sandbox() },
   crashPglite: { app: await app(), sandbox: await sandbox() },

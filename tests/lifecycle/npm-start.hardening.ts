@@ -11,7 +11,7 @@ import { freePortRun, isListening, untilClosed } from "@/tests/support/ports";
 import { npmStart } from "./npm-start";
 
 const PORT = await freePortRun();
-const SANDBOX_PORT = await freePortRun(2);
+const SANDBOX_PORT = await freePortRun(3);
 
 /** This machine's first address other than loopback: where a LAN neighbour would knock. */
 function lanAddress(): string {

@@ -14,9 +14,9 @@ import { signIn } from "@/tests/support/sign-in";
 import { npmStart } from "./npm-start";
 
 const PORT = await freePortRun();
-const SERVICE_PORT = await freePortRun(2);
+const SERVICE_PORT = await freePortRun(3);
 /** Where a sandbox would listen if one were (wrongly) started. */
-const SANDBOX_PORT = await freePortRun(2);
+const SANDBOX_PORT = await freePortRun(3);
 const KEY = "sk_live_production_refusals_0123456789";
 
 describe("production with a real service configured", () => {

@@ -14,7 +14,7 @@ import { requireBuild, startInstance, type Instance } from "./instances";
 
 const KEY = "sk_send_reserve_test_key_0123456789";
 const SECRET = "send-reserve-shared-auth-secret-0123456789abcdef";
-const PORTS = { a: await freePortRun(), b: await freePortRun(), sandbox: await freePortRun(2) } as const;
+const PORTS = { a: await freePortRun(), b: await freePortRun(), sandbox: await freePortRun(3) } as const;
 // The default limit: the review's storm was against it.
 const LIMIT = 90;
 const RESERVE = 9; // max(5, 10 %) of LIMIT: the sends' own room

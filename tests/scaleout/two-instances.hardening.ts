@@ -18,7 +18,7 @@ import { requireBuild, startInstance, type Instance } from "./instances";
 
 const KEY = "sk_scaleout_test_key_0123456789";
 const SECRET = "scale-out-shared-auth-secret-0123456789abcdef";
-const SANDBOX_PORT = await freePortRun(2);
+const SANDBOX_PORT = await freePortRun(3);
 const base = process.env.TEST_DATABASE_URL;
 
 if (process.env.CI && !base) throw new Error("CI must set TEST_DATABASE_URL: the scale-out tests run on Postgres.");

@@ -11,6 +11,7 @@ import { createTempPostgres } from "@/tests/support/db-targets";
 import { freePortRun } from "@/tests/support/ports";
 import { CREATE_PATH, sandboxControl } from "@/tests/support/sandbox-control";
 import { signIn, type Session } from "@/tests/support/sign-in";
+import { eventWith, SseClient } from "@/tests/support/sse-client";
 import { sleep, waitFor } from "@/tests/support/wait-for";
 
 import { requireBuild, startInstance, startWorker, type Instance, type Worker } from "./instances";
@@ -18,7 +19,7 @@ import { requireBuild, startInstance, startWorker, type Instance, type Worker } 
 const KEY = "sk_workers_apart_test_key_0123456789";
 const SECRET = "workers-apart-shared-auth-secret-0123456789abcdef";
 const DEMO = { email: "admin@fundboard.test", password: "fundboard-demo" } as const;
-const SANDBOX_PORT = await freePortRun(2);
+const SANDBOX_PORT = await freePortRun(3);
 const base = process.env.TEST_DATABASE_URL;
 
 if (process.env.CI && !base) throw new Error("CI must set TEST_DATABASE_URL: the scale-out tests run on Postgres.");
@@ -188,5 +189,32 @@ describe.runIf(base)("two web-only instances and one worker on one Postgres", ()
     expect(new Set(held).size).toBe(rows);
     expect((await workedBy()).sort()).toEqual([first.workedBy, next.workedBy].sort());
     await sandboxControl(sandbox).clearFaults();
+  });
+
+  it("tells a browser on the other web instance of a request accepted while only the worker works (issue 38)", async () => {
+    // Any worker (the one the other tests left running, or one of its own when it runs alone).
+    if (workers.length === 0) await worker();
+    const stream = await SseClient.open(await signIn(b.url, DEMO.email, DEMO.password));
+    const admin = await signIn(a.url, DEMO.email, DEMO.password);
+    const body = JSON.stringify({
+      tag: `live.${Date.now().toString(36)}`,
+      amount: "150.00",
+      description: "Dues",
+      idempotencyKey: `live_${Date.now().toString(36)}`,
+    });
+    const created = await admin.json<Envelope<{ requestId: string }>>("/api/requests", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const requestId = created.body.data.requestId;
+    const accepted = performance.now();
+    await sandboxControl(sandbox).accept(requestId);
+    // Neither web instance works jobs: the acceptance is applied in the worker's transaction, whose NOTIFY is the only
+    // way it reaches B. Waited on as an event; the bound only turns a lost event into a failure.
+    const event = await stream.waitFor(eventWith("request.updated", { requestId, status: "accepted" }), 60_000, accepted);
+    expect(event, "request.updated (accepted) on B").not.toBeNull();
+    await stream.close();
   });
 });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
 
 import { openDatabase, type Database } from "@/lib/db/client";
+import { startLiveListener, type LiveListener } from "@/lib/live/listen";
 
 import { copyPgliteTemplate, createTempPostgres } from "./db-template";
 
@@ -13,7 +14,7 @@ export { createTempPostgres };
 export interface DbTargetUnderTest {
   name: "pglite" | "postgres";
   /** A fresh, migrated database; `dispose` closes it and deletes what it made. */
-  create(): Promise<{ database: Database; dispose(): Promise<void>; reopen(): Promise<Database> }>;
+  create(): Promise<{ database: Database; url: string | null; dispose(): Promise<void>; reopen(): Promise<Database> }>;
 }
 
 // The run's migrated templates (vitest.config.ts's global setup), or "" where none was made: then each database
@@ -29,6 +30,7 @@ const pglite: DbTargetUnderTest = {
     let current = database;
     return {
       database,
+      url: null,
       reopen: async () => {
         current = await openDatabase({ kind: "pglite", dataDir });
         return current;
@@ -49,6 +51,7 @@ const postgres = (baseUrl: string): DbTargetUnderTest => ({
     let current = database;
     return {
       database,
+      url: temp.url,
       reopen: async () => {
         current = await openDatabase({ kind: "postgres", url: temp.url });
         return current;
@@ -76,14 +79,22 @@ export interface TestDatabase extends Database {
 // One helper so no test file repeats the create/dispose hooks; the returned Database reads whichever one the hooks opened.
 // Call it first in a describe block: vitest's default hook order ("stack") then opens the database before the
 // block's own setup and closes it after the block's own teardown (a job engine stops before its database).
-export function useTestDatabase(target: DbTargetUnderTest, { perTest = false }: { perTest?: boolean } = {}): TestDatabase {
+// `live`: this process hears the database's committed live events (lib/live/listen.ts), as a dashboard does.
+export function useTestDatabase(target: DbTargetUnderTest, { perTest = false, live = false }: { perTest?: boolean; live?: boolean } = {}): TestDatabase {
   let opened: Awaited<ReturnType<DbTargetUnderTest["create"]>> | null = null;
+  let listener: LiveListener | null = null;
   const open = async () => {
     opened = await target.create();
+    if (live) {
+      listener = startLiveListener(opened.database, opened.url, () => undefined);
+      await listener.ready;
+    }
   };
   const dispose = async () => {
     const closing = opened;
     opened = null;
+    await listener?.stop();
+    listener = null;
     await closing?.dispose();
   };
   if (perTest) {

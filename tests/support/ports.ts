@@ -57,7 +57,7 @@ function rangeFor(user: "e2e" | "vitest"): readonly [number, number] {
 }
 
 /**
- * The first of `count` consecutive free ports (a sandbox takes two: its API host and its verify host), picked at
+ * The first of `count` consecutive free ports (a sandbox takes three: its API host, its verify host and its mail sink), picked at
  * random in the caller's range and checked, never one this process handed out before: suites running side by side,
  * and a leftover server from an earlier run, cannot collide with a fixed number.
  */

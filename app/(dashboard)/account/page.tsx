@@ -6,15 +6,16 @@ import { EnrolBanner } from "@/components/account/enrol-banner";
 import { PasswordForm } from "@/components/account/password-form";
 import { SessionsSection } from "@/components/account/sessions-section";
 import { TwoStepSection } from "@/components/account/two-step-section";
+import { PreferencesForm } from "@/components/notifications/preferences-form";
 import { Card } from "@/components/ui/card";
 import { ENROL_PATH, requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { listSessions } from "@/lib/auth/sessions";
 import { recoveryCodesLeft } from "@/lib/auth/two-step";
 import { getDb } from "@/lib/db";
 import { keys } from "@/lib/client/query/options";
 import { getServerQueryClient } from "@/lib/query/server-client";
 import { getSettings } from "@/lib/settings/repo";
+import { readPreferences } from "@/lib/notifications/preferences";
 import { findStaffById } from "@/lib/auth/accounts";
 
 export const metadata = { title: "Your account" };
@@ -35,7 +36,7 @@ function Section({ id, title, intro, children }: { id: string; title: string; in
 
 export default async function AccountPage() {
   // The one page a person who must still set up two-step sign-in may open (lib/auth/page-guard.ts).
-  const me = await requirePageStaff(ANY_STAFF, ENROL_PATH);
+  const me = await requirePageStaff("account.own", ENROL_PATH);
   const db = await getDb();
   const [row, settings] = await Promise.all([findStaffById(db, me.id), getSettings(db)]);
   const enabled = row !== null && row.totpSecret !== null;
@@ -70,6 +71,15 @@ export default async function AccountPage() {
       {me.mustChangePassword ? null : (
         <Section id="password" title="Password" intro="Changing it signs out every other session of yours; this one stays signed in.">
           <PasswordForm />
+        </Section>
+      )}
+      {me.mustEnrol || me.mustChangePassword ? null : (
+        <Section
+          id="notifications"
+          title="Notifications"
+          intro="What you are told, and how: in the dashboard (the bell), by e-mail at once, or in the daily digest at 08:00."
+        >
+          <PreferencesForm initial={await readPreferences(db, me.id, me.role)} />
         </Section>
       )}
       {me.mustEnrol || me.mustChangePassword ? null : (

@@ -8,9 +8,8 @@ import { DataTable, Td } from "@/components/ui/table";
 import { TextLink } from "@/components/ui/text-link";
 import { AUDIT_PAGE_SIZE, auditFilterSchema, auditNames, auditPeople, queryAudit } from "@/lib/audit/query";
 import { auditLabel, auditSentence, auditTargetHref, auditTargetKind, auditTargetText } from "@/lib/audit/words";
-import { AUDIT_ACTIONS } from "@/lib/audit/write";
+import { AUDIT_ACTIONS } from "@/lib/audit/actions";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ADMINS } from "@/lib/client/auth/roles";
 import { getDb } from "@/lib/db";
 
 export const metadata = { title: "Audit log" };
@@ -18,7 +17,7 @@ export const metadata = { title: "Audit log" };
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
 export default async function AuditPage({ searchParams }: { searchParams: Search }) {
-  await requirePageStaff(ADMINS, "/audit");
+  await requirePageStaff("audit.read", "/audit");
   const raw = await searchParams;
   const filter = auditFilterSchema.parse({ person: raw.person || undefined, action: raw.action || undefined, page: raw.page });
   const db = await getDb();

@@ -5,7 +5,8 @@ import { CampaignList } from "@/components/campaigns/campaign-list";
 import { buttonClasses } from "@/components/ui/button";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { readCampaignPage } from "@/lib/campaigns/queries";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { staffActor } from "@/lib/actors/actor";
+import { can } from "@/lib/actors/permissions";
 import { pageParam } from "@/lib/client/http/page-param";
 import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
@@ -18,12 +19,12 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 // The list is a query, prefetched here with the read GET /api/campaigns uses; live campaign and request events
 // invalidate it (lib/client/live/effects.ts). The page number stays in the URL.
 export default async function CampaignsPage({ searchParams }: { searchParams: Search }) {
-  const staff = await requirePageStaff(ANY_STAFF, "/campaigns");
+  const staff = await requirePageStaff("campaigns.read", "/campaigns");
   const page = pageParam((await searchParams).page);
   const db = await getDb();
   const client = getServerQueryClient();
   await client.prefetchQuery({ queryKey: keys.campaignList(page), queryFn: () => readCampaignPage(db, page) });
-  const canSend = SENDERS.includes(staff.role);
+  const canSend = can(staffActor(staff), "campaigns.write");
 
   return (
     <div className="space-y-4">

@@ -2,7 +2,8 @@ import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 
 import { ExceptionInbox } from "@/components/exceptions/exception-inbox";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { staffActor } from "@/lib/actors/actor";
+import { can } from "@/lib/actors/permissions";
 import { exceptionListFromSearch } from "@/lib/client/exceptions/view";
 import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
@@ -16,7 +17,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 // The exceptions inbox (docs/architecture.md "Closing the books"), prefetched with the reads GET /api/exceptions and its count use (the count fills
 // the navigation's badge too); status, kind and page stay in the URL. Admins and operators resolve and reopen.
 export default async function ExceptionsPage({ searchParams }: { searchParams: Search }) {
-  const staff = await requirePageStaff(ANY_STAFF, "/exceptions");
+  const staff = await requirePageStaff("exceptions.read", "/exceptions");
   const raw = await searchParams;
   const query = exceptionListFromSearch((name) => raw[name]);
   const db = await getDb();
@@ -33,7 +34,7 @@ export default async function ExceptionsPage({ searchParams }: { searchParams: S
         payment. Most clear by themselves when their cause does; the rest are resolved here with a note saying how.
       </p>
       <HydrationBoundary state={dehydrate(client)}>
-        <ExceptionInbox query={query} canAct={SENDERS.includes(staff.role)} />
+        <ExceptionInbox query={query} canAct={can(staffActor(staff), "exceptions.resolve")} />
       </HydrationBoundary>
     </div>
   );

@@ -2,7 +2,6 @@ import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 
 import { PayerList } from "@/components/payers/payer-list";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { payerListFromSearch } from "@/lib/client/payers/search";
 import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
@@ -15,7 +14,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 
 // Prefetched with the read GET /api/payers uses; search, filter, order and page stay in the URL.
 export default async function PayersPage({ searchParams }: { searchParams: Search }) {
-  await requirePageStaff(ANY_STAFF, "/payers");
+  await requirePageStaff("payers.read", "/payers");
   const raw = await searchParams;
   const query = payerListFromSearch((name) => raw[name]);
   const db = await getDb();

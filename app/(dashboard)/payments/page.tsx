@@ -4,7 +4,8 @@ import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 import { PaymentList } from "@/components/payments/payment-list";
 import { SettledChart } from "@/components/payments/settled-chart";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { staffActor } from "@/lib/actors/actor";
+import { can } from "@/lib/actors/permissions";
 import { paymentFilterFromSearch } from "@/lib/client/payments/filters";
 import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
@@ -18,7 +19,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 
 // The chart and the list are queries, prefetched here with the reads their route handlers use; filters stay in the URL.
 export default async function PaymentsPage({ searchParams }: { searchParams: Search }) {
-  const staff = await requirePageStaff(ANY_STAFF, "/payments");
+  const staff = await requirePageStaff("payments.read", "/payments");
   const raw = await searchParams;
   const filter = paymentFilterFromSearch((name) => {
     const value = raw[name];
@@ -36,7 +37,7 @@ export default async function PaymentsPage({ searchParams }: { searchParams: Sea
       <h1 className="text-2xl font-semibold">Payments</h1>
       <HydrationBoundary state={dehydrate(client)}>
         <SettledChart />
-        <PaymentList filter={filter} today={dayOf(new Date(), timeZone)} canExport={SENDERS.includes(staff.role)} />
+        <PaymentList filter={filter} today={dayOf(new Date(), timeZone)} canExport={can(staffActor(staff), "payments.export")} />
       </HydrationBoundary>
     </div>
   );

@@ -4,7 +4,8 @@ import Link from "next/link";
 import { PlanList } from "@/components/plans/plan-list";
 import { buttonClasses } from "@/components/ui/button";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { staffActor } from "@/lib/actors/actor";
+import { can } from "@/lib/actors/permissions";
 import { pageParam } from "@/lib/client/http/page-param";
 import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
@@ -18,12 +19,12 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 // The list is a query, prefetched here with the read GET /api/plans uses; live request, payment and campaign events
 // invalidate it (lib/client/live/effects.ts). The page number stays in the URL.
 export default async function PlansPage({ searchParams }: { searchParams: Search }) {
-  const staff = await requirePageStaff(ANY_STAFF, "/plans");
+  const staff = await requirePageStaff("plans.read", "/plans");
   const page = pageParam((await searchParams).page);
   const db = await getDb();
   const client = getServerQueryClient();
   await client.prefetchQuery({ queryKey: keys.planList(page), queryFn: () => readPlanPage(db, page) });
-  const canSend = SENDERS.includes(staff.role);
+  const canSend = can(staffActor(staff), "plans.write");
 
   return (
     <div className="space-y-4">

@@ -2,7 +2,6 @@ import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 
 import { DayBookReport } from "@/components/reports/day-book";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { keys } from "@/lib/client/query/options";
 import { dayBookQuerySchema } from "@/lib/client/reports/daily";
 import { dayBookRange } from "@/lib/client/reports/range";
@@ -20,7 +19,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 // The day book (docs/architecture.md "Closing the books"), prefetched with the read GET /api/reports/daily uses; its days stay in the URL, read and
 // checked by the route's rule (this month so far by default; a refused range shows why, with nothing read).
 export default async function ReportsPage({ searchParams }: { searchParams: Search }) {
-  await requirePageStaff(ANY_STAFF, "/reports");
+  await requirePageStaff("reports.read", "/reports");
   const raw = await searchParams;
   const one = (name: string) => {
     const value = raw[name];

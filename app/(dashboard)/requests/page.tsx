@@ -5,7 +5,8 @@ import { RequestList } from "@/components/requests/request-list";
 import { buttonClasses } from "@/components/ui/button";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { campaignChoices } from "@/lib/campaigns/queries";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { staffActor } from "@/lib/actors/actor";
+import { can } from "@/lib/actors/permissions";
 import { keys } from "@/lib/client/query/options";
 import { requestListFromSearch } from "@/lib/client/requests/schemas";
 import { dayOf } from "@/lib/client/time/zone";
@@ -20,7 +21,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 
 // The list is a query, prefetched here with the read GET /api/requests uses; the filter stays in the URL.
 export default async function RequestsPage({ searchParams }: { searchParams: Search }) {
-  const staff = await requirePageStaff(ANY_STAFF, "/requests");
+  const staff = await requirePageStaff("requests.read", "/requests");
   const raw = await searchParams;
   const query = requestListFromSearch((name) => {
     const value = raw[name];
@@ -37,7 +38,7 @@ export default async function RequestsPage({ searchParams }: { searchParams: Sea
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-semibold">Requests</h1>
-        {SENDERS.includes(staff.role) ? (
+        {can(staffActor(staff), "requests.write") ? (
           <Link href="/requests/new" className={buttonClasses("primary")}>
             New request
           </Link>

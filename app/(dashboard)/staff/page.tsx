@@ -6,7 +6,6 @@ import { Badge } from "@/components/ui/badge";
 import { OneLine } from "@/components/ui/one-line";
 import { DataTable, Td } from "@/components/ui/table";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ADMINS } from "@/lib/client/auth/roles";
 import { getDb } from "@/lib/db";
 import { getSettings } from "@/lib/settings/repo";
 import { listStaff, toStaffView } from "@/lib/auth/accounts";
@@ -14,7 +13,7 @@ import { listStaff, toStaffView } from "@/lib/auth/accounts";
 export const metadata = { title: "Staff" };
 
 export default async function StaffPage() {
-  const me = await requirePageStaff(ADMINS, "/staff");
+  const me = await requirePageStaff("staff.manage", "/staff");
   const db = await getDb();
   const [rows, settings] = await Promise.all([listStaff(db).then((list) => list.map(toStaffView)), getSettings(db)]);
   return (

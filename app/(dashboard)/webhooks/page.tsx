@@ -8,7 +8,6 @@ import { TextLink } from "@/components/ui/text-link";
 import { DeliveryDetails, DeliveryPayment } from "@/components/webhooks/delivery-body";
 import { DeliveryOutcome } from "@/components/webhooks/delivery-outcome";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ADMINS } from "@/lib/client/auth/roles";
 import { pageParam } from "@/lib/client/http/page-param";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
@@ -35,7 +34,7 @@ const COLUMNS: Column[] = ["Received", { label: "Outcome", lead: true }, { label
 const FILTERS = Object.entries(DELIVERY_FILTERS) as [DeliveryFilter, (typeof DELIVERY_FILTERS)[DeliveryFilter]][];
 
 export default async function WebhooksPage({ searchParams }: { searchParams: Search }) {
-  await requirePageStaff(ADMINS, "/webhooks");
+  await requirePageStaff("deliveries.read", "/webhooks");
   const search = await searchParams;
   const filter = deliveryFilterParam(search.outcome);
   // The page and the count are capped (docs/architecture.md): this page costs the same however long the log.

@@ -1,9 +1,8 @@
-import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { draftCampaign } from "@/lib/campaigns/draft";
 import { parseCampaignCsv } from "@/lib/campaigns/parse";
-import { getCampaignView, readCampaignPage } from "@/lib/campaigns/queries";
-import { createCampaign, DraftLimitError, MAX_DRAFTS_PER_PERSON } from "@/lib/campaigns/repo";
+import { readCampaignPage } from "@/lib/campaigns/queries";
+import { MAX_DRAFTS_PER_PERSON } from "@/lib/campaigns/repo";
 import { campaignNameSchema, MAX_CAMPAIGN_BYTES } from "@/lib/client/campaigns/schemas";
 import { conflict, tooLarge, unprocessable, ApiError } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
@@ -18,12 +17,12 @@ export const dynamic = "force-dynamic";
 const MAX_UPLOAD_BYTES = MAX_CAMPAIGN_BYTES + 64 * 1024;
 const TOO_LARGE = "The file is larger than 2 MiB. Split it into smaller files and upload each.";
 
-export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
+export const GET = withStaff("campaigns.read", async (request, { db }) => {
   return ok(await readCampaignPage(db, pageParam(request.nextUrl.searchParams.get("page"))), "OK", 200, { "Cache-Control": "no-store" });
 });
 
 /** A CSV upload makes a draft campaign with every row checked (docs/architecture.md, "A campaign"). */
-export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
+export const POST = withStaff("campaigns.write", async (request, { db, actor }) => {
   const form = await readMultipart(request, MAX_UPLOAD_BYTES, "the campaign", TOO_LARGE);
   const name = campaignNameSchema.safeParse(form.get("name") ?? "");
   if (!name.success) throw unprocessable("Check the campaign's name.", { fieldErrors: { name: name.error.issues.map((i) => i.message) }, formErrors: [] });
@@ -32,25 +31,14 @@ export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
   if (file.size > MAX_CAMPAIGN_BYTES) throw tooLarge(`The file is larger than 2 MiB (${file.size} bytes). Split it into smaller files.`);
   const parsed = parseCampaignCsv(new Uint8Array(await file.arrayBuffer()));
   if (!parsed.ok) throw new ApiError(parsed.status, parsed.message);
-  let id: string;
-  try {
-    id = await createCampaign(db, name.data, parsed.rows, staff.id);
-  } catch (error) {
-    if (!(error instanceof DraftLimitError)) throw error;
+  const outcome = await draftCampaign(db, actor, { name: name.data, rows: parsed.rows });
+  if (outcome.kind === "draft_limit") {
     throw conflict(
       `You already have ${MAX_DRAFTS_PER_PERSON} draft campaigns, the most one person can keep. Open one under Campaigns and start it or discard it (Discard draft), then upload this file again.`,
-      { drafts: error.drafts, maxDrafts: MAX_DRAFTS_PER_PERSON },
+      { drafts: outcome.drafts, maxDrafts: MAX_DRAFTS_PER_PERSON },
     );
   }
-  const view = await getCampaignView(db, id);
-  await writeAudit(db, {
-    action: "campaign.uploaded",
-    actor: staff,
-    target: id,
-    detail: { name: name.data, rows: parsed.rows.length, invalid: view?.counts.invalid ?? 0 },
-    ip,
-  });
-  return ok(view, "Campaign drafted: check the preview, then start it", 201);
+  return ok(outcome.campaign, "Campaign drafted: check the preview, then start it", 201);
 });
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

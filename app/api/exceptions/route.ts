@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { exceptionListFromSearch } from "@/lib/client/exceptions/view";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
@@ -8,7 +7,7 @@ import { readExceptionPage } from "@/lib/exceptions/queries";
 export const dynamic = "force-dynamic";
 
 /** The exceptions inbox (docs/architecture.md "Closing the books"): ?status=open|resolved&kind=&page=; an unusable value reads as its default. */
-export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
+export const GET = withStaff("exceptions.read", async (request, { db }) => {
   const params = request.nextUrl.searchParams;
   return ok(
     await readExceptionPage(

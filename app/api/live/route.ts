@@ -1,6 +1,5 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
-import { subscribe, type LiveEvent } from "@/lib/live/bus";
+import { subscribeFor, type LiveEvent } from "@/lib/live/bus";
 import { admitStream } from "@/lib/live/stream-limit";
 import { otherMethods } from "@/lib/http/other-methods";
 import { openSession } from "@/lib/auth/sessions";
@@ -10,7 +9,7 @@ export const dynamic = "force-dynamic";
 const HEARTBEAT_MS = 15_000;
 
 /** Server-sent events; the browser invalidates its queries on each (docs/architecture.md). */
-export const GET = withStaff(ANY_STAFF, async (request, { staff, db }) => {
+export const GET = withStaff("events.read", async (request, { staff, db }) => {
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({
@@ -24,7 +23,7 @@ export const GET = withStaff(ANY_STAFF, async (request, { staff, db }) => {
       };
       // The retry hint is the browser's reconnect delay; the first comment flushes the headers.
       send("retry: 2000\n: connected\n\n");
-      const unsubscribe = subscribe((event: LiveEvent) => send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
+      const unsubscribe = subscribeFor(staff.id, (event: LiveEvent) => send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`));
       // Each heartbeat re-reads the session, so an ended one (or a disabled account) stops hearing events within one period.
       const heartbeat = setInterval(() => {
         openSession(db, staff.sessionId, staff.id).then(

@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { recoveryCodesLeft } from "@/lib/auth/two-step";
 import { notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
@@ -10,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 /** The signed-in person's own account: who they are, and their two-step sign-in. */
 export const GET = withStaff(
-  ANY_STAFF,
+  "account.own",
   async (_request, { db, staff }) => {
     const row = await findStaffById(db, staff.id);
     if (!row) throw notFound("Your account no longer exists.");

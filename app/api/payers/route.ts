@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { payerListFromSearch } from "@/lib/client/payers/search";
 import { getConfig } from "@/lib/config";
 import { csvFilename } from "@/lib/csv/table";
@@ -12,7 +11,7 @@ import { payersForCsv, readPayerPage } from "@/lib/payers/queries";
 export const dynamic = "force-dynamic";
 
 /** Every tag asked or paid (docs/architecture.md "Payers and chasing"): ?q=&filter=&sort=&page=, or format=csv for the whole filter. */
-export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
+export const GET = withStaff("payers.read", async (request, { db }) => {
   const params = request.nextUrl.searchParams;
   const query = payerListFromSearch((name) => params.get(name));
   if (params.get("format") === "csv") {

@@ -1,6 +1,5 @@
 import { getConfig } from "@/lib/config";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { ok } from "@/lib/http/envelope";
 import { csvFilename } from "@/lib/csv/table";
 import { csvResponse } from "@/lib/http/csv-response";
@@ -11,7 +10,7 @@ import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withStaff(ANY_STAFF, async (request, { db, staff }) => {
+export const GET = withStaff("payments.read", async (request, { db, staff }) => {
   const params = request.nextUrl.searchParams;
   const filter = paymentFilterFromSearch((name) => params.get(name));
   const { timeZone } = getConfig();

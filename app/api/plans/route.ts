@@ -1,6 +1,5 @@
 import { withStaff } from "@/lib/auth/guard";
 import { parseCampaignCsv } from "@/lib/campaigns/parse";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
 import { MAX_CAMPAIGN_BYTES } from "@/lib/client/campaigns/schemas";
 import { pageParam } from "@/lib/client/http/page-param";
 import { describe } from "@/lib/client/plans/schedule";
@@ -37,12 +36,12 @@ function chasingField(value: FormDataEntryValue | null): Record<string, unknown>
   return { chaseAfterHours: afterHours, chaseTimes: times, chaseInclude: include ?? [] };
 }
 
-export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
+export const GET = withStaff("plans.read", async (request, { db }) => {
   return ok(await readPlanPage(db, pageParam(request.nextUrl.searchParams.get("page"))), "OK", 200, { "Cache-Control": "no-store" });
 });
 
 /** A plan from its roster CSV and schedule (docs/architecture.md "Plans"); invalid rows are kept as marked members. */
-export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
+export const POST = withStaff("plans.write", async (request, { db, actor }) => {
   const form = await readMultipart(request, MAX_UPLOAD_BYTES, "the plan", TOO_LARGE);
   const raw: Record<string, unknown> = {};
   for (const key of FIELDS) {
@@ -60,7 +59,7 @@ export const POST = withStaff(SENDERS, async (request, { db, staff, ip }) => {
   const parsed = parseCampaignCsv(new Uint8Array(await file.arrayBuffer()), { describe: (own) => describe(template, own, "2026-W48") });
   if (!parsed.ok) throw new ApiError(parsed.status, parsed.message);
   const { timeZone } = getConfig();
-  const view = await makePlan(db, fields, timeZone, parsed.rows, staff, ip);
+  const view = await makePlan(db, actor, fields, timeZone, parsed.rows);
   const invalid = view.invalidMembers;
   return ok(
     view,

@@ -1,7 +1,7 @@
 export const ROLES = ["admin", "operator", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Who may do what (docs/architecture.md); handlers name these lists rather than raw role strings. */
+/** The role lists of the permission table (lib/client/auth/permissions.ts); handlers and pages name a permission, never these (docs/architecture.md "Actors"). */
 export const ANY_STAFF: readonly Role[] = ROLES;
 export const SENDERS: readonly Role[] = ["admin", "operator"];
 export const ADMINS: readonly Role[] = ["admin"];

@@ -17,6 +17,7 @@ export const LIVE_EVENT_TYPES = [
   "balance.changed",
   "campaign.progress",
   "exceptions.changed",
+  "notification.created",
 ] as const satisfies readonly LiveEventType[];
 
 // Does not compile when bus.ts gains an event type the list above lacks.
@@ -55,6 +56,9 @@ export function liveEffect(event: LiveEvent): QueryKey[] {
     case "exceptions.changed":
       // The inbox, each exception and the navigation's count; the day book counts the open ones of each day.
       return [keys.exceptions, keys.dayBooks];
+    case "notification.created":
+      // The bell's count and the notifications page (only its person's tabs hear it).
+      return [keys.notifications];
   }
 }
 
@@ -86,6 +90,8 @@ export function parseLiveEvent(type: LiveEventType, data: string): LiveEvent | n
       return isString(fields.campaignId) ? { type, campaignId: fields.campaignId } : null;
     case "exceptions.changed":
       return { type };
+    case "notification.created":
+      return isString(fields.staffId) && isString(fields.id) ? { type, staffId: fields.staffId, id: fields.id } : null;
   }
 }
 
@@ -104,5 +110,7 @@ export function fallbackEffect(type: LiveEventType): QueryKey[] {
       return [["campaigns"], keys.plans];
     case "exceptions.changed":
       return [keys.exceptions, keys.dayBooks];
+    case "notification.created":
+      return [keys.notifications];
   }
 }

@@ -19,6 +19,7 @@ import type { FundRequestView, RequestPage } from "@/lib/requests/view";
 import type { DayBook } from "@/lib/client/reports/daily";
 import { exceptionListSearch, type ExceptionListQuery, type ExceptionPage, type ExceptionView, type LinkSuggestion } from "@/lib/client/exceptions/view";
 import { dayBookSearch } from "@/lib/client/reports/range";
+import type { NotificationPage, NotificationQuery } from "@/lib/client/notifications/view";
 
 // The one definition of every query: its key and how the browser reads it (our route handlers). A page's server
 // component prefetches the same key with the same read function its route handler calls (docs/architecture.md,
@@ -71,6 +72,10 @@ export const keys = {
   dayBook: (r: { from: string; to: string }) => ["reports", "daily", { from: r.from, to: r.to }] as const,
   /** The exceptions inbox, one exception (with its link suggestions) and the navigation's open count. */
   exceptions: ["exceptions"] as const,
+  /** The person's notifications: the bell's unread count and the notifications page's pages. */
+  notifications: ["notifications"] as const,
+  notificationCount: ["notifications", "count"] as const,
+  notificationList: (p: { unread: boolean; page: number }) => ["notifications", "list", { unread: p.unread, page: p.page }] as const,
   exceptionList: (p: ExceptionListQuery) => ["exceptions", "list", { status: p.status, kind: p.kind ?? "", day: p.day ?? "", page: p.page }] as const,
   exception: (id: string) => ["exceptions", "detail", id.toLowerCase()] as const,
   openExceptions: ["exceptions", "open-count"] as const,
@@ -233,4 +238,18 @@ export const openExceptionsQuery = () =>
     queryKey: keys.openExceptions,
     queryFn: () => apiFetch<{ open: number; capped: boolean }>("/api/exceptions/count"),
     staleTime: 30_000,
+  });
+
+/** The bell's unread count (the `notification.created` event refetches it; reading marks it down). */
+export const unreadNotificationsQuery = () =>
+  queryOptions({
+    queryKey: keys.notificationCount,
+    queryFn: async () => (await apiFetch<NotificationPage>("/api/notifications?unread=1&page=1")).unread,
+    staleTime: 30_000,
+  });
+
+export const notificationListQuery = (p: NotificationQuery) =>
+  queryOptions({
+    queryKey: keys.notificationList(p),
+    queryFn: () => apiFetch<NotificationPage>(`/api/notifications?${p.unread ? "unread=1&" : ""}page=${p.page}`),
   });

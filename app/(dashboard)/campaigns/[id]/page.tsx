@@ -5,7 +5,8 @@ import { CampaignPage as CampaignScreen } from "@/components/campaigns/campaign-
 import { campaignHref, rowFilterParam } from "@/components/campaigns/format";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { getCampaignView, readCampaignRows } from "@/lib/campaigns/queries";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { staffActor } from "@/lib/actors/actor";
+import { can } from "@/lib/actors/permissions";
 import { pageParam } from "@/lib/client/http/page-param";
 import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
@@ -21,7 +22,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 // The rows' filter and page stay in the URL.
 export default async function CampaignPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Search }) {
   const { id: raw } = await params;
-  const staff = await requirePageStaff(ANY_STAFF, campaignHref(raw));
+  const staff = await requirePageStaff("campaigns.read", campaignHref(raw));
   // A campaign id is a uuid, which never needs percent-encoding: anything else is simply not found.
   if (malformedParam({ id: raw })) notFound();
   const id = raw.toLowerCase();
@@ -43,7 +44,7 @@ export default async function CampaignPage({ params, searchParams }: { params: P
   ]);
   return (
     <HydrationBoundary state={dehydrate(client)}>
-      <CampaignScreen id={id} status={status} page={page} canSend={SENDERS.includes(staff.role)} />
+      <CampaignScreen id={id} status={status} page={page} canSend={can(staffActor(staff), "campaigns.write")} />
     </HydrationBoundary>
   );
 }

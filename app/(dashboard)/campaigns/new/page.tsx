@@ -2,12 +2,11 @@ import { CampaignFileFormat } from "@/components/campaigns/file-format";
 import { NewCampaignForm } from "@/components/campaigns/new-campaign-form";
 import { TextLink } from "@/components/ui/text-link";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { SENDERS } from "@/lib/client/auth/roles";
 
 export const metadata = { title: "New campaign" };
 
 export default async function NewCampaignPage() {
-  await requirePageStaff(SENDERS, "/campaigns/new");
+  await requirePageStaff("campaigns.write", "/campaigns/new");
   return (
     <div className="space-y-4">
       <TextLink href="/campaigns" className="text-sm">

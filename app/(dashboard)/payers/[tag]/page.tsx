@@ -3,7 +3,8 @@ import { notFound } from "next/navigation";
 
 import { PayerPage } from "@/components/payers/payer-page";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { staffActor } from "@/lib/actors/actor";
+import { can } from "@/lib/actors/permissions";
 import { payerKey } from "@/lib/client/payers/tag";
 import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
@@ -15,7 +16,7 @@ export const metadata = { title: "Payer" };
 
 export default async function PayerDetailPage({ params }: { params: Promise<{ tag: string }> }) {
   const { tag } = await params;
-  const staff = await requirePageStaff(ANY_STAFF, `/payers/${encodeURIComponent(tag)}`);
+  const staff = await requirePageStaff("payers.read", `/payers/${encodeURIComponent(tag)}`);
   let decoded = tag;
   try {
     decoded = decodeURIComponent(tag);
@@ -30,7 +31,7 @@ export default async function PayerDetailPage({ params }: { params: Promise<{ ta
   client.setQueryData(keys.payer(key), detail);
   return (
     <HydrationBoundary state={dehydrate(client)}>
-      <PayerPage tag={key} canMark={SENDERS.includes(staff.role)} />
+      <PayerPage tag={key} canMark={can(staffActor(staff), "payers.write")} />
     </HydrationBoundary>
   );
 }

@@ -3,7 +3,8 @@ import { notFound } from "next/navigation";
 
 import { PaymentDetail } from "@/components/payments/payment-detail";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { staffActor } from "@/lib/actors/actor";
+import { can } from "@/lib/actors/permissions";
 import { getDb } from "@/lib/db";
 import { malformedParam } from "@/lib/http/route-params";
 import { getPayment } from "@/lib/payments/query";
@@ -14,7 +15,7 @@ export const metadata = { title: "Payment" };
 
 export default async function PaymentPage({ params }: { params: Promise<{ uuid: string }> }) {
   const { uuid: raw } = await params;
-  const staff = await requirePageStaff(ANY_STAFF, `/payments/${raw}`);
+  const staff = await requirePageStaff("payments.read", `/payments/${raw}`);
   // A uuid needs no decoding: anything with escapes in it is not one.
   if (malformedParam({ uuid: raw })) notFound();
   const uuid = raw.toLowerCase();
@@ -24,7 +25,7 @@ export default async function PaymentPage({ params }: { params: Promise<{ uuid: 
   client.setQueryData(keys.payment(uuid), payment);
   return (
     <HydrationBoundary state={dehydrate(client)}>
-      <PaymentDetail uuid={uuid} canReverify={SENDERS.includes(staff.role)} />
+      <PaymentDetail uuid={uuid} canReverify={can(staffActor(staff), "payments.reverify")} />
     </HydrationBoundary>
   );
 }

@@ -4,7 +4,8 @@ import { notFound } from "next/navigation";
 import { planHref } from "@/components/plans/format";
 import { PlanPage as PlanScreen } from "@/components/plans/plan-page";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { staffActor } from "@/lib/actors/actor";
+import { can } from "@/lib/actors/permissions";
 import { boardQuerySchema, planQuerySchema } from "@/lib/client/plans/schemas";
 import { keys } from "@/lib/client/query/options";
 import { getDb } from "@/lib/db";
@@ -22,7 +23,7 @@ type Search = Promise<Record<string, string | string[] | undefined>>;
 // members, and the roster's page (`members=`), stay in the URL: the page holds one page of each, however large the plan.
 export default async function PlanPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Search }) {
   const { id: raw } = await params;
-  const staff = await requirePageStaff(ANY_STAFF, planHref(raw));
+  const staff = await requirePageStaff("plans.read", planHref(raw));
   // A plan id is a uuid, which never needs percent-encoding: anything else is simply not found.
   if (malformedParam({ id: raw })) notFound();
   const id = raw.toLowerCase();
@@ -41,7 +42,7 @@ export default async function PlanPage({ params, searchParams }: { params: Promi
   ]);
   return (
     <HydrationBoundary state={dehydrate(client)}>
-      <PlanScreen id={id} owing={owing} page={page} members={members} now={now.toISOString()} canSend={SENDERS.includes(staff.role)} />
+      <PlanScreen id={id} owing={owing} page={page} members={members} now={now.toISOString()} canSend={can(staffActor(staff), "plans.write")} />
     </HydrationBoundary>
   );
 }

@@ -2,14 +2,13 @@ import { NewPlanForm } from "@/components/plans/new-plan-form";
 import { PlanFileFormat } from "@/components/plans/file-format";
 import { TextLink } from "@/components/ui/text-link";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { SENDERS } from "@/lib/client/auth/roles";
 import { dayOf } from "@/lib/client/time/zone";
 import { getConfig } from "@/lib/config";
 
 export const metadata = { title: "New plan" };
 
 export default async function NewPlanPage() {
-  await requirePageStaff(SENDERS, "/plans/new");
+  await requirePageStaff("plans.write", "/plans/new");
   const now = new Date();
   return (
     <div className="space-y-4">

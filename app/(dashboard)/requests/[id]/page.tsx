@@ -3,7 +3,8 @@ import { notFound } from "next/navigation";
 
 import { RequestDetail } from "@/components/requests/request-detail";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
+import { staffActor } from "@/lib/actors/actor";
+import { can } from "@/lib/actors/permissions";
 import { getDb } from "@/lib/db";
 import { malformedParam } from "@/lib/http/route-params";
 import { keys } from "@/lib/client/query/options";
@@ -16,7 +17,7 @@ export const metadata = { title: "Request" };
 export default async function RequestPage({ params }: { params: Promise<{ id: string }> }) {
   // A valid id never needs percent-encoding, so anything else (a stray "%" included) is simply not found.
   const { id } = await params;
-  const staff = await requirePageStaff(ANY_STAFF, `/requests/${encodeURIComponent(id)}`);
+  const staff = await requirePageStaff("requests.read", `/requests/${encodeURIComponent(id)}`);
   if (malformedParam({ requestId: id })) notFound();
   const client = getServerQueryClient();
   const db = await getDb();
@@ -26,7 +27,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
   if (outcome?.kind === "found") client.setQueryData(keys.request(id), outcome.request);
   return (
     <HydrationBoundary state={dehydrate(client)}>
-      <RequestDetail id={id} canSend={SENDERS.includes(staff.role)} />
+      <RequestDetail id={id} canSend={can(staffActor(staff), "requests.write")} />
     </HydrationBoundary>
   );
 }

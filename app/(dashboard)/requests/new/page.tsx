@@ -1,6 +1,5 @@
 import { NewRequestForm, type RequestPrefill } from "@/components/requests/new-request-form";
 import { requirePageStaff } from "@/lib/auth/page-guard";
-import { SENDERS } from "@/lib/client/auth/roles";
 
 export const metadata = { title: "New request" };
 
@@ -14,7 +13,7 @@ function prefillFrom(raw: Record<string, string | string[] | undefined>): Reques
 }
 
 export default async function NewRequestPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await requirePageStaff(SENDERS, "/requests/new");
+  await requirePageStaff("requests.write", "/requests/new");
   const prefill = prefillFrom(await searchParams);
   return (
     <div className="space-y-4">

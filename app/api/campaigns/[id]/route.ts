@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { getCampaignView } from "@/lib/campaigns/queries";
 import { notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
@@ -7,7 +6,7 @@ import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withStaff<{ id: string }>(ANY_STAFF, async (_request, { db, params }) => {
+export const GET = withStaff<{ id: string }>("campaigns.read", async (_request, { db, params }) => {
   const view = await getCampaignView(db, params.id);
   if (!view) throw notFound("No such campaign. It may have been made on another dashboard.");
   return ok(view, "OK", 200, { "Cache-Control": "no-store" });

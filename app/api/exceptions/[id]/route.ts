@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { readException } from "@/lib/exceptions/queries";
 import { notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
@@ -8,7 +7,7 @@ import { otherMethods } from "@/lib/http/other-methods";
 export const dynamic = "force-dynamic";
 
 /** One exception, with the requests its payment could be linked to (same tag and amount first, then same tag). */
-export const GET = withStaff<{ id: string }>(ANY_STAFF, async (_request, { db, params }) => {
+export const GET = withStaff<{ id: string }>("exceptions.read", async (_request, { db, params }) => {
   const found = await readException(db, params.id);
   if (!found) throw notFound("No such exception. It may have been opened on another dashboard.");
   return ok(found, "OK", 200, { "Cache-Control": "no-store" });

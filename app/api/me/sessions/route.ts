@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { listSessions } from "@/lib/auth/sessions";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
@@ -8,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 /** The person's open sessions (device, address, started, last seen); `current` marks this one. */
 export const GET = withStaff(
-  ANY_STAFF,
+  "account.own",
   async (_request, { db, staff }) => {
     const items = await listSessions(db, staff.id, staff.sessionId);
     return ok({ items, page: 1, pageSize: items.length, total: items.length });

@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { getPayment } from "@/lib/payments/query";
@@ -7,7 +6,7 @@ import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withStaff<{ uuid: string }>(ANY_STAFF, async (_request, { db, staff, params }) => {
+export const GET = withStaff<{ uuid: string }>("payments.read", async (_request, { db, staff, params }) => {
   const payment = await getPayment(db, params.uuid, staff.role);
   if (!payment) throw notFound(`No payment ${params.uuid} has been recorded. Check the id, or look in the payments list.`);
   return ok(payment, "OK", 200, { "Cache-Control": "no-store" });

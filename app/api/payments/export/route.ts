@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { SENDERS } from "@/lib/client/auth/roles";
 import { exportQuerySchema } from "@/lib/client/payments/export-query";
 import { getConfig } from "@/lib/config";
 import { dayBookRange } from "@/lib/client/reports/range";
@@ -17,7 +16,7 @@ import { takeExportSlot } from "@/lib/payments/export-slots";
 export const dynamic = "force-dynamic";
 
 /** Payments and fees for accounting (docs/architecture.md "Closing the books"): ?format=xero|quickbooks&from=&to= (days in TIMEZONE). */
-export const GET = withStaff(SENDERS, async (request, { db, staff }) => {
+export const GET = withStaff("payments.export", async (request, { db, staff }) => {
   const query = parseFields(exportQuerySchema, Object.fromEntries(request.nextUrl.searchParams));
   const { timeZone } = getConfig();
   // The day book's rule for the days (this month so far by default, the last day not before the first, at most

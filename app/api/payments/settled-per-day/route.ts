@@ -1,6 +1,5 @@
 import { getConfig } from "@/lib/config";
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 import { settledPerDay } from "@/lib/payments/query";
@@ -8,7 +7,7 @@ import { settledPerDay } from "@/lib/payments/query";
 export const dynamic = "force-dynamic";
 
 /** The payments page's chart: the amount settled per day (in TIMEZONE) of the last 30, oldest first (docs/architecture.md). */
-export const GET = withStaff(ANY_STAFF, async (_request, { db }) => {
+export const GET = withStaff("reports.read", async (_request, { db }) => {
   return ok(await settledPerDay(db, getConfig().timeZone), "OK", 200, { "Cache-Control": "no-store" });
 });
 

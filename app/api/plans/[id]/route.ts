@@ -1,7 +1,6 @@
 import type { NextRequest } from "next/server";
 
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF, SENDERS } from "@/lib/client/auth/roles";
 import { planPatchSchema, planQuerySchema } from "@/lib/client/plans/schemas";
 import { conflict, notFound } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
@@ -17,7 +16,7 @@ const NO_PLAN = "No such plan. It may have been made on another dashboard.";
 /** `?members=` picks the roster's page (docs/architecture.md "Plans"); the counts are over the whole roster. */
 const rosterPage = (request: NextRequest) => ({ page: planQuerySchema.parse(Object.fromEntries(request.nextUrl.searchParams)).members });
 
-export const GET = withStaff<{ id: string }>(ANY_STAFF, async (request, { db, params }) => {
+export const GET = withStaff<{ id: string }>("plans.read", async (request, { db, params }) => {
   const view = await getPlanView(db, params.id, new Date(), rosterPage(request));
   if (!view) throw notFound(NO_PLAN);
   return ok(view, "OK", 200, { "Cache-Control": "no-store" });
@@ -27,9 +26,9 @@ export const GET = withStaff<{ id: string }>(ANY_STAFF, async (request, { db, pa
 const MAX_PATCH_BYTES = 256 * 1024;
 
 /** Pause, resume or end; add, remove or re-price members; change the schedule. Each from the next period on, audited. */
-export const PATCH = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
+export const PATCH = withStaff<{ id: string }>("plans.write", async (request, { db, params, actor }) => {
   const patch = await parseJsonBody(request, planPatchSchema, MAX_PATCH_BYTES);
-  const outcome = await changePlan(db, params.id, patch, staff, ip);
+  const outcome = await changePlan(db, actor, params.id, patch);
   if (outcome.kind === "not_found") throw notFound(NO_PLAN);
   if (outcome.kind === "refused") throw conflict(outcome.message, { status: outcome.status });
   return ok(await getPlanView(db, outcome.planId, new Date(), rosterPage(request)), outcome.message);

@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { dayBookApiQuerySchema } from "@/lib/client/reports/daily";
 import { dayBookRange } from "@/lib/client/reports/range";
 import { dayOf } from "@/lib/client/time/zone";
@@ -17,7 +16,7 @@ import { firstActivityDay } from "@/lib/reports/first-activity";
 export const dynamic = "force-dynamic";
 
 /** The day book (docs/architecture.md "Closing the books"): ?from=&to= (days in TIMEZONE, this month so far by default, at most 366), format=csv. */
-export const GET = withStaff(ANY_STAFF, async (request, { db }) => {
+export const GET = withStaff("reports.read", async (request, { db }) => {
   const query = parseFields(dayBookApiQuerySchema, Object.fromEntries(request.nextUrl.searchParams));
   const { timeZone } = getConfig();
   // The one rule the /reports page uses too (lib/client/reports/range.ts).

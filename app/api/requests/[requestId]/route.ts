@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { notFound } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { requestDeps } from "@/lib/requests/deps";
@@ -10,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 // A ServiceError from the service call (502/503/504, data {kind}; our budget's refusal is a 503 with
 // Retry-After) propagates: withStaff answers it.
-export const GET = withStaff<{ requestId: string }>(ANY_STAFF, async (_request, { db, params }) => {
+export const GET = withStaff<{ requestId: string }>("requests.read", async (_request, { db, params }) => {
   const outcome = await getRequestDetail(requestDeps(db), params.requestId);
   if (outcome.kind === "not_found") throw notFound(`No fund request ${params.requestId} was found here or at the service.`);
   return ok(outcome.request, outcome.stale ?? "OK");

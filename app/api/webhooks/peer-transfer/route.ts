@@ -2,7 +2,7 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { clientIp } from "@/lib/http/client-ip";
 import { fail, ok } from "@/lib/http/envelope";
-import { announcePayment } from "@/lib/payments/after-record";
+import { dropBalanceAfterPayment } from "@/lib/payments/after-record";
 import { queueFollowUp } from "@/lib/payments/follow-up.job";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { MAX_WEBHOOK_BYTES, processDelivery } from "@/lib/webhooks/intake";
@@ -40,7 +40,7 @@ export async function POST(request: Request) {
     );
     // Before the 200 (docs/architecture.md): the follow-up job is stored, with those of the deliveries
     // arriving alongside; a repeat queues it again in case the one that recorded it died first.
-    await Promise.all([result.paymentUuid ? queueFollowUp(result.paymentUuid) : null, result.recordedUuid ? announcePayment(result.recordedUuid) : null]);
+    await Promise.all([result.paymentUuid ? queueFollowUp(result.paymentUuid) : null, result.recordedUuid ? dropBalanceAfterPayment() : null]);
     // A refusal's code is its status's default (401 bad signature, 400/413/415 the body, 500 ours): docs/architecture.md, "Error codes".
     return result.status === 200 ? ok({}, result.message, 200, NO_COMPRESSION) : fail(result.status, result.message, undefined, NO_COMPRESSION);
   } catch (error) {

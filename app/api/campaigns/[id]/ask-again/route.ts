@@ -1,6 +1,5 @@
 import { withStaff } from "@/lib/auth/guard";
-import { SENDERS } from "@/lib/client/auth/roles";
-import { askAgain } from "@/lib/campaigns/ask-again";
+import { askAgainAudited } from "@/lib/campaigns/ask-again";
 import { getCampaignView } from "@/lib/campaigns/queries";
 import { DraftLimitError, MAX_DRAFTS_PER_PERSON, RoundDraftExistsError } from "@/lib/campaigns/repo";
 import { askAgainSchema } from "@/lib/client/campaigns/schemas";
@@ -13,9 +12,9 @@ import { otherMethods } from "@/lib/http/other-methods";
 export const dynamic = "force-dynamic";
 
 /** Ask again (docs/architecture.md "Payers and chasing"): a draft next round of this campaign's declined, failed or unanswered rows, checked against the policy. */
-export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
+export const POST = withStaff<{ id: string }>("campaigns.write", async (request, { db, params, actor }) => {
   const input = await parseJsonBody(request, askAgainSchema);
-  const outcome = await askAgain(db, params.id, input, staff.id, { audit: { actor: staff, ip } }).catch((error: unknown) => {
+  const outcome = await askAgainAudited(db, actor, params.id, input).catch((error: unknown) => {
     if (error instanceof RoundDraftExistsError) {
       throw conflict("The next round of this campaign is already waiting as a draft. Open it under Campaigns and start it or discard it, then ask again.", {
         draftId: error.draftId,

@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { campaignResultsCsv } from "@/lib/campaigns/results-csv";
 import { findCampaign } from "@/lib/campaigns/repo";
 import { campaignRowsQuerySchema } from "@/lib/client/campaigns/schemas";
@@ -11,7 +10,7 @@ import { otherMethods } from "@/lib/http/other-methods";
 export const dynamic = "force-dynamic";
 
 // The download follows the rows filter of the page it came from (?status=…, the same schema as /rows).
-export const GET = withStaff<{ id: string }>(ANY_STAFF, async (request, { db, params }) => {
+export const GET = withStaff<{ id: string }>("campaigns.read", async (request, { db, params }) => {
   const campaign = await findCampaign(db, params.id);
   if (!campaign) throw notFound("No such campaign.");
   const { status } = campaignRowsQuerySchema.parse(Object.fromEntries(request.nextUrl.searchParams));

@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { findCampaign } from "@/lib/campaigns/repo";
 import { readCampaignRows } from "@/lib/campaigns/queries";
 import { campaignRowsQuerySchema } from "@/lib/client/campaigns/schemas";
@@ -9,7 +8,7 @@ import { otherMethods } from "@/lib/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withStaff<{ id: string }>(ANY_STAFF, async (request, { db, params }) => {
+export const GET = withStaff<{ id: string }>("campaigns.read", async (request, { db, params }) => {
   if (!(await findCampaign(db, params.id))) throw notFound("No such campaign.");
   const search = request.nextUrl.searchParams;
   const query = campaignRowsQuerySchema.parse({ status: search.get("status") || undefined, page: search.get("page") ?? undefined });

@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { SENDERS } from "@/lib/client/auth/roles";
 import { toExceptionView } from "@/lib/exceptions/queries";
 import { reopenExceptionAudited } from "@/lib/exceptions/resolve";
 import { ok } from "@/lib/http/envelope";
@@ -10,8 +9,8 @@ import { otherMethods } from "@/lib/http/other-methods";
 export const dynamic = "force-dynamic";
 
 /** Reopens a resolved exception; from then on only a person closes it. Audited. */
-export const POST = withStaff<{ id: string }>(SENDERS, async (_request, { db, params, staff, ip }) => {
-  const row = await reopenExceptionAudited(db, params.id, staff, ip).catch(answerRefusal);
+export const POST = withStaff<{ id: string }>("exceptions.resolve", async (_request, { db, params, actor }) => {
+  const row = await reopenExceptionAudited(db, actor, params.id).catch(answerRefusal);
   return ok(toExceptionView(row), "Reopened: it stays open until someone resolves it.");
 });
 

@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { SENDERS } from "@/lib/client/auth/roles";
 import { resolveExceptionSchema } from "@/lib/client/exceptions/schemas";
 import { toExceptionView } from "@/lib/exceptions/queries";
 import { recordPaymentByHand } from "@/lib/exceptions/record-by-hand";
@@ -17,14 +16,14 @@ export const dynamic = "force-dynamic";
  * Resolves an open exception with a note (required); with `requestId`, links its unlinked payment first; with
  * `payment`, records a lost notice's payment by hand (audited in its transaction). Audited.
  */
-export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
+export const POST = withStaff<{ id: string }>("exceptions.resolve", async (request, { db, params, actor }) => {
   const input = await parseJsonBody(request, resolveExceptionSchema);
   if (input.payment) {
     if (input.requestId) throw invalidField("Record a payment by hand or link one, not both.", "requestId", "Leave the request empty");
-    const outcome = await recordPaymentByHand(db, params.id, { note: input.note, payment: input.payment }, staff, ip).catch(answerRefusal);
+    const outcome = await recordPaymentByHand(db, actor, params.id, { note: input.note, payment: input.payment }).catch(answerRefusal);
     return ok(toExceptionView(outcome.exception), `Resolved: the payment of request #${outcome.requestId} is recorded by hand (not verified).`);
   }
-  const row = await resolveExceptionAudited(db, params.id, input, staff, ip).catch(answerRefusal);
+  const row = await resolveExceptionAudited(db, actor, params.id, input).catch(answerRefusal);
   const message = input.requestId ? `Resolved: the payment is linked to request #${input.requestId}.` : "Resolved.";
   return ok(toExceptionView(row), message);
 });

@@ -1,5 +1,4 @@
 import { withStaff } from "@/lib/auth/guard";
-import { ANY_STAFF } from "@/lib/client/auth/roles";
 import { boardQuerySchema } from "@/lib/client/plans/schemas";
 import { getConfig } from "@/lib/config";
 import { csvFilename } from "@/lib/csv/table";
@@ -14,7 +13,7 @@ import { findPlan } from "@/lib/plans/repo";
 export const dynamic = "force-dynamic";
 
 /** The dues board (docs/architecture.md "Plans"): ?periods=12&owing=1&page=2 (one page of members, totals over all), or format=csv for every member. */
-export const GET = withStaff<{ id: string }>(ANY_STAFF, async (request, { db, params }) => {
+export const GET = withStaff<{ id: string }>("plans.read", async (request, { db, params }) => {
   const plan = await findPlan(db, params.id);
   if (!plan) throw notFound("No such plan. It may have been made on another dashboard.");
   const query = boardQuerySchema.parse(Object.fromEntries(request.nextUrl.searchParams));

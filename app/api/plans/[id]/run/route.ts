@@ -1,27 +1,23 @@
-import { writeAudit } from "@/lib/audit/write";
 import { withStaff } from "@/lib/auth/guard";
-import { announceStartedCampaigns } from "@/lib/campaigns/actions";
-import { SENDERS } from "@/lib/client/auth/roles";
 import { planQuerySchema, runPeriodSchema } from "@/lib/client/plans/schemas";
 import { conflict, notFound, unprocessable } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
-import { checkRun, makePeriod } from "@/lib/plans/periods";
 import { getPlanView } from "@/lib/plans/queries";
-import { findPlan } from "@/lib/plans/repo";
+import { runPlanPeriod } from "@/lib/plans/run-period";
 
 export const dynamic = "force-dynamic";
 
 /** Makes a period now (docs/architecture.md "Plans"): the current one or a missed one, under the person who runs it; audited. */
-export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, params, staff, ip }) => {
+export const POST = withStaff<{ id: string }>("plans.write", async (request, { db, params, actor }) => {
   const { period } = await parseJsonBody(request, runPeriodSchema);
-  const plan = await findPlan(db, params.id);
-  if (!plan) throw notFound("No such plan. It may have been made on another dashboard.");
-  if (plan.status === "ended") throw conflict("This plan has ended; its periods can no longer be run.", { status: plan.status });
-  const check = await checkRun(db, plan, period, new Date());
-  if (!check.ok) {
-    switch (check.reason) {
+  const outcome = await runPlanPeriod(db, actor, params.id, period);
+  if (outcome.kind === "not_found") throw notFound("No such plan. It may have been made on another dashboard.");
+  const { plan } = outcome;
+  if (outcome.kind === "ended") throw conflict("This plan has ended; its periods can no longer be run.", { status: plan.status });
+  if (outcome.kind === "refused") {
+    switch (outcome.reason) {
       case "not_a_period":
         throw unprocessable(`${period} is not a ${plan.frequency} period.`, { fieldErrors: { period: [`Name a ${plan.frequency} period`] }, formErrors: [] });
       case "not_in_plan":
@@ -34,10 +30,7 @@ export const POST = withStaff<{ id: string }>(SENDERS, async (request, { db, par
         throw conflict(`${period} is past and not listed missed; only the current period or a missed one can be run.`);
     }
   }
-  const outcome = await makePeriod(db, plan, period, staff);
   if (outcome.kind === "exists") throw conflict(`${period} has already been made; open its campaign from the plan's periods.`);
-  await writeAudit(db, { action: "plan.period_run", actor: staff, target: plan.id, detail: { period, campaignId: outcome.campaignId }, ip });
-  await announceStartedCampaigns([outcome.campaignId]);
   // The plan as the page shows it: the roster's page it asked for (`?members=`).
   const { members } = planQuerySchema.parse(Object.fromEntries(request.nextUrl.searchParams));
   return ok(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { LiveEvent } from "./bus";
-import { parsePayload, toPayloads } from "./pg-transport";
+import { parsePayload, toPayloads } from "./payloads";
 
 describe("NOTIFY payloads", () => {
   it("packs a burst into few payloads, each under Postgres's 8000-byte limit, losing and reordering nothing", () => {

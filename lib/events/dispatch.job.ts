@@ -1,0 +1,92 @@
+import "server-only";
+
+import type PgBoss from "pg-boss";
+import { asc, inArray, isNull } from "drizzle-orm";
+import { z } from "zod";
+
+import type { EventType } from "@/lib/client/events/catalogue";
+import type { Db } from "@/lib/db/client";
+import { events } from "@/lib/db/schema";
+import { defineJob, type Job } from "@/lib/jobs/define";
+import { wakeWorkers } from "@/lib/jobs/engine";
+import { derivedJobId } from "@/lib/jobs/ids";
+
+import { wants, type EventConsumer } from "./consumer";
+
+// Hands committed events to their durable consumers (docs/architecture.md "Events"): a chain of passes, one at a
+// time across every instance, each queueing every consumer's job for the events not yet dispatched.
+
+const QUEUE = "events-dispatch";
+/** Pause between passes: an event waits at most this (plus a poll) before its consumers' jobs are queued. */
+const EVERY_MS = 500;
+/** Events per pass: a burst is taken in slices, the chain continuing at once while more wait. */
+const BATCH = 200;
+
+/** The one id a consumer's job for (event, recipient) can have: queued twice, it is inserted once. */
+export function consumerJobId(consumer: string, eventId: string, recipient: string): string {
+  return derivedJobId(`event-consumer:${consumer}`, `${eventId}:${recipient}`);
+}
+
+/**
+ * Queues each consumer's jobs for the oldest undispatched events, then marks them dispatched. A pass cut off
+ * between the two queues them again next time, under the same ids: nothing is inserted twice. Answers how many
+ * events it took.
+ */
+export async function dispatchEvents(db: Db, boss: PgBoss, consumers: readonly EventConsumer[], limit = BATCH): Promise<number> {
+  const rows = await db.select().from(events).where(isNull(events.dispatchedAt)).orderBy(asc(events.id)).limit(limit);
+  const woken = new Set<string>();
+  for (const row of rows) {
+    const event = { id: row.id, type: row.type as EventType, createdAt: row.createdAt.toISOString(), data: row.data };
+    for (const consumer of consumers) {
+      if (!wants(consumer, event.type)) continue;
+      for (const recipient of await consumer.recipients(db, event)) {
+        await boss.send(consumer.job.queue, { eventId: event.id, recipient }, { id: consumerJobId(consumer.name, event.id, recipient) });
+        woken.add(consumer.job.queue);
+      }
+    }
+  }
+  if (rows.length > 0)
+    await db
+      .update(events)
+      .set({ dispatchedAt: new Date() })
+      .where(
+        inArray(
+          events.id,
+          rows.map((r) => r.id),
+        ),
+      );
+  for (const queue of woken) wakeWorkers(queue);
+  return rows.length;
+}
+
+/** The dispatcher for these consumers (lib/server/workers.ts lists them). */
+export function eventsDispatchJob(consumers: readonly EventConsumer[]): Job<Record<string, never>> {
+  return defineJob({
+    queue: QUEUE,
+    payload: z.object({}).strict() as z.ZodType<Record<string, never>>,
+    policy: {
+      // "stately": one pass waiting and one running across every instance; a second dispatcher adds nothing.
+      policy: "stately",
+      // A pass takes milliseconds; one lost with a killed instance expires after 30 s and is retried once at once.
+      retryLimit: 1,
+      retryDelay: 0,
+      expireInSeconds: 30,
+      retentionMinutes: 10,
+    },
+    work: { workers: 1, batchSize: 1, pollingIntervalSeconds: 0.5 },
+    // Restarts the chain within a minute should it ever break.
+    schedule: "* * * * *",
+    kickOff: true,
+    handler:
+      ({ db, boss, signal }) =>
+      async () => {
+        let taken = 0;
+        try {
+          taken = await dispatchEvents(db, boss, consumers);
+        } finally {
+          const delay = taken === BATCH ? 0 : EVERY_MS;
+          if (!signal.aborted) await boss.send(QUEUE, {}, { startAfter: new Date(Date.now() + delay) });
+        }
+      },
+  });
+}

@@ -1,0 +1,122 @@
+import "server-only";
+
+// The one module that talks SMTP (docs/architecture.md "E-mail"): a pooled nodemailer transport made on first use from
+// SMTP_URL and MAIL_FROM, and every failure turned into a MailError that says whether to try again.
+import nodemailer, { type SMTPPoolSentMessageInfo } from "nodemailer";
+
+import { getConfig } from "@/lib/config";
+import { dropProcessSingleton, peekProcessSingleton, processSingleton } from "@/lib/util/process-singleton";
+
+import { MailError, safeDetail, toMailError } from "./errors";
+
+/** Milliseconds (docs/decisions.md "E-mail transport (issue 39)"): a server that hangs fails the attempt, it does not hold a job. */
+export const MAIL_TIMEOUTS: Readonly<MailTimeouts> = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+export interface MailTimeouts {
+  connectionTimeout: number;
+  greetingTimeout: number;
+  socketTimeout: number;
+}
+
+export interface OutgoingMail {
+  /** One recipient: a notification goes to one person at a time. */
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  headers?: Record<string, string>;
+}
+
+export interface SentMail {
+  /** The Message-ID header the message was sent with, angle brackets included. */
+  messageId: string;
+  /** The server's last reply, e.g. "250 2.0.0 Ok: queued as …". */
+  response: string;
+}
+
+export interface MailTransport {
+  /** Resolves once the server accepted the message; rejects with a MailError. */
+  send(mail: OutgoingMail): Promise<SentMail>;
+  /** Ends the pool's connections (a message being sent finishes first). */
+  close(): void;
+}
+
+export interface MailTransportOptions {
+  /** The From header, e.g. `Fundboard <fundboard@localhost>`. */
+  from: string;
+  /** Shorter waits for tests; MAIL_TIMEOUTS otherwise. */
+  timeouts?: Partial<MailTimeouts>;
+}
+
+/** The credentials in an SMTP URL, as written and decoded: cut out of every message a MailError carries. */
+function secretsOf(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const decode = (value: string) => {
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  };
+  // A user name of a few letters ("me") would blank out ordinary words; a password of any length is cut.
+  const user = parsed.username.length >= 4 ? [parsed.username, decode(parsed.username)] : [];
+  const password = parsed.password ? [parsed.password, decode(parsed.password)] : [];
+  // Longest first, so a secret containing another is cut whole.
+  return [...new Set([...password, ...user])].sort((a, b) => b.length - a.length);
+}
+
+/** A transport to `url` (smtp:// or smtps://, credentials in it); sendMail uses the configured one, tests make their own. */
+export function createMailTransport(url: string, options: MailTransportOptions): MailTransport {
+  const secrets = secretsOf(url);
+  const transporter = nodemailer.createTransport({
+    url,
+    pool: true,
+    ...MAIL_TIMEOUTS,
+    ...options.timeouts,
+    // Our templates attach nothing; no message may make this process read a file or fetch a URL.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  return {
+    async send(mail) {
+      let info: SMTPPoolSentMessageInfo;
+      try {
+        info = await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text, headers: mail.headers });
+      } catch (error) {
+        throw toMailError(error, secrets);
+      }
+      if (info.rejected.length > 0) {
+        throw new MailError({ failure: "rejected", permanent: true, detail: safeDetail(`the server refused ${info.rejected.join(", ")}`, secrets) });
+      }
+      return { messageId: info.messageId, response: safeDetail(info.response, secrets) };
+    },
+    close() {
+      transporter.close();
+    },
+  };
+}
+
+const TRANSPORT = "mail.transport";
+
+/** False in live mode without SMTP_URL: notifications stay in the dashboard. */
+export function mailEnabled(): boolean {
+  return getConfig().mail.url !== null;
+}
+
+/** Sends through SMTP_URL as MAIL_FROM; a MailError says whether to try again (`permanent`). */
+export async function sendMail(mail: OutgoingMail): Promise<SentMail> {
+  const { url, from } = getConfig().mail;
+  if (url === null) throw new MailError({ failure: "off", permanent: true, code: "EMAILOFF", detail: "SMTP_URL is unset" });
+  return processSingleton(TRANSPORT, () => createMailTransport(url, { from })).send(mail);
+}
+
+/** Closes the configured transport (at shutdown); the next sendMail makes a new one. */
+export function closeMailTransport(): void {
+  peekProcessSingleton<MailTransport>(TRANSPORT)?.close();
+  dropProcessSingleton(TRANSPORT);
+}
