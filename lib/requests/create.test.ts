@@ -14,6 +14,7 @@ import { createFundRequest, type CreateOutcome } from "./create";
 import type { RequestDeps } from "./deps";
 import { clientKey } from "./keys";
 import { newRequestSchema, type NewRequest } from "@/lib/client/requests/schemas";
+import { settleLive } from "@/tests/support/live";
 
 // createFundRequest against the sandbox over HTTP and a real database: what is recorded, what the
 // service receives, how often it is called, and what each fault of the create path leaves behind.
@@ -58,11 +59,13 @@ describe.each(dbTargets())("createFundRequest on $name", (target) => {
 
   it("records a pending request with the service's id, sends the amount in naira and our reference in meta", async () => {
     const events: LiveEvent[] = [];
-    const unsubscribe = subscribe((e) => events.push(e));
     const req = input({ amount: "1500.50" });
+    const unsubscribe = subscribe((e) => events.push(e));
     let outcome: CreateOutcome;
     try {
       outcome = await createFundRequest(deps, req, operator);
+      // Heard at each commit: on Postgres through the LISTEN connection, a moment after.
+      await settleLive(database.db);
     } finally {
       unsubscribe();
     }

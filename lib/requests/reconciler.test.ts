@@ -3,7 +3,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { fundRequests, type FundRequestRow } from "@/lib/db/schema";
 import { subscribe, type LiveEvent } from "@/lib/live/bus";
-import { announce } from "@/lib/live/notify";
 import type { Sandbox } from "@/sandbox/server";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { insertStaff, newKey, newTag, requestDeps } from "@/tests/support/request-deps";
@@ -18,6 +17,7 @@ import { applyFetched } from "./refresh";
 import { duePending, findRequestByServiceId } from "./repo";
 import { newRequestSchema } from "@/lib/client/requests/schemas";
 import { ServiceError } from "@/lib/service/errors";
+import { settleLive } from "@/tests/support/live";
 
 // The reconciler against the sandbox and a real database: what it refreshes, how fast, and how it
 // behaves when the service fails. Each test starts from an empty fund_requests table, because the
@@ -130,6 +130,7 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
       // Read after stop(), which waits for the pass in progress to finish its bookkeeping.
       expect(stats.applied).toBeGreaterThanOrEqual(2);
       expect(stats.backoffs).toBe(0);
+      await settleLive(database.db);
     } finally {
       unsubscribe();
     }
@@ -174,8 +175,6 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
     let watched: string | null = null;
     const unsubscribe = subscribe((e) => {
       if (e.type === "request.updated" && e.requestId !== null && e.requestId === watched) statuses.push(e.status);
-      // A marker announced last: everything committed before it has been heard.
-      if (e.type === "campaign.progress" && e.campaignId === "marker") statuses.push("marker");
     });
     try {
       const requestId = await sendPending(newTag("rec.race"));
@@ -198,8 +197,8 @@ describe.each(dbTargets())("reconciler on $name", (target) => {
       expect(await reconciler.runOnce()).toBe(1);
       expect(reconciler.stats.applied).toBe(1);
       expect((await row(requestId)).status).toBe("accepted");
-      await database.db.transaction((tx) => announce(tx, { type: "campaign.progress", campaignId: "marker" }));
-      await waitFor("the marker", () => (statuses.includes("marker") ? true : undefined));
+      await settleLive(database.db);
+      statuses.push("marker");
       // The send's pending event may come before (or before the watch began); after the acceptance, nothing but the marker.
       expect(statuses.slice(statuses.indexOf("accepted"))).toEqual(["accepted", "marker"]);
     } finally {

@@ -19,6 +19,7 @@ import { applyFetched, getRequestDetail } from "./refresh";
 import { findRequestByServiceId } from "./repo";
 import { applyServiceState } from "./status";
 import { newRequestSchema } from "@/lib/client/requests/schemas";
+import { settleLive } from "@/tests/support/live";
 
 // Reading one request (local record refreshed from the service, or the service's own record) and the
 // forward-only rule for what the service says, against the sandbox and a real database.
@@ -68,6 +69,7 @@ describe.each(dbTargets())("request detail and forward-only status on $name", (t
     });
     try {
       await run();
+      await settleLive(database.db);
     } finally {
       unsubscribe();
     }
