@@ -17,6 +17,8 @@ export const BENCH_STEPS = [
   "day-book",
   "exceptions",
   "exports",
+  "notifications",
+  "webhooks-out",
 ] as const;
 export type BenchStep = (typeof BENCH_STEPS)[number];
 
@@ -75,6 +77,10 @@ export interface BenchOptions {
   exceptions: { baseExceptions: number; exceptions: number; warmups: number; samples: number };
   /** A year of `payments` payments, then the year's Xero export asked for by `people` people at once. */
   exports: { payments: number; people: number };
+  /** `payments` payments at `perSecond`, each e-mailed at once to `people` people; waits up to `timeoutMs` for every e-mail. */
+  notifications: { payments: number; people: number; perSecond: number; timeoutMs: number };
+  /** `events` payments at `perSecond` to three endpoints (one failing); waits up to `timeoutMs` for the good two. */
+  outbound: { events: number; perSecond: number; timeoutMs: number };
   /** Postgres server for the intake comparison and the scale-out (DATABASE_URL); null: PGlite only, no scale-out. */
   postgresUrl: string | null;
   resultsFile: string;
@@ -135,6 +141,8 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       dayBook: { payments: 1_000, warmups: 1, samples: 3 },
       exceptions: { baseExceptions: 100, exceptions: 1_000, warmups: 1, samples: 3 },
       exports: { payments: 5_000, people: 6 },
+      notifications: { payments: 20, people: 2, perSecond: 10, timeoutMs: 60_000 },
+      outbound: { events: 20, perSecond: 10, timeoutMs: 60_000 },
       postgresUrl,
       resultsFile: results("smoke.json"),
       updateReadme: false,
@@ -178,6 +186,9 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     exceptions: { baseExceptions: 100, exceptions: 100_000, warmups: 3, samples: 7 },
     // Just under the export's cap of 500,000 payments: the largest file anyone can ask for.
     exports: { payments: 490_000, people: 6 },
+    // The issue's: 1,000 payments to 5 people with e-mail on; 1,000 events to 3 endpoints. 50 a second, a busy hour's peak.
+    notifications: { payments: 1_000, people: 5, perSecond: 50, timeoutMs: 300_000 },
+    outbound: { events: 1_000, perSecond: 50, timeoutMs: 120_000 },
     postgresUrl,
     // `--only=intake` keeps its old file name; other selections get theirs (e.g. follow-up+page-time-only.json).
     resultsFile: results(only ? `${[...only].join("+")}-only.json` : "latest.json"),

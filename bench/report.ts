@@ -13,7 +13,21 @@ export interface Report {
   machine: MachineInfo;
   sizes: Pick<
     BenchOptions,
-    "intake" | "amplification" | "live" | "followUp" | "scaleOut" | "pageTime" | "campaigns" | "lag" | "payers" | "plans" | "dayBook" | "exceptions" | "exports"
+    | "intake"
+    | "amplification"
+    | "live"
+    | "followUp"
+    | "scaleOut"
+    | "pageTime"
+    | "campaigns"
+    | "lag"
+    | "payers"
+    | "plans"
+    | "dayBook"
+    | "exceptions"
+    | "exports"
+    | "notifications"
+    | "outbound"
   >;
   durationSeconds: number;
   results: BenchResults;

@@ -19,6 +19,7 @@ import { benchPayers } from "./payers";
 import { benchExceptions } from "./exceptions";
 import { benchPlans } from "./plans";
 import { benchDayBook } from "./day-book";
+import { benchNotifications, benchOutbound } from "./consumers";
 import { benchExports } from "./exports";
 import { benchCampaigns } from "./campaigns";
 import { benchNextFloor } from "./next-floor";
@@ -60,6 +61,8 @@ const results: BenchResults = {
   dayBook: null,
   exports: null,
   exceptions: null,
+  notifications: null,
+  outbound: null,
 };
 const wants = (step: BenchStep) => options.only === null || options.only.has(step);
 /** SERVICE_RATE_LIMIT_PER_MIN of the dashboard that page weight, follow-up, live latency and amplification share. */
@@ -179,6 +182,9 @@ async function main(): Promise<void> {
   if (wants("exceptions")) results.exceptions = await step("exceptions", () => benchExceptions(ctx));
   // Its own dashboard on the embedded database: a year's Xero export asked for by six people at once.
   if (wants("exports")) results.exports = await step("exports", () => benchExports(ctx));
+  // Its own dashboards on the embedded database, each with its own receivers in this process.
+  if (wants("notifications")) results.notifications = await step("notifications", () => benchNotifications(ctx));
+  if (wants("webhooks-out")) results.outbound = await step("webhooks out", () => benchOutbound(ctx));
 }
 
 async function intake(ctx: BenchContext): Promise<void> {
@@ -233,6 +239,8 @@ const report: Report = {
     dayBook: options.dayBook,
     exceptions: options.exceptions,
     exports: options.exports,
+    notifications: options.notifications,
+    outbound: options.outbound,
   },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   results,
@@ -261,6 +269,8 @@ const others = {
   dayBook: "day-book",
   exceptions: "exceptions",
   exports: "exports",
+  notifications: "notifications",
+  outbound: "webhooks-out",
   nextFloor: "intake",
 } as const;
 const expected = (wants("intake") ? 1 + (options.postgresUrl ? 1 : 0) : 0) + Object.values(others).filter(wants).length;

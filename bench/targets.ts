@@ -6,6 +6,7 @@ import type { PayersResult } from "./payers";
 import type { ExceptionsResult } from "./exceptions";
 import type { PlansResult } from "./plans";
 import type { DayBookResult } from "./day-book";
+import type { NotificationsBenchResult, OutboundBenchResult } from "./consumers";
 import type { ExportsResult } from "./exports";
 import type { FollowUpResult } from "./follow-up";
 import type { IntakeResult } from "./intake";
@@ -42,6 +43,8 @@ export interface BenchResults {
   dayBook: DayBookResult | null;
   exports: ExportsResult | null;
   exceptions: ExceptionsResult | null;
+  notifications: NotificationsBenchResult | null;
+  outbound: OutboundBenchResult | null;
 }
 
 const routesOf = (byRoute: Record<string, number>) =>
@@ -374,6 +377,48 @@ function exportLines(r: ExportsResult): TargetLine[] {
   ];
 }
 
+function notificationLines(r: NotificationsBenchResult): TargetLine[] {
+  const bench = "15. notifications";
+  return [
+    {
+      bench,
+      metric: `${r.payments.toLocaleString("en")} payments, each e-mailed to ${r.people} people: e-mails accepted by the SMTP sink`,
+      value: `${r.received.toLocaleString("en")} of ${r.expected.toLocaleString("en")}`,
+      target: "all",
+      verdict: check(r.received === r.expected && r.expected > 0),
+    },
+    {
+      bench,
+      metric: "payment's 200 → its e-mail accepted by SMTP (p95)",
+      value: `${r.latencyMs.p95} ms`,
+      target: "< 10,000 ms",
+      verdict: check(r.latencyMs.p95 < 10_000),
+    },
+    { bench, metric: "p50 / max; the whole run", value: `${r.latencyMs.p50} / ${r.latencyMs.max} ms; ${r.totalSeconds} s`, target: "", verdict: "info" },
+  ];
+}
+
+function outboundLines(r: OutboundBenchResult): TargetLine[] {
+  const bench = "16. webhooks out";
+  return [
+    {
+      bench,
+      metric: "payment's 200 → first attempt at a good endpoint (p95)",
+      value: `${r.firstAttemptMs.p95} ms`,
+      target: "< 2,000 ms",
+      verdict: check(r.firstAttemptMs.p95 < 2_000),
+    },
+    {
+      bench,
+      metric: `${r.events.toLocaleString("en")} events to 3 endpoints (one answering 500): the good two receive all, from the first to the last`,
+      value: `${r.goodReceived.join(" and ")} in ${r.allGoodWithinSeconds ?? "—"} s`,
+      target: "all within 60 s",
+      verdict: check(r.allGoodWithinSeconds !== null && r.allGoodWithinSeconds <= 60),
+    },
+    { bench, metric: "attempts the failing endpoint got meanwhile", value: `${r.failingAttempts}`, target: "", verdict: "info" },
+  ];
+}
+
 function exceptionLines(r: ExceptionsResult): TargetLine[] {
   return r.paths.map((p) => ({
     bench: "13. exceptions",
@@ -475,5 +520,7 @@ export function targetLines(r: BenchResults): TargetLine[] {
     ...(r.dayBook ? dayBookLines(r.dayBook) : []),
     ...(r.exceptions ? exceptionLines(r.exceptions) : []),
     ...(r.exports ? exportLines(r.exports) : []),
+    ...(r.notifications ? notificationLines(r.notifications) : []),
+    ...(r.outbound ? outboundLines(r.outbound) : []),
   ];
 }

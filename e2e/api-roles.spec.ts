@@ -6,13 +6,14 @@ import { expect, test, type APIRequestContext, type APIResponse } from "@playwri
 import { request as playwrightRequest } from "@playwright/test";
 
 import type { Role } from "../lib/client/auth/roles";
+import { EVENT_TYPES } from "../lib/client/events/catalogue";
 import { ERROR_CODES } from "../lib/client/http/error-codes";
 import { totpCode } from "../lib/auth/totp";
 import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { payload } from "../tests/support/payloads";
 import { signedHeaders } from "../tests/support/sign-delivery";
 import { ROUTE_TABLE, type RouteCase } from "./route-table";
-import { BASE_URL, DEMO_ADMIN, createStaff, newSession } from "./support";
+import { BASE_URL, DEMO_ADMIN, SANDBOX_URL, createStaff, newSession } from "./support";
 import { nextStepCode, turnOnTwoStep } from "./two-step-support";
 
 function routeFiles(dir: string): string[] {
@@ -60,6 +61,20 @@ test.describe("every route × every role", () => {
   let chaseCampaignId = "";
   /** A plan the reads and the schedule change share (the run gets a fresh one each). */
   let planId = "";
+  let endpointId = "";
+  let deliveryId = "";
+
+  /** An outgoing webhook endpoint at the sandbox's receiver, for an event type nothing sends (only tests reach it). */
+  async function matrixEndpoint(): Promise<string> {
+    const admin = sessions.get("admin");
+    if (!admin) throw new Error("no admin session");
+    const made = await admin.post("/api/webhook-endpoints", {
+      headers: { Origin: BASE_URL },
+      data: { url: `${SANDBOX_URL}/sandbox/hooks/matrix`, description: "Route matrix", eventTypes: ["pay_page.submitted"] },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    return ((await made.json()) as { data: { id: string } }).data.id;
+  }
   /** Every campaign made here: cancelled in afterAll too, so one left sending by a failure cannot starve later specs. */
   const madeCampaigns: string[] = [];
 
@@ -174,6 +189,21 @@ test.describe("every route × every role", () => {
     campaignId = await campaignIn([]);
     chaseCampaignId = await sentToOneWhoWaits(admin);
     planId = await planToRun();
+    endpointId = await matrixEndpoint();
+    // A delivered test event: what resend sends again.
+    const tested = await admin.post(`/api/webhook-endpoints/${endpointId}/test`, { headers: { Origin: BASE_URL }, data: { type: "payment.received" } });
+    expect(tested.status(), await tested.text()).toBe(202);
+    deliveryId = ((await tested.json()) as { data: { id: string } }).data.id;
+    await expect
+      .poll(
+        async () =>
+          ((await (await admin.get(`/api/webhook-endpoints/${endpointId}/deliveries`)).json()) as { data: { items: { status: string }[] } }).data.items[0]
+            ?.status,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe("delivered");
   });
 
   test.afterAll(async () => {
@@ -215,11 +245,17 @@ test.describe("every route × every role", () => {
           ? step
             ? await campaignIn(before[step] ?? [])
             : campaignId
-          : route.pattern === "/api/staff/[id]/reset-2fa"
-            ? await personWithTwoStep("viewer")
-            : route.pattern === "/api/me/sessions/[id]"
-              ? randomUUID()
-              : staffTargetId;
+          : route.pattern.startsWith("/api/webhook-endpoints/[id]")
+            ? route.method === "DELETE"
+              ? await matrixEndpoint()
+              : endpointId
+            : route.pattern === "/api/webhook-deliveries/[id]/resend"
+              ? deliveryId
+              : route.pattern === "/api/staff/[id]/reset-2fa"
+                ? await personWithTwoStep("viewer")
+                : route.pattern === "/api/me/sessions/[id]"
+                  ? randomUUID()
+                  : staffTargetId;
     const url = route.pattern
       .replace("[id]", route.pattern.endsWith("/ask-again") ? chaseCampaignId : target)
       .replace("[requestId]", requestId)
@@ -365,6 +401,20 @@ test.describe("every route × every role", () => {
       case "PATCH /api/settings":
         // Always off: other specs must never see two-step sign-in required.
         return ctx.patch(url, { headers, data: { require2fa: false } });
+      case "PUT /api/me/notifications":
+        return ctx.put(url, { headers, data: { choices: Object.fromEntries(EVENT_TYPES.map((t) => [t, "dashboard"])), paymentThreshold: null, digest: true } });
+      case "POST /api/notifications/read":
+        return ctx.post(url, { headers, data: { all: true } });
+      case "POST /api/webhook-endpoints":
+        return ctx.post(url, { headers, data: { url: `${SANDBOX_URL}/sandbox/hooks/matrix`, eventTypes: ["pay_page.submitted"] } });
+      case "PATCH /api/webhook-endpoints/[id]":
+        return ctx.patch(url, { headers, data: { description: "Route matrix, changed" } });
+      case "POST /api/webhook-endpoints/[id]/rotate-secret":
+        return ctx.post(url, { headers, data: { overlapHours: 0 } });
+      case "POST /api/webhook-endpoints/[id]/test":
+        return ctx.post(url, { headers, data: { type: "payer.updated" } });
+      case "POST /api/webhook-endpoints/[id]/recover":
+        return ctx.post(url, { headers, data: { since: "2026-01-01T00:00:00Z" } });
       case "POST /api/campaigns":
         return ctx.post(url, {
           headers,

@@ -7,6 +7,7 @@ import { consumerRoutes } from "./consumer-page";
 import { controlRoutes } from "./control-routes";
 import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { FaultTable } from "./faults";
+import { HookInbox, hookRoutes } from "./hook-receiver";
 import { listener, requestTarget, serveOpen, serveService, type ServiceGuards } from "./host-handlers";
 import { mailPageRoutes } from "./mail-page";
 import { startMailSink, type MailSink } from "./mail-sink";
@@ -73,6 +74,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const stats = new CallStats();
   const faults = new FaultTable();
   const mailbox = new Mailbox();
+  const hooks = new HookInbox();
   const sender = new WebhookSender({ apiKey, retryDelaysMs: opts.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS, timers, log });
   let apiUrl = "";
   const actions = createRequestActions({
@@ -89,7 +91,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const guards: ServiceGuards = { apiKey, stats, faults, timers, slowDelayMs: opts.slowDelayMs ?? 3000, log };
   const service = apiRoutes(store, actions, unit);
   const verify = verifyRoutes(store, unit);
-  const control = controlRoutes({ store, actions, faults, stats, sender, mailbox, unit, apiUrl: () => apiUrl });
+  const control = [...controlRoutes({ store, actions, faults, stats, sender, mailbox, unit, apiUrl: () => apiUrl }), ...hookRoutes(hooks)];
   const consumer = [...consumerRoutes(store), ...mailPageRoutes(mailbox)];
 
   const apiServer = http.createServer(

@@ -35,6 +35,8 @@ const TABLES: Record<string, string> = {
   notifications: "notifications",
   notificationPreferences: "notification_preferences",
   notificationDigests: "notification_digests",
+  webhookEndpoints: "webhook_endpoints",
+  outboundDeliveries: "outbound_deliveries",
 };
 
 const sources = sourceFiles;

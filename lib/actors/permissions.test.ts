@@ -38,6 +38,8 @@ const BEFORE: Record<Permission, Role[]> = {
   "reports.read": ANY,
   "events.read": ANY,
   "deliveries.read": ADMINS,
+  "webhooks.read": ADMINS,
+  "webhooks.manage": ADMINS,
   "audit.read": ADMINS,
   "staff.manage": ADMINS,
   "settings.manage": ADMINS,

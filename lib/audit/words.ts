@@ -75,6 +75,49 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
     target: "staff",
     sentence: (f) => (f.detail?.current ? "Signed out this device" : "Signed out one of their other devices"),
   },
+  "webhook_endpoint.created": { label: "Added a webhook endpoint", target: "none", sentence: (f) => `Added the webhook endpoint ${text(f.detail?.url) ?? ""}` },
+  "webhook_endpoint.updated": {
+    label: "Changed a webhook endpoint",
+    target: "none",
+    sentence: (f) => `Changed the webhook endpoint ${text(f.detail?.url) ?? ""}`,
+  },
+  "webhook_endpoint.deleted": {
+    label: "Deleted a webhook endpoint",
+    target: "none",
+    sentence: (f) => `Deleted the webhook endpoint ${text(f.detail?.url) ?? ""}`,
+  },
+  "webhook_endpoint.secret_rotated": {
+    label: "Rotated a webhook secret",
+    target: "none",
+    sentence: (f) =>
+      `Rotated the signing secret of ${text(f.detail?.url) ?? "a webhook endpoint"} (the old one signs for ${text(f.detail?.overlapHours) ?? "0"} more hours)`,
+  },
+  "webhook_endpoint.secret_revealed": {
+    label: "Revealed a webhook secret",
+    target: "none",
+    sentence: (f) => `Revealed the signing secret of ${text(f.detail?.url) ?? "a webhook endpoint"}`,
+  },
+  "webhook_endpoint.test_sent": {
+    label: "Sent a test webhook",
+    target: "none",
+    sentence: (f) => `Sent a test ${text(f.detail?.type) ?? "event"} to ${text(f.detail?.url) ?? "a webhook endpoint"}`,
+  },
+  "webhook_endpoint.recovered": {
+    label: "Re-sent failed webhooks",
+    target: "none",
+    sentence: (f) =>
+      `Queued again ${plural(Number(f.detail?.count ?? 0), "failed delivery", "failed deliveries")} to ${text(f.detail?.url) ?? "a webhook endpoint"}`,
+  },
+  "webhook_endpoint.disabled": {
+    label: "A webhook endpoint was turned off",
+    target: "none",
+    sentence: (f) => `Turned off the webhook endpoint ${text(f.detail?.url) ?? ""}: ${text(f.detail?.reason) ?? ""}`,
+  },
+  "webhook_delivery.resent": {
+    label: "Re-sent a webhook",
+    target: "none",
+    sentence: (f) => `Re-sent ${text(f.detail?.eventType) ?? "an event"} to ${text(f.detail?.url) ?? "a webhook endpoint"}`,
+  },
   "account.notifications_changed": { label: "Changed their notifications", target: "staff", sentence: () => "Changed what they are told, and how" },
   "account.other_sessions_ended": {
     label: "Signed out other devices",

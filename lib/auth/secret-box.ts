@@ -11,19 +11,19 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 const OPEN_FAILED = "two-step secret could not be decrypted";
 
-const keyFor = (authSecret: string): Buffer => derivedKey(authSecret, HKDF_INFO);
+const keyFor = (authSecret: string, info: string = HKDF_INFO): Buffer => derivedKey(authSecret, info);
 
-/** Encrypts `plain`: "v1." + base64url(iv ‖ tag ‖ ciphertext), a fresh random IV each time. */
-export function sealSecret(plain: string, authSecret: string): string {
+/** Encrypts `plain` (`purpose`: another key for another kind of secret, e.g. webhook signing secrets): "v1." + base64url(iv ‖ tag ‖ ciphertext), a fresh random IV each time. */
+export function sealSecret(plain: string, authSecret: string, purpose?: string): string {
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv("aes-256-gcm", keyFor(authSecret), iv);
+  const cipher = createCipheriv("aes-256-gcm", keyFor(authSecret, purpose), iv);
   const ciphertext = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
   return VERSION_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString("base64url");
 }
 
 /** Decrypts what sealSecret made; throws Error(OPEN_FAILED) on a bad format, a failed tag or another AUTH_SECRET. */
-export function openSecret(sealed: string, authSecret: string): string {
-  const key = keyFor(authSecret);
+export function openSecret(sealed: string, authSecret: string, purpose?: string): string {
+  const key = keyFor(authSecret, purpose);
   if (!sealed.startsWith(VERSION_PREFIX)) throw new Error(OPEN_FAILED);
   const body = sealed.slice(VERSION_PREFIX.length);
   if (!/^[A-Za-z0-9_-]+$/.test(body)) throw new Error(OPEN_FAILED);

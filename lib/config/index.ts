@@ -46,6 +46,8 @@ export interface AppConfig {
    * mail sink on SANDBOX_PORT+2; null when e-mail is off (live mode without SMTP_URL: notifications stay in the dashboard).
    */
   mail: { url: string | null; from: string };
+  /** WEBHOOK_ALLOW_PRIVATE=1: outgoing webhooks may reach private addresses in live mode (never link-local or metadata). */
+  webhookAllowPrivate: boolean;
   warnings: string[];
 }
 
@@ -148,6 +150,7 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     lostWebhookMinutes: e.LOST_WEBHOOK_MINUTES,
     timeZone: e.TIMEZONE,
     mail: { url: mailUrl, from: e.MAIL_FROM },
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === "1",
     warnings,
   };
 }

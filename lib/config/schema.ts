@@ -83,6 +83,8 @@ export const envSchema = z.object({
   WORKERS: z
     .enum(["0", "1"], { message: 'must be "1" (this instance also works the jobs, the default) or "0" (web only: `npm run worker` works them)' })
     .default("1"),
+  // "1": outgoing webhooks may reach loopback, private and CGNAT addresses in live mode (docs/decisions.md "Outgoing webhooks").
+  WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"], { message: 'must be "0" (the default: public addresses only in live mode) or "1"' }).default("0"),
   // Days of webhook delivery-log rows kept; older ones are pruned in batches (docs/architecture.md).
   // Where notification e-mail goes (docs/architecture.md "E-mail"); unset: the sandbox's mail sink in sandbox mode, no e-mail in live mode.
   SMTP_URL: z.string().refine(isSmtpUrl, "must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:pass@mail.example.com:587").optional(),

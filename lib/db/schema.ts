@@ -660,3 +660,68 @@ export const notificationDigests = pgTable(
   },
   (t) => [uniqueIndex("notification_digests_staff_day_idx").on(t.staffId, t.day)],
 );
+
+// The business's own receivers of its events (docs/architecture.md "Outgoing webhooks"). Secrets are sealed with a key
+// derived from AUTH_SECRET; the previous one keeps signing until `previousSecretUntil` after a rotation.
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    /** null: every event type. */
+    eventTypes: jsonb("event_types").$type<string[] | null>(),
+    enabled: boolean("enabled").notNull().default(true),
+    disabledReason: text("disabled_reason"),
+    secretSealed: text("secret_sealed").notNull(),
+    previousSecretSealed: text("previous_secret_sealed"),
+    previousSecretUntil: timestamp("previous_secret_until", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    createdBy: uuid("created_by").references(() => staff.id, { onDelete: "set null" }),
+    /** The last delivered attempt; with `failingSince`, what the 5-day rule reads. */
+    lastSuccessAt: timestamp("last_success_at", { withTimezone: true, mode: "date" }),
+    /** The first failed attempt since the last success (null while it delivers). */
+    failingSince: timestamp("failing_since", { withTimezone: true, mode: "date" }),
+    /** When its admins were told it has failed for 4 days (once per failing spell). */
+    warnedAt: timestamp("warned_at", { withTimezone: true, mode: "date" }),
+    deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("webhook_endpoints_created_idx").on(t.createdAt)],
+);
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+
+// One delivery per (event, endpoint): its body as first signed (a resend sends the same bytes and webhook-id), its
+// attempts and the last answer. Kept 30 days.
+export const outboundDeliveries = pgTable(
+  "outbound_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    body: text("body").notNull(),
+    status: text("status", { enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastStatusCode: integer("last_status_code"),
+    lastResponse: text("last_response"),
+    lastError: text("last_error"),
+    lastAttemptAt: timestamp("last_attempt_at", { withTimezone: true, mode: "date" }),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** Bumped by a resend or a recover: the attempt chain's job ids start afresh from it. */
+    round: integer("round").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("outbound_deliveries_event_endpoint_idx").on(t.eventId, t.endpointId),
+    index("outbound_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt),
+    index("outbound_deliveries_created_idx").on(t.createdAt),
+  ],
+);
+
+export type OutboundDeliveryRow = typeof outboundDeliveries.$inferSelect;

@@ -8,6 +8,7 @@ import { pruneAttempts } from "@/lib/auth/throttle";
 import { getConfig } from "@/lib/config";
 import { EVENT_DAYS, pruneEvents } from "@/lib/events/retention";
 import { NOTIFICATION_DAYS, pruneNotifications } from "@/lib/notifications/retention";
+import { DELIVERY_DAYS, pruneDeliveries } from "@/lib/outbound/deliveries";
 import { defineJob } from "@/lib/jobs/define";
 import { pruneDeliveryLog } from "@/lib/webhooks/log-retention";
 
@@ -29,9 +30,11 @@ export const retentionJob = defineJob({
       const refusals = await pruneRefusedSignIns(db);
       const old = await pruneEvents(db);
       const told = await pruneNotifications(db);
+      const sent = await pruneDeliveries(db);
       if (deliveries > 0) log(`[retention] ${deliveries} delivery-log rows older than ${days} days removed`);
       if (sessions > 0) log(`[retention] ${sessions} ended or expired session rows removed`);
       if (old > 0) log(`[retention] ${old} events older than ${EVENT_DAYS} days removed`);
+      if (sent > 0) log(`[retention] ${sent} outgoing webhook deliveries older than ${DELIVERY_DAYS} days removed`);
       if (told > 0) log(`[retention] ${told} notifications older than ${NOTIFICATION_DAYS} days removed`);
       if (refusals > 0) log(`[retention] ${refusals} refused sign-in rows older than 90 days removed from the audit log`);
     },

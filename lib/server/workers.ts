@@ -8,6 +8,8 @@ import { digestEmailJob } from "@/lib/notifications/digest-email.job";
 import { digestJob } from "@/lib/notifications/digest.job";
 import { emailJob } from "@/lib/notifications/email.job";
 import { notifyConsumer } from "@/lib/notifications/notify.consumer";
+import { attemptJob } from "@/lib/outbound/attempt.job";
+import { deliverConsumer } from "@/lib/outbound/deliver.consumer";
 import { followUpJob } from "@/lib/payments/follow-up.job";
 import { sweepJob } from "@/lib/payments/sweep.job";
 import { plansClockJob } from "@/lib/plans/plans.job";
@@ -18,7 +20,7 @@ import { retentionJob } from "@/lib/retention/retention.job";
 // The composition root of background work: every job of every domain, registered with the engine at start
 // (lib/server/start.ts). A new job is one `*.job.ts` in its domain and one line here (docs/architecture.md, "Jobs").
 // Every durable consumer of business events (one `*.consumer.ts` in its domain, docs/architecture.md "Events").
-export const CONSUMERS: readonly EventConsumer[] = [notifyConsumer];
+export const CONSUMERS: readonly EventConsumer[] = [notifyConsumer, deliverConsumer];
 
 export const JOBS: readonly Job[] = [
   followUpJob,
@@ -31,6 +33,7 @@ export const JOBS: readonly Job[] = [
   emailJob,
   digestJob,
   digestEmailJob,
+  attemptJob,
   eventsDispatchJob(CONSUMERS),
   ...CONSUMERS.map((c) => c.job),
 ];

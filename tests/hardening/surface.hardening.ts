@@ -19,6 +19,7 @@ import { chooseOwnPassword, CSRF_PATH, CREDENTIALS_PATH, csrfTokenOf, openSessio
 import { TotpDevice } from "@/tests/support/totp-device";
 import { waitFor } from "@/tests/support/wait-for";
 
+import { EVENT_TYPES } from "@/lib/client/events/catalogue";
 import {
   DEMO,
   DIST_DIR,
@@ -70,7 +71,18 @@ let app: Dashboard;
 let admin: Session;
 const data = freshDataDir("surface");
 /** Seeded records, so every list and detail page renders something real and every [param] route finds its record. */
-const seed: RealIds = { request: "", payment: payload().uuid, staff: "", campaign: "", session: "", payer: "surface.seed", plan: "", exception: "" };
+const seed: RealIds = {
+  request: "",
+  payment: payload().uuid,
+  staff: "",
+  campaign: "",
+  session: "",
+  payer: "surface.seed",
+  plan: "",
+  exception: "",
+  endpoint: "",
+  delivery: "",
+};
 /** The person the own-account routes (/api/me/…) are called as: the seeded session is their second sign-in. */
 const me = { email: "seed.me@hardening.test", password: "seed-me-password", session: null as Session | null };
 /** A person whose password the walk changes (which ends their other sessions: never `me`'s). */
@@ -164,6 +176,31 @@ beforeAll(async () => {
     async () => {
       const page = await admin.json<Envelope<{ items: { id: string; paymentUuid: string | null }[] }>>("/api/exceptions?kind=unlinked_payment");
       return page.body.data.items.find((e) => e.paymentUuid === seed.payment)?.id;
+    },
+    30_000,
+    100,
+  );
+
+  // An outgoing webhook endpoint at the sandbox's receiver, and a delivered test event (what resend sends again).
+  const endpoint = await admin.json<Envelope<{ id: string }>>("/api/webhook-endpoints", {
+    method: "POST",
+    headers: JSON_TYPE,
+    body: JSON.stringify({ url: `http://127.0.0.1:${PORTS.leak.sandbox}/sandbox/hooks/surface`, eventTypes: ["pay_page.submitted"] }),
+  });
+  expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+  seed.endpoint = endpoint.body.data.id;
+  const tested = await admin.json<Envelope<{ id: string }>>(`/api/webhook-endpoints/${seed.endpoint}/test`, {
+    method: "POST",
+    headers: JSON_TYPE,
+    body: JSON.stringify({ type: "payment.received" }),
+  });
+  expect(tested.status, JSON.stringify(tested.body)).toBe(202);
+  seed.delivery = tested.body.data.id;
+  await waitFor(
+    "the seeded test delivery delivered",
+    async () => {
+      const page = await admin.json<Envelope<{ items: { id: string; status: string }[] }>>(`/api/webhook-endpoints/${seed.endpoint}/deliveries`);
+      return page.body.data.items.find((d) => d.id === seed.delivery)?.status === "delivered" ? true : undefined;
     },
     30_000,
     100,
@@ -381,6 +418,35 @@ describe("1. the service key never leaves the server", () => {
       // With a recovery code: a third authenticator code could have to wait for the next 30 s step.
       ["POST /api/me/2fa/disable", () => post(mine, "/api/me/2fa/disable", { password: me.password, code: recoveryCodes[0] ?? "" })],
       ["PATCH /api/settings", () => post(admin, "/api/settings", { require2fa: false }, "PATCH")],
+      [
+        "PUT /api/me/notifications",
+        () =>
+          post(
+            mine,
+            "/api/me/notifications",
+            { choices: Object.fromEntries(EVENT_TYPES.map((t) => [t, "dashboard"])), paymentThreshold: null, digest: true },
+            "PUT",
+          ),
+      ],
+      ["POST /api/notifications/read", () => post(mine, "/api/notifications/read", { all: true })],
+      [
+        "POST /api/webhook-endpoints",
+        () => post(admin, "/api/webhook-endpoints", { url: `http://127.0.0.1:${PORTS.leak.sandbox}/sandbox/hooks/walk`, eventTypes: ["pay_page.submitted"] }),
+      ],
+      ["PATCH /api/webhook-endpoints/[id]", () => post(admin, url(routeOf("PATCH /api/webhook-endpoints/[id]")), { description: "Walked" }, "PATCH")],
+      [
+        "POST /api/webhook-endpoints/[id]/rotate-secret",
+        () => post(admin, url(routeOf("POST /api/webhook-endpoints/[id]/rotate-secret")), { overlapHours: 1 }),
+      ],
+      ["POST /api/webhook-endpoints/[id]/reveal", () => admin.fetch(url(routeOf("POST /api/webhook-endpoints/[id]/reveal")), { method: "POST" })],
+      ["POST /api/webhook-deliveries/[id]/resend", () => admin.fetch(url(routeOf("POST /api/webhook-deliveries/[id]/resend")), { method: "POST" })],
+      ["POST /api/webhook-endpoints/[id]/test", () => post(admin, url(routeOf("POST /api/webhook-endpoints/[id]/test")), { type: "payer.updated" })],
+      [
+        "POST /api/webhook-endpoints/[id]/recover",
+        () => post(admin, url(routeOf("POST /api/webhook-endpoints/[id]/recover")), { since: "2026-01-01T00:00:00Z" }),
+      ],
+      // Last of the endpoint's: it is deleted.
+      ["DELETE /api/webhook-endpoints/[id]", () => admin.fetch(url(routeOf("DELETE /api/webhook-endpoints/[id]")), { method: "DELETE" })],
     ];
     for (const [k, call] of successCalls) await record(k, `${k} (allowed)`, await call());
     // Every route of the table answered on its success path at least once: a 2xx (next-auth's sign-in: a redirect

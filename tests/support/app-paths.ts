@@ -7,7 +7,7 @@ import path from "node:path";
 import { ROOT } from "./paths";
 
 /** The records a path parameter can name (a payer by their tag). */
-export type IdKind = "request" | "payment" | "staff" | "campaign" | "session" | "payer" | "plan" | "exception";
+export type IdKind = "request" | "payment" | "staff" | "campaign" | "session" | "payer" | "plan" | "exception" | "endpoint" | "delivery";
 
 /** A real id of each kind, made by the test's own setup. */
 export type RealIds = Record<IdKind, string>;
@@ -25,6 +25,8 @@ export const FORM_OF_KIND: Record<IdKind, string> = {
   payer: "tag",
   plan: "id",
   exception: "id",
+  endpoint: "id",
+  delivery: "id",
 };
 
 /** The collection a dynamic segment follows says what it holds: /api/campaigns/[id] a campaign, /requests/[id] a request. */
@@ -37,6 +39,8 @@ const KIND_AFTER: Record<string, IdKind> = {
   payers: "payer",
   plans: "plan",
   exceptions: "exception",
+  "webhook-endpoints": "endpoint",
+  "webhook-deliveries": "delivery",
 };
 
 function pageFiles(dir: string): string[] {

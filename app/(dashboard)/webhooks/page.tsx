@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import { LabelledControl, inputClass } from "@/components/ui/field";
 import { LocalTime } from "@/components/ui/local-time";
@@ -56,6 +57,13 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
         Every message the payment service sent to this dashboard, newest first, kept for {config.deliveryLogDays} days. A payment shows up here first, then on
         the payments page. Messages are kept without the customer&apos;s BVN; refused ones are kept without their content, and past {ROWS_PER_SOURCE_HOUR} an
         hour from one address they are counted on one row (×N).
+      </p>
+      <p className="text-sm text-slate-700">
+        What this dashboard sends to your own systems is on{" "}
+        <Link href="/developers/webhooks" className="underline">
+          Outgoing webhooks
+        </Link>
+        .
       </p>
       {/* Keyed by the filter: a link to another filter (the banner's) re-renders this page in place, and an uncontrolled select keeps its old value. */}
       <form key={filter ?? "all"} method="get" className="flex flex-wrap items-end gap-3" aria-label="Filter the delivery log">

@@ -60,6 +60,10 @@ export const PERMISSION_RULES = {
   "events.read": rule(ANY_STAFF, "events:read", false),
   /** The webhook delivery log and its bad-signature banner. */
   "deliveries.read": rule(ADMINS, null, false),
+  /** Outgoing webhooks: the endpoints and their deliveries. */
+  "webhooks.read": rule(ADMINS, "webhooks:read", false),
+  /** Add, change, delete, rotate, reveal, test, resend and recover outgoing webhooks. */
+  "webhooks.manage": rule(ADMINS, "webhooks:write", false),
   "audit.read": rule(ADMINS, null, false),
   "staff.manage": rule(ADMINS, null, false),
   "settings.manage": rule(ADMINS, null, false),

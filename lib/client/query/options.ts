@@ -20,6 +20,7 @@ import type { DayBook } from "@/lib/client/reports/daily";
 import { exceptionListSearch, type ExceptionListQuery, type ExceptionPage, type ExceptionView, type LinkSuggestion } from "@/lib/client/exceptions/view";
 import { dayBookSearch } from "@/lib/client/reports/range";
 import type { NotificationPage, NotificationQuery } from "@/lib/client/notifications/view";
+import type { DeliveryView, EndpointView } from "@/lib/client/outbound/schemas";
 
 // The one definition of every query: its key and how the browser reads it (our route handlers). A page's server
 // component prefetches the same key with the same read function its route handler calls (docs/architecture.md,
@@ -74,6 +75,9 @@ export const keys = {
   exceptions: ["exceptions"] as const,
   /** The person's notifications: the bell's unread count and the notifications page's pages. */
   notifications: ["notifications"] as const,
+  /** Outgoing webhooks: the endpoints, and each endpoint's deliveries under it. */
+  endpoints: ["webhook-endpoints"] as const,
+  endpointDeliveries: (id: string, p: { status: string; page: number }) => ["webhook-endpoints", id, "deliveries", p] as const,
   notificationCount: ["notifications", "count"] as const,
   notificationList: (p: { unread: boolean; page: number }) => ["notifications", "list", { unread: p.unread, page: p.page }] as const,
   exceptionList: (p: ExceptionListQuery) => ["exceptions", "list", { status: p.status, kind: p.kind ?? "", day: p.day ?? "", page: p.page }] as const,
@@ -252,4 +256,21 @@ export const notificationListQuery = (p: NotificationQuery) =>
   queryOptions({
     queryKey: keys.notificationList(p),
     queryFn: () => apiFetch<NotificationPage>(`/api/notifications?${p.unread ? "unread=1&" : ""}page=${p.page}`),
+  });
+
+export const endpointsQuery = () =>
+  queryOptions({
+    queryKey: keys.endpoints,
+    queryFn: async () => (await apiFetch<{ items: EndpointView[] }>("/api/webhook-endpoints")).items,
+  });
+
+export const endpointDeliveriesQuery = (id: string, p: { status: string; page: number }) =>
+  queryOptions({
+    queryKey: keys.endpointDeliveries(id, p),
+    queryFn: () =>
+      apiFetch<{ items: DeliveryView[]; page: number; pageSize: number; total: number }>(
+        `/api/webhook-endpoints/${encodeURIComponent(id)}/deliveries?${p.status ? `status=${p.status}&` : ""}page=${p.page}`,
+      ),
+    // Attempts happen in the background: the log is re-read while it is open.
+    refetchInterval: 5_000,
   });

@@ -1,0 +1,12 @@
+import { Skeleton } from "@/components/ui/skeleton";
+
+// The outgoing webhooks page's skeleton while it reads (the route's Suspense fallback).
+export default function Loading() {
+  return (
+    <div className="space-y-4">
+      <Skeleton className="h-8 w-56" />
+      <Skeleton className="h-16 w-full max-w-2xl" />
+      <Skeleton className="h-64 w-full" />
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import "server-only";
+
+import { writeAudit } from "@/lib/audit/write";
+import type { Db } from "@/lib/db/client";
+import type { WebhookEndpointRow } from "@/lib/db/schema";
+import { tellAdmins } from "@/lib/notifications/notices";
+
+import { findDelivery, giveUp, recordAttempt } from "./deliveries";
+import { addressMode, disableEndpoint, findEndpoint, markWarned, noteAttempt, signingSecrets } from "./endpoints";
+import { postDelivery, type PostOutcome } from "./post";
+import { failingVerdict, MAX_ATTEMPTS, nextDelayMs, parseRetryAfter } from "./schedule";
+import { signDelivery } from "./sign";
+
+// One attempt of one delivery (docs/architecture.md "Outgoing webhooks"): signed afresh (the timestamp is now's, the
+// webhook-id the event's), posted through the address guard, and its answer recorded; what comes next (another attempt,
+// the endpoint turned off, its admins told) is decided here and handed to the caller to queue.
+
+export type AttemptResult = { kind: "skipped" } | { kind: "delivered" } | { kind: "retry"; attempt: number; at: Date } | { kind: "failed"; why: string };
+
+export interface AttemptDeps {
+  db: Db;
+  now?: () => Date;
+  random?: () => number;
+  post?: typeof postDelivery;
+}
+
+const describe = (outcome: PostOutcome): string =>
+  outcome.kind === "answered"
+    ? `The endpoint answered ${outcome.status}.`
+    : outcome.kind === "refused"
+      ? `Not sent: ${outcome.reason}`
+      : `No answer: ${outcome.reason}`;
+
+export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, round: number, attempt: number): Promise<AttemptResult> {
+  const { db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const delivery = await findDelivery(db, deliveryId);
+  // A resend or recover starts another round (its attempts numbered from 1 again, on the full schedule): an attempt
+  // of an older round, or of a delivery no longer pending, does nothing.
+  if (!delivery || delivery.status !== "pending" || delivery.round !== round) return { kind: "skipped" };
+  const endpoint = await findEndpoint(db, delivery.endpointId);
+  if (!endpoint || !endpoint.enabled) {
+    const why = endpoint
+      ? `The endpoint is turned off${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}; nothing was sent.`
+      : "The endpoint was deleted; nothing was sent.";
+    await giveUp(db, deliveryId, round, why);
+    return { kind: "failed", why };
+  }
+  const at = now();
+  const headers = signDelivery({ id: delivery.eventId, timestamp: at, body: delivery.body, secrets: signingSecrets(endpoint, at) });
+  const outcome = await (deps.post ?? postDelivery)({ url: endpoint.url, headers, body: delivery.body, mode: addressMode() });
+  const delivered = outcome.kind === "answered" && outcome.status >= 200 && outcome.status < 300;
+  const gone = outcome.kind === "answered" && outcome.status === 410;
+  const retryAfter = outcome.kind === "answered" ? parseRetryAfter(outcome.retryAfter, at) : null;
+  const delay = delivered || gone ? null : nextDelayMs(attempt, retryAfter, deps.random);
+  const next = delay === null ? null : new Date(at.getTime() + delay);
+  const record = await recordAttempt(db, deliveryId, round, {
+    attempt,
+    at,
+    statusCode: outcome.kind === "answered" ? outcome.status : null,
+    response: outcome.kind === "answered" ? outcome.bodyExcerpt : null,
+    error: delivered ? null : describe(outcome),
+    outcome: delivered ? { status: "delivered" } : next ? { status: "pending", next } : { status: "failed" },
+  });
+  if (!record) return { kind: "skipped" };
+  const after = await noteAttempt(db, endpoint.id, delivered, at);
+  if (gone) await turnOff(db, endpoint, "The endpoint answered 410 Gone, which asks for no more deliveries.", at);
+  else if (!delivered && after) await watchFailing(db, after, at);
+  if (delivered) return { kind: "delivered" };
+  if (next && !gone) return { kind: "retry", attempt: attempt + 1, at: next };
+  return { kind: "failed", why: attempt >= MAX_ATTEMPTS ? `Failed ${MAX_ATTEMPTS} times: ${describe(outcome)}` : describe(outcome) };
+}
+
+async function turnOff(db: Db, endpoint: WebhookEndpointRow, reason: string, at: Date): Promise<void> {
+  if (!(await disableEndpoint(db, endpoint.id, reason))) return;
+  await writeAudit(db, { action: "webhook_endpoint.disabled", target: endpoint.id, detail: { url: endpoint.url, reason, automatic: true } });
+  await tellAdmins(db, {
+    key: `webhook-endpoint:${endpoint.id}:disabled:${at.toISOString()}`,
+    type: "webhook_endpoint.disabled",
+    title: `Webhook endpoint turned off: ${endpoint.url}`,
+    body: `${reason}\nTurn it on again on the webhooks page once it works, and re-send what failed.`,
+    link: "/developers/webhooks",
+  });
+}
+
+/** 4 days failing: its admins are told once; 5 days: it is turned off (and they are told). */
+async function watchFailing(db: Db, endpoint: WebhookEndpointRow, at: Date): Promise<void> {
+  const verdict = failingVerdict(endpoint.failingSince, endpoint.warnedAt, at);
+  if (verdict === "disable") await turnOff(db, endpoint, "No delivery has succeeded for 5 days.", at);
+  if (verdict === "warn" && (await markWarned(db, endpoint.id, at)))
+    await tellAdmins(db, {
+      key: `webhook-endpoint:${endpoint.id}:failing:${endpoint.failingSince?.toISOString() ?? ""}`,
+      type: "webhook_endpoint.failing",
+      title: `Webhook endpoint failing for 4 days: ${endpoint.url}`,
+      body: "No delivery has succeeded for 4 days. It is turned off after 5 days without a success.",
+      link: "/developers/webhooks",
+    });
+}

@@ -1,0 +1,35 @@
+import "server-only";
+
+import { consumerPayload, loadEvent, type EventConsumer } from "@/lib/events/consumer";
+import { defineJob } from "@/lib/jobs/define";
+
+import { queueAttempt } from "./attempt.job";
+import { ensureDelivery } from "./deliveries";
+import { endpointsFor, findEndpoint } from "./endpoints";
+
+// The outgoing webhooks' consumer (docs/architecture.md "Outgoing webhooks"): for each event, every enabled endpoint
+// that wants its type gets one delivery (unique per event and endpoint) and its first attempt, queued at once.
+
+export const deliverConsumer: EventConsumer = {
+  name: "outgoing-webhooks",
+  types: "all",
+  recipients: async (db, event) => (await endpointsFor(db, event.type)).map((e) => e.id),
+  job: defineJob({
+    queue: "webhook-deliver",
+    payload: consumerPayload,
+    // Two statements and a send; one lost with its process expires after 30 s and is retried (its delivery is made once).
+    policy: { policy: "standard", retryLimit: 3, retryDelay: 5, expireInSeconds: 30, retentionMinutes: 60 },
+    work: { workers: 4, batchSize: 8, pollingIntervalSeconds: 0.5 },
+    handler:
+      ({ db }) =>
+      async (jobs) => {
+        for (const job of jobs) {
+          const [event, endpoint] = await Promise.all([loadEvent(db, job.eventId), findEndpoint(db, job.recipient)]);
+          if (!event || !endpoint?.enabled) continue;
+          const delivery = await ensureDelivery(db, endpoint.id, event);
+          // A repeat of this job (its process died after the insert) queues the first attempt again: the same job id.
+          if (delivery.status === "pending" && delivery.attempts === 0) await queueAttempt({ deliveryId: delivery.id, round: delivery.round, attempt: 1 });
+        }
+      },
+  }),
+};

@@ -1,0 +1,151 @@
+import { randomBytes } from "node:crypto";
+
+import { eq } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { staffActor, type StaffActor } from "@/lib/actors/actor";
+import type { Db } from "@/lib/db/client";
+import { auditLog, notifications, staff, webhookEndpoints } from "@/lib/db/schema";
+import { appendEvent } from "@/lib/events/append";
+import type { Sandbox } from "@/sandbox/server";
+import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { startTestSandbox } from "@/tests/support/sandbox";
+
+import { attemptDelivery } from "./attempt";
+import { ensureDelivery, findDelivery } from "./deliveries";
+import { createEndpoint, recoverSince, resendDelivery, rotateSecret } from "./manage";
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+  status: number;
+}
+
+async function admin(db: Db): Promise<StaffActor> {
+  const email = `admin-${randomBytes(4).toString("hex")}@example.test`;
+  const [row] = await db.insert(staff).values({ email, name: "An Admin", role: "admin", passwordHash: "x" }).returning();
+  if (!row) throw new Error("no staff");
+  return staffActor({ ...row, sessionId: null });
+}
+
+describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
+  const database = useTestDatabase(target, { perTest: true });
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+  });
+  afterAll(async () => sandbox.close());
+  const hooks = async (name: string): Promise<Received[]> => (await (await fetch(`${sandbox.apiUrl}/sandbox/hooks/${name}`)).json()) as Received[];
+  const clock = (iso: string) => () => new Date(iso);
+
+  async function endpointAt(db: Db, actor: StaffActor, name: string, query = "") {
+    const made = await createEndpoint(db, actor, { url: `${sandbox.apiUrl}/sandbox/hooks/${name}${query}`, description: "", eventTypes: "all", enabled: true });
+    if (made.kind !== "created") throw new Error(made.kind);
+    return made;
+  }
+
+  it("signs with Standard Webhooks: verified with the secret, with either secret while a rotation overlaps, and the same webhook-id on every attempt", async () => {
+    const db = database.db;
+    const actor = await admin(db);
+    const name = `sign-${randomBytes(3).toString("hex")}`;
+    const made = await endpointAt(db, actor, name);
+    const event = await db.transaction((tx) => appendEvent(tx, "payment.received", { uuid: "u-1", actualAmount: "5000.00" }));
+    const delivery = await ensureDelivery(db, made.endpoint.id, event);
+    expect(await attemptDelivery({ db }, delivery.id, 0, 1)).toEqual({ kind: "delivered" });
+    const [first] = await hooks(name);
+    if (!first) throw new Error("nothing received");
+    expect(JSON.parse(first.body)).toEqual(event);
+    expect(first.headers["webhook-id"]).toBe(event.id);
+    expect(new Webhook(made.secret).verify(first.body, first.headers)).toEqual(event);
+
+    const rotated = await rotateSecret(db, actor, made.endpoint.id, 24);
+    if (rotated.kind !== "rotated") throw new Error(rotated.kind);
+    const resent = await resendDelivery(db, actor, delivery.id);
+    expect(resent.kind).toBe("queued");
+    expect(await attemptDelivery({ db }, delivery.id, 1, 1)).toEqual({ kind: "delivered" });
+    const [second] = await hooks(name);
+    if (!second) throw new Error("nothing received");
+    expect(second.headers["webhook-id"]).toBe(event.id);
+    expect(second.headers["webhook-signature"]?.split(" ")).toHaveLength(2);
+    expect(new Webhook(rotated.secret).verify(second.body, second.headers)).toEqual(event);
+    expect(new Webhook(made.secret).verify(second.body, second.headers)).toEqual(event);
+    // A wrong secret does not verify.
+    expect(() => new Webhook(`whsec_${randomBytes(32).toString("base64")}`).verify(second.body, second.headers)).toThrow();
+  });
+
+  it("tries a failing endpoint again on the schedule (5 s, then 1 min), with the same webhook-id, and recover re-sends what failed", async () => {
+    const db = database.db;
+    const actor = await admin(db);
+    const name = `retry-${randomBytes(3).toString("hex")}`;
+    const made = await endpointAt(db, actor, name, "?status=500");
+    const event = await db.transaction((tx) => appendEvent(tx, "request.declined", { requestId: "42", tag: "ada" }));
+    const delivery = await ensureDelivery(db, made.endpoint.id, event);
+    const deps = { db, random: () => 0.5 };
+    expect(await attemptDelivery({ ...deps, now: clock("2026-11-28T10:00:00Z") }, delivery.id, 0, 1)).toEqual({
+      kind: "retry",
+      attempt: 2,
+      at: new Date("2026-11-28T10:00:05Z"),
+    });
+    expect(await attemptDelivery({ ...deps, now: clock("2026-11-28T10:00:05Z") }, delivery.id, 0, 2)).toEqual({
+      kind: "retry",
+      attempt: 3,
+      at: new Date("2026-11-28T10:01:05Z"),
+    });
+    const got = await hooks(name);
+    expect(got.map((r) => [r.status, r.headers["webhook-id"]])).toEqual([
+      [500, event.id],
+      [500, event.id],
+    ]);
+    const row = await findDelivery(db, delivery.id);
+    expect(row).toMatchObject({ status: "pending", attempts: 2, lastStatusCode: 500, nextAttemptAt: new Date("2026-11-28T10:01:05Z") });
+    // Run out the attempts: the 11th fails it for good.
+    for (let attempt = 3; attempt <= 11; attempt++) await attemptDelivery({ ...deps, now: clock("2026-11-28T11:00:00Z") }, delivery.id, 0, attempt);
+    expect(await findDelivery(db, delivery.id)).toMatchObject({ status: "failed", attempts: 11, nextAttemptAt: null });
+    const recovered = await recoverSince(db, actor, made.endpoint.id, new Date(Date.now() - 60_000));
+    expect(recovered).toEqual({ kind: "queued", count: 1 });
+    expect(await findDelivery(db, delivery.id)).toMatchObject({ status: "pending", round: 1 });
+  });
+
+  it("turns an endpoint off at once on 410 Gone, and after 5 days without a success; its admins are told, at 4 days too", async () => {
+    const db = database.db;
+    const actor = await admin(db);
+    const gone = await endpointAt(db, actor, `gone-${randomBytes(3).toString("hex")}`, "?status=410");
+    const event = await db.transaction((tx) => appendEvent(tx, "payer.updated", { tag: "ada" }));
+    const d1 = await ensureDelivery(db, gone.endpoint.id, event);
+    expect((await attemptDelivery({ db }, d1.id, 0, 1)).kind).toBe("failed");
+    const [off] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, gone.endpoint.id));
+    expect(off).toMatchObject({ enabled: false, disabledReason: expect.stringContaining("410") });
+    expect((await db.select().from(auditLog).where(eq(auditLog.action, "webhook_endpoint.disabled"))).length).toBe(1);
+
+    const failing = await endpointAt(db, actor, `failing-${randomBytes(3).toString("hex")}`, "?status=503");
+    const d2 = await ensureDelivery(db, failing.endpoint.id, event);
+    await db
+      .update(webhookEndpoints)
+      .set({ failingSince: new Date("2026-11-20T00:00:00Z") })
+      .where(eq(webhookEndpoints.id, failing.endpoint.id));
+    // Four days and a bit: a warning, once.
+    await attemptDelivery({ db, now: clock("2026-11-24T01:00:00Z") }, d2.id, 0, 1);
+    await attemptDelivery({ db, now: clock("2026-11-24T02:00:00Z") }, d2.id, 0, 2);
+    const warned = await db.select().from(notifications).where(eq(notifications.staffId, actor.id));
+    expect(warned.map((n) => n.type).sort()).toEqual(["webhook_endpoint.disabled", "webhook_endpoint.failing"]);
+    // Five days: turned off, and told.
+    await attemptDelivery({ db, now: clock("2026-11-25T00:00:01Z") }, d2.id, 0, 3);
+    const [five] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, failing.endpoint.id));
+    expect(five).toMatchObject({ enabled: false, disabledReason: "No delivery has succeeded for 5 days." });
+    expect((await db.select().from(notifications).where(eq(notifications.staffId, actor.id))).length).toBe(3);
+    // Nothing more is sent to an endpoint that is off.
+    expect(await attemptDelivery({ db }, d2.id, 0, 4)).toMatchObject({ kind: "failed" });
+  });
+
+  it("refuses a URL at the cloud metadata address (in every mode), and refuses a viewer", async () => {
+    const db = database.db;
+    const actor = await admin(db);
+    const made = await createEndpoint(db, actor, { url: "http://169.254.169.254/latest/meta-data", description: "", eventTypes: "all", enabled: true });
+    expect(made.kind).toBe("invalid_url");
+    const viewer = staffActor({ id: actor.id, email: actor.email, name: actor.name, role: "viewer" });
+    await expect(createEndpoint(db, viewer, { url: `${sandbox.apiUrl}/sandbox/hooks/x`, description: "", eventTypes: "all", enabled: true })).rejects.toThrow(
+      /may not/,
+    );
+  });
+});

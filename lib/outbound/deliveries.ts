@@ -1,0 +1,143 @@
+import "server-only";
+
+import { and, desc, eq, gte, sql } from "drizzle-orm";
+
+import type { BusinessEvent } from "@/lib/client/events/catalogue";
+import type { DeliveryStatus, DeliveryView } from "@/lib/client/outbound/schemas";
+import type { Db } from "@/lib/db/client";
+import { outboundDeliveries, type OutboundDeliveryRow } from "@/lib/db/schema";
+
+// One delivery per (event, endpoint) (docs/architecture.md "Outgoing webhooks"): the one writer of outbound_deliveries.
+
+export const DELIVERY_PAGE_SIZE = 25;
+
+export function toDeliveryView(row: OutboundDeliveryRow): DeliveryView {
+  return {
+    id: row.id,
+    endpointId: row.endpointId,
+    eventId: row.eventId,
+    eventType: row.eventType,
+    status: row.status,
+    attempts: row.attempts,
+    lastStatusCode: row.lastStatusCode,
+    lastResponse: row.lastResponse,
+    lastError: row.lastError,
+    lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The event's delivery to the endpoint, made once (the unique pair): a repeat answers the one made first. */
+export async function ensureDelivery(db: Db, endpointId: string, event: BusinessEvent): Promise<OutboundDeliveryRow> {
+  const [made] = await db
+    .insert(outboundDeliveries)
+    .values({ endpointId, eventId: event.id, eventType: event.type, body: JSON.stringify(event), nextAttemptAt: new Date() })
+    .onConflictDoNothing({ target: [outboundDeliveries.eventId, outboundDeliveries.endpointId] })
+    .returning();
+  if (made) return made;
+  const [found] = await db
+    .select()
+    .from(outboundDeliveries)
+    .where(and(eq(outboundDeliveries.eventId, event.id), eq(outboundDeliveries.endpointId, endpointId)))
+    .limit(1);
+  if (!found) throw new Error("delivery vanished");
+  return found;
+}
+
+export async function findDelivery(db: Db, id: string): Promise<OutboundDeliveryRow | null> {
+  const [row] = await db.select().from(outboundDeliveries).where(eq(outboundDeliveries.id, id)).limit(1);
+  return row ?? null;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  at: Date;
+  statusCode: number | null;
+  response: string | null;
+  error: string | null;
+  /** delivered; failed for good; or pending with its next attempt's time. */
+  outcome: { status: "delivered" } | { status: "failed" } | { status: "pending"; next: Date };
+}
+
+/** One attempt's result, only on the round it belongs to (a resend since started another). */
+export async function recordAttempt(db: Db, id: string, round: number, r: AttemptRecord): Promise<OutboundDeliveryRow | null> {
+  const [row] = await db
+    .update(outboundDeliveries)
+    .set({
+      attempts: sql`${outboundDeliveries.attempts} + 1`,
+      lastAttemptAt: r.at,
+      lastStatusCode: r.statusCode,
+      lastResponse: r.response,
+      lastError: r.error,
+      status: r.outcome.status,
+      nextAttemptAt: r.outcome.status === "pending" ? r.outcome.next : null,
+      deliveredAt: r.outcome.status === "delivered" ? r.at : null,
+    })
+    .where(and(eq(outboundDeliveries.id, id), eq(outboundDeliveries.round, round), eq(outboundDeliveries.status, "pending")))
+    .returning();
+  return row ?? null;
+}
+
+/** Ends a pending delivery without an attempt (its endpoint was turned off or deleted). */
+export async function giveUp(db: Db, id: string, round: number, why: string): Promise<void> {
+  await db
+    .update(outboundDeliveries)
+    .set({ status: "failed", lastError: why, nextAttemptAt: null })
+    .where(and(eq(outboundDeliveries.id, id), eq(outboundDeliveries.round, round), eq(outboundDeliveries.status, "pending")));
+}
+
+/** A new round of attempts for the same body (same webhook-id): answers the round, or null when it is pending now. */
+export async function startRound(db: Db, id: string): Promise<OutboundDeliveryRow | null> {
+  const [row] = await db
+    .update(outboundDeliveries)
+    .set({ round: sql`${outboundDeliveries.round} + 1`, status: "pending", nextAttemptAt: new Date(), deliveredAt: null })
+    .where(and(eq(outboundDeliveries.id, id), sql`${outboundDeliveries.status} <> 'pending'`))
+    .returning();
+  return row ?? null;
+}
+
+/** The endpoint's failed deliveries made since `since` (recover). */
+export async function failedSince(db: Db, endpointId: string, since: Date): Promise<OutboundDeliveryRow[]> {
+  return db
+    .select()
+    .from(outboundDeliveries)
+    .where(and(eq(outboundDeliveries.endpointId, endpointId), eq(outboundDeliveries.status, "failed"), gte(outboundDeliveries.createdAt, since)));
+}
+
+export async function readDeliveryPage(
+  db: Db,
+  endpointId: string,
+  query: { status: DeliveryStatus | null; page: number },
+): Promise<{ items: DeliveryView[]; page: number; pageSize: number; total: number }> {
+  const where = query.status
+    ? and(eq(outboundDeliveries.endpointId, endpointId), eq(outboundDeliveries.status, query.status))
+    : eq(outboundDeliveries.endpointId, endpointId);
+  const [rows, [count]] = await Promise.all([
+    db
+      .select()
+      .from(outboundDeliveries)
+      .where(where)
+      .orderBy(desc(outboundDeliveries.createdAt), desc(outboundDeliveries.id))
+      .limit(DELIVERY_PAGE_SIZE)
+      .offset((query.page - 1) * DELIVERY_PAGE_SIZE),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(outboundDeliveries)
+      .where(where),
+  ]);
+  return { items: rows.map(toDeliveryView), page: query.page, pageSize: DELIVERY_PAGE_SIZE, total: Number(count?.n ?? 0) };
+}
+
+/** Deliveries are kept 30 days (docs/decisions.md "Outgoing webhooks"). */
+export const DELIVERY_DAYS = 30;
+
+export async function pruneDeliveries(db: Db, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - DELIVERY_DAYS * 86_400_000);
+  const rows = await db
+    .delete(outboundDeliveries)
+    .where(sql`${outboundDeliveries.createdAt} < ${cutoff.toISOString()}`)
+    .returning({ id: outboundDeliveries.id });
+  return rows.length;
+}

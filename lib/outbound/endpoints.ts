@@ -1,0 +1,172 @@
+import "server-only";
+
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+
+import { openSecret, sealSecret } from "@/lib/auth/secret-box";
+import type { EndpointView } from "@/lib/client/outbound/schemas";
+import type { EventType } from "@/lib/client/events/catalogue";
+import { getConfig } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { webhookEndpoints, type WebhookEndpointRow } from "@/lib/db/schema";
+
+import type { AddressMode } from "./address-policy";
+
+// The endpoints' table (docs/architecture.md "Outgoing webhooks"): the one writer of webhook_endpoints. Secrets are
+// sealed with their own key derived from AUTH_SECRET (never stored in plaintext), opened only to sign or to reveal.
+
+const PURPOSE = "fundboard webhook signing secret v1";
+
+export const sealWebhookSecret = (secret: string): string => sealSecret(secret, getConfig().authSecret, PURPOSE);
+export const openWebhookSecret = (sealed: string): string => openSecret(sealed, getConfig().authSecret, PURPOSE);
+
+/** Where this deployment may deliver: loopback and private in sandbox mode, or with WEBHOOK_ALLOW_PRIVATE=1. */
+export function addressMode(): AddressMode {
+  const config = getConfig();
+  return { sandbox: config.sandbox, allowPrivate: config.webhookAllowPrivate };
+}
+
+export function toEndpointView(row: WebhookEndpointRow): EndpointView {
+  const secret = openWebhookSecret(row.secretSealed);
+  return {
+    id: row.id,
+    url: row.url,
+    description: row.description,
+    eventTypes: row.eventTypes ?? "all",
+    enabled: row.enabled,
+    disabledReason: row.disabledReason,
+    createdAt: row.createdAt.toISOString(),
+    secretHint: `whsec_…${secret.slice(-4)}`,
+    previousSecretUntil: row.previousSecretUntil && row.previousSecretUntil > new Date() ? row.previousSecretUntil.toISOString() : null,
+    lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
+    failingSince: row.failingSince?.toISOString() ?? null,
+  };
+}
+
+/** The secrets that sign at `at`: the current one, and the previous one while its overlap lasts. */
+export function signingSecrets(row: WebhookEndpointRow, at: Date = new Date()): string[] {
+  const secrets = [openWebhookSecret(row.secretSealed)];
+  if (row.previousSecretSealed && row.previousSecretUntil && row.previousSecretUntil > at) secrets.push(openWebhookSecret(row.previousSecretSealed));
+  return secrets;
+}
+
+const live = isNull(webhookEndpoints.deletedAt);
+
+export async function listEndpoints(db: Db): Promise<WebhookEndpointRow[]> {
+  return db.select().from(webhookEndpoints).where(live).orderBy(asc(webhookEndpoints.createdAt));
+}
+
+export async function findEndpoint(db: Db, id: string): Promise<WebhookEndpointRow | null> {
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), live))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The enabled endpoints that want this event type. */
+export async function endpointsFor(db: Db, type: EventType): Promise<WebhookEndpointRow[]> {
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(live, eq(webhookEndpoints.enabled, true)));
+  return rows.filter((r) => r.eventTypes === null || r.eventTypes.includes(type));
+}
+
+export async function countEndpoints(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(webhookEndpoints)
+    .where(live);
+  return Number(row?.n ?? 0);
+}
+
+export async function insertEndpoint(
+  db: Db,
+  values: { url: string; description: string; eventTypes: string[] | null; enabled: boolean; secret: string; createdBy: string | null },
+): Promise<WebhookEndpointRow> {
+  const [row] = await db
+    .insert(webhookEndpoints)
+    .values({
+      url: values.url,
+      description: values.description,
+      eventTypes: values.eventTypes,
+      enabled: values.enabled,
+      secretSealed: sealWebhookSecret(values.secret),
+      createdBy: values.createdBy,
+    })
+    .returning();
+  if (!row) throw new Error("endpoint insert returned nothing");
+  return row;
+}
+
+export async function updateEndpoint(
+  db: Db,
+  id: string,
+  set: Partial<Pick<WebhookEndpointRow, "url" | "description" | "eventTypes" | "enabled" | "disabledReason" | "failingSince" | "warnedAt">>,
+): Promise<WebhookEndpointRow | null> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set(set)
+    .where(and(eq(webhookEndpoints.id, id), live))
+    .returning();
+  return row ?? null;
+}
+
+/** Deleted endpoints stay (their deliveries' history), never signing or receiving again. */
+export async function markDeleted(db: Db, id: string): Promise<WebhookEndpointRow | null> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ deletedAt: new Date(), enabled: false })
+    .where(and(eq(webhookEndpoints.id, id), live))
+    .returning();
+  return row ?? null;
+}
+
+/** A new secret; the current one keeps signing for `overlapHours` (0: stops at once). */
+export async function rotateEndpointSecret(db: Db, id: string, secret: string, overlapHours: number, now = new Date()): Promise<WebhookEndpointRow | null> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({
+      previousSecretSealed: overlapHours > 0 ? webhookEndpoints.secretSealed : null,
+      previousSecretUntil: overlapHours > 0 ? new Date(now.getTime() + overlapHours * 3_600_000) : null,
+      secretSealed: sealWebhookSecret(secret),
+    })
+    .where(and(eq(webhookEndpoints.id, id), live))
+    .returning();
+  return row ?? null;
+}
+
+/** An attempt's outcome on its endpoint: a success clears the failing spell; a failure starts one if none is open. */
+export async function noteAttempt(db: Db, id: string, delivered: boolean, at: Date): Promise<WebhookEndpointRow | null> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set(
+      delivered
+        ? { lastSuccessAt: at, failingSince: null, warnedAt: null }
+        : { failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at.toISOString()}::timestamptz)` },
+    )
+    .where(eq(webhookEndpoints.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** Turns an endpoint off with the reason (410, or 5 days failing); false when it was off already. */
+export async function disableEndpoint(db: Db, id: string, reason: string): Promise<boolean> {
+  const rows = await db
+    .update(webhookEndpoints)
+    .set({ enabled: false, disabledReason: reason })
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.enabled, true)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
+
+/** Marks the 4-day warning given; false when it was given already this spell. */
+export async function markWarned(db: Db, id: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(webhookEndpoints)
+    .set({ warnedAt: at })
+    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.warnedAt)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
