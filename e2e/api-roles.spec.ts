@@ -75,6 +75,15 @@ test.describe("every route × every role", () => {
     expect(made.status(), await made.text()).toBe(201);
     return ((await made.json()) as { data: { id: string } }).data.id;
   }
+  /** A fresh API key made by the admin (revoke and roll each use one up: a revoked or rolled key cannot be again). */
+  async function matrixApiKey(scopes: "everything" | "read_only" = "read_only"): Promise<{ id: string; key: string }> {
+    const admin = sessions.get("admin");
+    if (!admin) throw new Error("no admin session");
+    const made = await admin.post("/api/api-keys", { headers: { Origin: BASE_URL }, data: { name: "Route matrix", scopes, expiresInDays: 1 } });
+    expect(made.status(), await made.text()).toBe(201);
+    const { apiKey, key } = ((await made.json()) as { data: { apiKey: { id: string }; key: string } }).data;
+    return { id: apiKey.id, key };
+  }
   /** Every campaign made here: cancelled in afterAll too, so one left sending by a failure cannot starve later specs. */
   const madeCampaigns: string[] = [];
 
@@ -255,7 +264,9 @@ test.describe("every route × every role", () => {
                 ? await personWithTwoStep("viewer")
                 : route.pattern === "/api/me/sessions/[id]"
                   ? randomUUID()
-                  : staffTargetId;
+                  : route.pattern.startsWith("/api/api-keys/[id]")
+                    ? (await matrixApiKey()).id
+                    : staffTargetId;
     const url = route.pattern
       .replace("[id]", route.pattern.endsWith("/ask-again") ? chaseCampaignId : target)
       .replace("[requestId]", requestId)
@@ -267,6 +278,11 @@ test.describe("every route × every role", () => {
     if (step) await sessions.get("admin")?.post(`/api/campaigns/${target}/cancel`, { headers });
     if (res.headers()["content-type"]?.startsWith("text/csv"))
       return { status: res.status(), body: { status: res.ok(), message: (await res.text()).slice(0, 80) } };
+    // The API's document is OpenAPI, not an envelope.
+    if (route.pattern === "/api/v1/openapi.json") {
+      const document = (await res.json()) as { openapi?: unknown };
+      return { status: res.status(), body: { status: res.ok() && typeof document.openapi === "string", message: `openapi ${String(document.openapi)}` } };
+    }
     return { status: res.status(), body: (await res.json()) as { status: boolean; message: string } };
   }
 
@@ -415,6 +431,10 @@ test.describe("every route × every role", () => {
         return ctx.post(url, { headers, data: { type: "payer.updated" } });
       case "POST /api/webhook-endpoints/[id]/recover":
         return ctx.post(url, { headers, data: { since: "2026-01-01T00:00:00Z" } });
+      case "POST /api/api-keys":
+        return ctx.post(url, { headers, data: { name: "Route matrix", scopes: ["payments:read"], expiresInDays: 1 } });
+      case "POST /api/api-keys/[id]/roll":
+        return ctx.post(url, { headers, data: { overlapHours: 0 } });
       case "POST /api/campaigns":
         return ctx.post(url, {
           headers,
@@ -447,6 +467,81 @@ test.describe("every route × every role", () => {
       });
     }
   }
+
+  // /api/v1 takes an API key, never a session (docs/architecture.md "The API"): every caller's cookies, and none, are
+  // refused 401 `unauthenticated` before anything else is looked at; the admin's key of every scope is answered 2xx.
+  const keyRoutes = ROUTE_TABLE.filter((r) => r.allowed === "api-key");
+  /** A campaign a key's action starts from the state it needs (as the dashboard's walk above), or the shared one. */
+  async function v1Target(route: RouteCase): Promise<string> {
+    const step = /^\/api\/v1\/campaigns\/\[id\]\/(start|pause|resume|cancel)$/.exec(route.pattern)?.[1];
+    const before: Record<string, ("start" | "pause")[]> = { start: [], pause: ["start"], resume: ["start", "pause"], cancel: [] };
+    if (step) return campaignIn(before[step] ?? []);
+    if (route.pattern.startsWith("/api/v1/campaigns/")) return campaignId;
+    if (route.pattern.startsWith("/api/v1/plans/")) return planId;
+    if (route.pattern.startsWith("/api/v1/webhook-endpoints/")) return route.method === "DELETE" ? matrixEndpoint() : endpointId;
+    return "";
+  }
+  /** What each API route is sent (a POST its Idempotency-Key too), and what it made undone after, so later specs find room. */
+  async function v1Call(ctx: APIRequestContext, route: RouteCase, headers: Record<string, string>, id = campaignId): Promise<APIResponse> {
+    const url = route.pattern.replace("[id]", id).replace("[requestId]", requestId).replace("[uuid]", paymentUuid).replace("[tag]", MATRIX_TAG);
+    const post = { ...headers, "Idempotency-Key": randomUUID() };
+    switch (`${route.method} ${route.pattern}`) {
+      case "POST /api/v1/requests":
+        return ctx.post(url, { headers: post, data: { tag: MATRIX_TAG, amount: "1.00", description: "Matrix v1" } });
+      case "PATCH /api/v1/payers/[tag]":
+        // Always cleared: the matrix's own requests to this tag must keep working.
+        return ctx.patch(url, { headers, data: { doNotAsk: false } });
+      case "POST /api/v1/campaigns":
+        return ctx.post(url, { headers: post, data: { name: "Matrix v1", rows: [{ tag: "accept.matrixv1", amount: "1", description: "Matrix v1" }] } });
+      case "POST /api/v1/webhook-endpoints":
+        return ctx.post(url, { headers: post, data: { url: `${SANDBOX_URL}/sandbox/hooks/matrix`, eventTypes: ["pay_page.submitted"] } });
+      case "PATCH /api/v1/webhook-endpoints/[id]":
+        return ctx.patch(url, { headers, data: { description: "Route matrix, changed by a key" } });
+      default:
+        return ctx.fetch(url, { method: route.method, headers: route.method === "POST" ? post : headers });
+    }
+  }
+
+  for (const route of keyRoutes) {
+    for (const caller of CALLERS) {
+      test(`${route.method} ${route.pattern} as ${caller} (a session, no key)`, async () => {
+        const ctx = sessions.get(caller);
+        if (!ctx) throw new Error(`no session for ${caller}`);
+        // Any id will do: the key is checked before the path's id.
+        const res = await v1Call(ctx, route, { Origin: BASE_URL }, randomUUID());
+        const body = (await res.json()) as Answer["body"];
+        expect(res.status(), body.message).toBe(401);
+        expect(ERROR_CODES, body.message).toContain(body.code);
+        expect(body.code).toBe("unauthenticated");
+        expect(body.status).toBe(false);
+        expect(body.message.length).toBeGreaterThan(10);
+      });
+    }
+  }
+
+  test("every /api/v1 operation answers 2xx to a key of every scope", async () => {
+    expect(keyRoutes.length).toBeGreaterThanOrEqual(10);
+    const admin = sessions.get("admin");
+    const anonymous = sessions.get("anonymous");
+    if (!admin || !anonymous) throw new Error("no admin or anonymous context");
+    const { key } = await matrixApiKey("everything");
+    const answers: string[] = [];
+    for (const route of keyRoutes) {
+      const id = await v1Target(route);
+      const res = await v1Call(anonymous, route, { Authorization: `Bearer ${key}` }, id);
+      const body = (await res.json()) as Answer["body"] & { data?: { id?: string } };
+      answers.push(`${route.method} ${route.pattern} ${res.ok() && body.status === true ? "2xx" : `${res.status()} ${body.message}`}`);
+      // What the key made or started is undone, as the dashboard's walk does: a draft or a sending campaign cancelled
+      // (a 409 when already over), an endpoint deleted.
+      const made = body.data?.id ?? "";
+      if (route.pattern.startsWith("/api/v1/campaigns/[id]/")) await admin.post(`/api/campaigns/${id}/cancel`, { headers: { Origin: BASE_URL } });
+      if (`${route.method} ${route.pattern}` === "POST /api/v1/campaigns" && made)
+        await admin.post(`/api/campaigns/${made}/cancel`, { headers: { Origin: BASE_URL } });
+      if (`${route.method} ${route.pattern}` === "POST /api/v1/webhook-endpoints" && made)
+        await admin.delete(`/api/webhook-endpoints/${made}`, { headers: { Origin: BASE_URL } });
+    }
+    expect(answers).toEqual(keyRoutes.map((r) => `${r.method} ${r.pattern} 2xx`));
+  });
 
   test("every mutating route of the table refuses a foreign Origin with 403, before it reads or changes anything", async () => {
     const admin = sessions.get("admin");

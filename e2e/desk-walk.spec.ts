@@ -107,6 +107,9 @@ function dashboardPages(made: Made): { name: string; pattern: string; path: stri
     { name: "notifications", pattern: "/notifications", path: "/notifications", nav: null },
     // Reached from the Deliveries page (the menu is one line at 1280 px): no menu link is marked.
     { name: "developers-webhooks", pattern: "/developers/webhooks", path: "/developers/webhooks", nav: null },
+    // Reached from Outgoing webhooks and from each other, never from the menu.
+    { name: "developers-api-keys", pattern: "/developers/api-keys", path: "/developers/api-keys", nav: null },
+    { name: "developers-api", pattern: "/developers/api", path: "/developers/api", nav: null },
   ];
 }
 

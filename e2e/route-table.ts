@@ -4,9 +4,16 @@ export interface RouteCase {
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
   /** The route file's pattern, e.g. /api/staff/[id]. */
   pattern: string;
-  /** Roles that get a 2xx; `public` routes answer without a session; `signature` ones need the service's HMAC instead. */
-  allowed: readonly Role[] | "public" | "next-auth" | "signature";
-  /** The body the handler reads (every reader stops at its cap and answers 413); absent: it reads none. */
+  /**
+   * Roles that get a 2xx; `public` routes answer without a session; `signature` ones need the service's HMAC instead;
+   * `api-key` ones (/api/v1, docs/architecture.md "The API") need an API key's `Authorization: Bearer` and answer a
+   * session's cookies, or nothing, with 401 `unauthenticated` before they look at anything else.
+   */
+  allowed: readonly Role[] | "public" | "next-auth" | "signature" | "api-key";
+  /**
+   * The body the handler reads (every reader stops at its cap and answers 413); absent: it reads none, or (an
+   * `api-key` route's POST or PATCH) none before the key is checked, which every walk with cookies meets first.
+   */
   reads?: "json" | "multipart" | "form";
 }
 
@@ -83,4 +90,36 @@ export const ROUTE_TABLE: RouteCase[] = [
   { method: "POST", pattern: "/api/staff/[id]/reset-2fa", allowed: ["admin"] },
   { method: "GET", pattern: "/api/settings", allowed: ["admin"] },
   { method: "PATCH", pattern: "/api/settings", allowed: ["admin"], reads: "json" },
+  { method: "GET", pattern: "/api/api-keys", allowed: ["admin"] },
+  { method: "POST", pattern: "/api/api-keys", allowed: ["admin"], reads: "json" },
+  { method: "DELETE", pattern: "/api/api-keys/[id]", allowed: ["admin"] },
+  { method: "POST", pattern: "/api/api-keys/[id]/roll", allowed: ["admin"], reads: "json" },
+  // The API for the business's own systems: its document is public, every operation takes a key, never a session.
+  { method: "GET", pattern: "/api/v1/openapi.json", allowed: "public" },
+  { method: "GET", pattern: "/api/v1/requests", allowed: "api-key" },
+  { method: "POST", pattern: "/api/v1/requests", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/requests/[requestId]", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/balance", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/payments", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/payments/[uuid]", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/payers", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/payers/[tag]", allowed: "api-key" },
+  { method: "PATCH", pattern: "/api/v1/payers/[tag]", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/events", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/campaigns", allowed: "api-key" },
+  { method: "POST", pattern: "/api/v1/campaigns", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/campaigns/[id]", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/campaigns/[id]/rows", allowed: "api-key" },
+  { method: "POST", pattern: "/api/v1/campaigns/[id]/start", allowed: "api-key" },
+  { method: "POST", pattern: "/api/v1/campaigns/[id]/pause", allowed: "api-key" },
+  { method: "POST", pattern: "/api/v1/campaigns/[id]/resume", allowed: "api-key" },
+  { method: "POST", pattern: "/api/v1/campaigns/[id]/cancel", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/plans", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/plans/[id]/board", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/reports/daily", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/webhook-endpoints", allowed: "api-key" },
+  { method: "POST", pattern: "/api/v1/webhook-endpoints", allowed: "api-key" },
+  { method: "GET", pattern: "/api/v1/webhook-endpoints/[id]", allowed: "api-key" },
+  { method: "PATCH", pattern: "/api/v1/webhook-endpoints/[id]", allowed: "api-key" },
+  { method: "DELETE", pattern: "/api/v1/webhook-endpoints/[id]", allowed: "api-key" },
 ];

@@ -4,7 +4,7 @@
 // disabling can be watched.
 import type { IncomingMessage } from "node:http";
 
-import { HttpError, jsonReply, ok, type Reply } from "./http-util";
+import { HttpError, jsonReply, ok, readBody, type Reply } from "./http-util";
 import { route, type Route } from "./router";
 
 /** Larger bodies are refused with 413 (outgoing deliveries are at most 64 KiB). */
@@ -80,30 +80,6 @@ export class HookInbox {
   }
 }
 
-function readHookBody(req: IncomingMessage): Promise<string> {
-  const tooLarge = () => new HttpError(413, `Request body exceeds ${HOOK_BODY_LIMIT_BYTES} bytes`, { connection: "close" });
-  if (Number(req.headers["content-length"] ?? 0) > HOOK_BODY_LIMIT_BYTES) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let overflowed = false;
-    req.on("data", (chunk: Buffer) => {
-      if (overflowed) return;
-      size += chunk.length;
-      if (size > HOOK_BODY_LIMIT_BYTES) {
-        overflowed = true;
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (!overflowed) resolve(Buffer.concat(chunks).toString("utf8"));
-    });
-    req.on("error", reject);
-  });
-}
-
 function hookName(raw: string | undefined): string {
   const name = raw ?? "";
   if (!NAME_PATTERN.test(name)) throw new HttpError(400, "A receiver name is 1-64 letters, digits, '.', '_' or '-'");
@@ -130,7 +106,7 @@ export function hookRoutes(inbox: HookInbox): Route[] {
     route("POST", "/sandbox/hooks/:name", async ({ req, params, query }): Promise<Reply> => {
       const name = hookName(params.name);
       const status = answerStatus(query);
-      const body = await readHookBody(req);
+      const body = await readBody(req, HOOK_BODY_LIMIT_BYTES);
       inbox.record({ name, method: req.method ?? "POST", headers: flatHeaders(req), body, status, at: new Date().toISOString() });
       // 204 and 304 carry no body.
       if (status === 204 || status === 304) return { status, body: "", contentType: "text/plain; charset=utf-8" };

@@ -56,12 +56,13 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function tooLarge(): HttpError {
-  return new HttpError(413, `Request body exceeds ${BODY_LIMIT_BYTES} bytes`, { connection: "close" });
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `Request body exceeds ${limit} bytes`, { connection: "close" });
 }
 
-export function readBody(req: IncomingMessage): Promise<string> {
-  if (Number(req.headers["content-length"] ?? 0) > BODY_LIMIT_BYTES) return Promise.reject(tooLarge());
+/** The body as text, refused with a 413 past `limit` bytes (the service interface's limit unless a route says). */
+export function readBody(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<string> {
+  if (Number(req.headers["content-length"] ?? 0) > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -69,9 +70,9 @@ export function readBody(req: IncomingMessage): Promise<string> {
     req.on("data", (chunk: Buffer) => {
       if (overflowed) return;
       size += chunk.length;
-      if (size > BODY_LIMIT_BYTES) {
+      if (size > limit) {
         overflowed = true;
-        reject(tooLarge());
+        reject(tooLarge(limit));
         return;
       }
       chunks.push(chunk);

@@ -37,6 +37,9 @@ const TABLES: Record<string, string> = {
   notificationDigests: "notification_digests",
   webhookEndpoints: "webhook_endpoints",
   outboundDeliveries: "outbound_deliveries",
+  apiKeys: "api_keys",
+  apiIdempotency: "api_idempotency",
+  apiRateWindows: "api_rate_windows",
 };
 
 const sources = sourceFiles;
@@ -129,7 +132,8 @@ describe("owners", () => {
   it("HTTP stays in app/: no domain module builds answers (only lib/http and the guards do)", () => {
     const http = /from "@\/lib\/http\/(api-error|envelope)"|from "next\/server"/;
     // lib/actors/permissions.ts is the use cases' guard: its refusal is withStaff's 403 (docs/architecture.md "Actors").
-    const guards = ["lib/auth/guard.ts", "lib/auth/page-guard.ts", "lib/actors/permissions.ts"];
+    // lib/api-keys/guard.ts and authenticate.ts are the API's door, as withStaff is the dashboard's.
+    const guards = ["lib/auth/guard.ts", "lib/auth/page-guard.ts", "lib/actors/permissions.ts", "lib/api-keys/guard.ts", "lib/api-keys/authenticate.ts"];
     const layer = (file: string) => file.startsWith("lib/http/") || guards.includes(file);
     const domains = FILES.filter(({ file, text }) => file.startsWith("lib/") && !layer(file) && http.test(text)).map((f) => f.file);
     expect(domains).toEqual([]);

@@ -107,7 +107,12 @@ export function requirePerson(actor: Actor): PersonOfRecord {
   return person;
 }
 
-/** How the actor sees masked fields (a payer's contact): as its role for a person; as a viewer (masked) otherwise. */
+/**
+ * How the actor sees masked fields (a payer's contact): as its role for a person; a key holding `payers:read` as an
+ * operator (unmasked; never a bvn, which no view carries); anyone else as a viewer (masked).
+ */
 export function viewRoleOf(actor: Actor): Role {
-  return actor.kind === "staff" ? actor.role : "viewer";
+  if (actor.kind === "staff") return actor.role;
+  if (actor.kind === "api_key" && actor.scopes.includes("payers:read")) return "operator";
+  return "viewer";
 }

@@ -40,6 +40,7 @@ const BEFORE: Record<Permission, Role[]> = {
   "deliveries.read": ADMINS,
   "webhooks.read": ADMINS,
   "webhooks.manage": ADMINS,
+  "api_keys.manage": ADMINS,
   "audit.read": ADMINS,
   "staff.manage": ADMINS,
   "settings.manage": ADMINS,
@@ -96,8 +97,8 @@ describe("the permission table", () => {
       // The campaign actions share one handler maker, which names the permission.
       const named = (
         /\bcampaignAction\(/.test(text)
-          ? /return withStaff(?:<[^>]*>)?\(\s*"([a-z.]+)"/.exec(readFileSync(path.join(ROOT, "app/api/campaigns/[id]/campaign-action.ts"), "utf8"))
-          : new RegExp(`export const ${route.method} = withStaff(?:<[^>]*>)?\\(\\s*"([a-z.]+)"`).exec(text)
+          ? /return withStaff(?:<[^>]*>)?\(\s*"([a-z_.]+)"/.exec(readFileSync(path.join(ROOT, "app/api/campaigns/[id]/campaign-action.ts"), "utf8"))
+          : new RegExp(`export const ${route.method} = withStaff(?:<[^>]*>)?\\(\\s*"([a-z_.]+)"`).exec(text)
       )?.[1] as Permission | undefined;
       if (!named || !(named in PERMISSION_RULES)) {
         mismatches.push(`${route.method} ${route.pattern} names no permission`);

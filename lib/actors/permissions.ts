@@ -1,6 +1,6 @@
 import "server-only";
 
-import { PERMISSION_RULES, type Permission } from "@/lib/client/auth/permissions";
+import { PERMISSION_RULES, type ApiScope, type Permission } from "@/lib/client/auth/permissions";
 import { forbidden, type ApiError } from "@/lib/http/api-error";
 
 import type { Actor, StaffActor } from "./actor";
@@ -56,4 +56,11 @@ export function authorizeStaff(actor: Actor, permission: Permission): StaffActor
   authorize(actor, permission);
   if (actor.kind !== "staff") throw refusal(actor, permission);
   return actor;
+}
+
+/** The one permission an API-key scope grants (each scope grants exactly one; lib/actors/permissions.test.ts). */
+export function permissionForScope(scope: ApiScope): Permission {
+  const found = (Object.keys(PERMISSION_RULES) as Permission[]).filter((p) => PERMISSION_RULES[p].scope === scope);
+  if (found.length !== 1 || !found[0]) throw new Error(`the scope ${scope} must grant exactly one permission`);
+  return found[0];
 }

@@ -118,6 +118,18 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
     target: "none",
     sentence: (f) => `Re-sent ${text(f.detail?.eventType) ?? "an event"} to ${text(f.detail?.url) ?? "a webhook endpoint"}`,
   },
+  "api_key.created": {
+    label: "Made an API key",
+    target: "none",
+    sentence: (f) => `Made the API key ${text(f.detail?.name) ?? "(unnamed)"} (${text(f.detail?.hint) ?? "a key"})`,
+  },
+  "api_key.rolled": {
+    label: "Rolled an API key",
+    target: "none",
+    sentence: (f) =>
+      `Rolled the API key ${text(f.detail?.name) ?? "(unnamed)"}: the old one works ${Number(f.detail?.overlapHours ?? 0) === 0 ? "no longer" : `${text(f.detail?.overlapHours)} more hours`}`,
+  },
+  "api_key.revoked": { label: "Revoked an API key", target: "none", sentence: (f) => `Revoked the API key ${text(f.detail?.name) ?? "(unnamed)"}` },
   "account.notifications_changed": { label: "Changed their notifications", target: "staff", sentence: () => "Changed what they are told, and how" },
   "account.other_sessions_ended": {
     label: "Signed out other devices",

@@ -9,6 +9,8 @@ import { getDatabase, getDb } from "@/lib/db";
 import { balanceCache } from "@/lib/db/schema";
 
 import { POST as webhook } from "@/app/api/webhooks/peer-transfer/route";
+import { getApiService } from "@/lib/service/app-client";
+import { budgetSpent } from "@/lib/service/budget";
 import { ServiceError } from "@/lib/service/errors";
 import type { Sandbox } from "@/sandbox/server";
 import { copyPgliteTemplate } from "@/tests/support/db-template";
@@ -197,6 +199,20 @@ describe("balance cache", () => {
     const calls = await control.count(BALANCE_CALL);
     expect(await getBalanceView()).toEqual(known);
     expect(await control.count(BALANCE_CALL)).toBe(calls);
+  });
+
+  it("spends a call made through the API's client from the api class, and a reader who finds it cached spends nothing", async () => {
+    const db = await getDb();
+    const view = await getBalanceView({ service: getApiService() });
+    expect(view.currency).toBe("NGN");
+    expect(await budgetSpent(db)).toMatchObject({ api: 1, read: 0 });
+    expect(await getBalanceView()).toEqual(view);
+    expect(await control.count(BALANCE_CALL)).toBe(1);
+    expect(await budgetSpent(db)).toMatchObject({ api: 1, read: 0 });
+    // Without a client, a miss is a person's read.
+    await invalidateBalance();
+    await getBalanceView();
+    expect(await budgetSpent(db)).toMatchObject({ api: 1, read: 1 });
   });
 
   it("shares the value across instances: another process's read is served from the database", async () => {

@@ -8,6 +8,7 @@ import { balanceCache } from "@/lib/db/schema";
 import { announce } from "@/lib/live/notify";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { getService } from "@/lib/service/app-client";
+import type { ServiceClient } from "@/lib/service/client";
 import { ServiceError } from "@/lib/service/errors";
 import { createGroupCommit } from "@/lib/util/group-commit";
 
@@ -41,19 +42,24 @@ async function stored(db: Db): Promise<Stored> {
   return { value: (row?.value as BalanceView | null | undefined) ?? null, fetchedAt: row?.fetchedAt ?? null };
 }
 
-/** The wallet balances, from the shared cache when fresh; concurrent misses share one service call. */
-export function getBalanceView(opts: { fresh?: boolean } = {}): Promise<BalanceView> {
+/**
+ * The wallet balances, from the shared cache when fresh; concurrent misses share one service call. `service` is
+ * the client a call this reader makes goes through (the people's by default; the API's routes pass
+ * `getApiService()` so a key's read spends from the `api` class: docs/architecture.md "The service budget"). A
+ * reader who joins a look already under way, or finds the value fresh, spends nothing whatever its client.
+ */
+export function getBalanceView(opts: { fresh?: boolean; service?: ServiceClient } = {}): Promise<BalanceView> {
   const l = local();
   // Readers in this process join one look at the shared cache rather than each asking the database.
   if (l.inFlight) return l.inFlight;
-  const call = read(opts.fresh ?? false).finally(() => {
+  const call = read(opts.fresh ?? false, opts.service).finally(() => {
     if (l.inFlight === call) l.inFlight = null;
   });
   l.inFlight = call;
   return call;
 }
 
-async function read(fresh: boolean): Promise<BalanceView> {
+async function read(fresh: boolean, service: ServiceClient | undefined): Promise<BalanceView> {
   const db = await getDb();
   const maxAge = fresh ? MIN_REFRESH_AGE_MS : BALANCE_TTL_MS;
   const current = await stored(db);
@@ -75,18 +81,18 @@ async function read(fresh: boolean): Promise<BalanceView> {
       ),
     )
     .returning({ id: balanceCache.id });
-  if (won) return refresh(db, leaseUntil, current.value);
+  if (won) return refresh(db, leaseUntil, current.value, service ?? getService());
   const now = await stored(db);
   if (now.value && now.fetchedAt && Date.now() - now.fetchedAt.getTime() < maxAge) return now.value;
-  return waitForOther(db, current);
+  return waitForOther(db, current, service);
 }
 
 /** This instance holds the lease: one service call, stored for every instance unless invalidated meanwhile. */
-async function refresh(db: Db, leaseUntil: Date, lastKnown: BalanceView | null): Promise<BalanceView> {
+async function refresh(db: Db, leaseUntil: Date, lastKnown: BalanceView | null, service: ServiceClient): Promise<BalanceView> {
   const started = new Date();
   try {
     const readAt = new Date();
-    const view = toBalanceView(await getService().getBalance(), readAt);
+    const view = toBalanceView(await service.getBalance(), readAt);
     // An invalidation during the call cleared the lease: the value is answered but not kept as fresh.
     await db
       .update(balanceCache)
@@ -108,7 +114,7 @@ async function refresh(db: Db, leaseUntil: Date, lastKnown: BalanceView | null):
 }
 
 /** Another instance is reading: wait for its value (bounded), else answer with what is stored. */
-async function waitForOther(db: Db, before: Stored): Promise<BalanceView> {
+async function waitForOther(db: Db, before: Stored, service: ServiceClient | undefined): Promise<BalanceView> {
   const deadline = Date.now() + WAIT_FOR_OTHER_MS;
   let pause = 50;
   while (Date.now() < deadline) {
@@ -118,10 +124,10 @@ async function waitForOther(db: Db, before: Stored): Promise<BalanceView> {
     if (now.value && now.fetchedAt && now.fetchedAt.getTime() !== before.fetchedAt?.getTime()) return now.value;
     const [lease] = await db.select({ until: balanceCache.refreshingUntil }).from(balanceCache).where(eq(balanceCache.id, ROW));
     // The other read ended without a value (it failed, or an invalidation cleared it): read ourselves.
-    if (!lease?.until) return read(false);
+    if (!lease?.until) return read(false, service);
   }
   if (before.value) return before.value;
-  return read(false);
+  return read(false, service);
 }
 
 /** Forgets the shared value (a payment changed the balance): every instance's next read asks the service, and browsers are told at its commit. */

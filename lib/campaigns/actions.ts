@@ -17,7 +17,7 @@ export type ActionOutcome = { ok: true; campaign: CampaignView | null } | { ok: 
 /**
  * A person's start, pause, resume or cancel of a campaign (docs/architecture.md "Actors": authorized for
  * `campaigns.write`): the move (lib/campaigns/transitions.ts), its audit row, the send job woken and the live event.
- * `current` is null when there is no such campaign. HTTP answers: app/api/campaigns/[id]/campaign-action.ts.
+ * `current` is null when there is no such campaign. HTTP answers: lib/http/answers/campaigns.ts.
  */
 export async function applyCampaignAction(db: Db, actor: Actor, id: string, transition: Transition): Promise<ActionOutcome> {
   authorize(actor, "campaigns.write");

@@ -103,6 +103,28 @@ export function parseCampaignCsv(bytes: Uint8Array, options: ParseOptions = {}):
   return { ok: true, rows };
 }
 
+/** A row as POST /api/v1/campaigns takes it: a file's columns as JSON. */
+export interface CampaignRowInput {
+  tag: string;
+  amount: string | number;
+  description: string;
+  businessReference?: string | null;
+}
+
+/**
+ * Rows sent as JSON rather than in a file (POST /api/v1/campaigns), checked row by row exactly as a file's are
+ * (`checkRow`), numbered from 1 in the order sent; the same limits as a file's (docs/architecture.md "A campaign").
+ */
+export function checkCampaignRows(rows: readonly CampaignRowInput[]): ParseOutcome {
+  if (rows.length === 0) return { ok: false, status: 422, message: "Send at least one row to ask." };
+  if (rows.length > MAX_CAMPAIGN_ROWS)
+    return { ok: false, status: 413, message: `That is ${rows.length} rows; a campaign takes at most ${MAX_CAMPAIGN_ROWS}. Split them.` };
+  return {
+    ok: true,
+    rows: rows.map((r, i) => checkRow(i + 1, r.tag, typeof r.amount === "number" ? String(r.amount) : r.amount, r.description, r.businessReference ?? "")),
+  };
+}
+
 /** Tags that appear more than once among the valid rows: each gets a warning, and stays sendable. */
 export function repeatedTags(rows: readonly ParsedRow[]): Set<string> {
   const seen = new Map<string, number>();

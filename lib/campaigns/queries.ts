@@ -176,12 +176,12 @@ async function familyOf(db: Db, familyId: string, campaignId: string): Promise<C
   return { rounds, paid: people?.paid ?? 0, asked: people?.asked ?? 0, stillOpen: open?.n ?? 0 };
 }
 
-/** The campaigns list's one read (GET /api/campaigns and the campaigns page's prefetch). */
-export async function readCampaignPage(db: Db, page: number, pace: number = campaignPace()): Promise<Page<CampaignView>> {
+/** The campaigns list's one read (GET /api/campaigns, GET /api/v1/campaigns with its `pageSize`, and the campaigns page's prefetch). */
+export async function readCampaignPage(db: Db, page: number, pace: number = campaignPace(), pageSize = CAMPAIGN_PAGE_SIZE): Promise<Page<CampaignView>> {
   const [list, [total]] = await Promise.all([
     queryRows<CampaignBase>(
       db,
-      sql`select ${CAMPAIGN_COLUMNS} from ${CAMPAIGN_FROM} order by c.created_at desc, c.id limit ${CAMPAIGN_PAGE_SIZE} offset ${(page - 1) * CAMPAIGN_PAGE_SIZE}`,
+      sql`select ${CAMPAIGN_COLUMNS} from ${CAMPAIGN_FROM} order by c.created_at desc, c.id limit ${pageSize} offset ${(page - 1) * pageSize}`,
     ),
     queryRows<{ n: number }>(db, sql`select count(*)::int as n from campaigns`),
   ]);
@@ -189,7 +189,7 @@ export async function readCampaignPage(db: Db, page: number, pace: number = camp
     db,
     list.map((c) => c.id),
   );
-  return { items: list.map((c) => toView(c, counts.get(c.id), pace)), page, pageSize: CAMPAIGN_PAGE_SIZE, total: total?.n ?? 0 };
+  return { items: list.map((c) => toView(c, counts.get(c.id), pace)), page, pageSize, total: total?.n ?? 0 };
 }
 
 interface RowRecord {
@@ -219,10 +219,15 @@ function rowWhere(id: string, status: RowFilter | undefined): SQL {
   return sql`${base} and ${ROW_STATUS} = ${status}`;
 }
 
-/** The rows table's one read (GET /api/campaigns/:id/rows and the campaign page's prefetch). */
-export async function readCampaignRows(db: Db, id: string, query: { status?: RowFilter; page: number }): Promise<Page<CampaignRowView>> {
-  const { items, total } = await listCampaignRows(db, id, query);
-  return { items, page: query.page, pageSize: CAMPAIGN_ROWS_PAGE_SIZE, total };
+/** The rows table's one read (GET /api/campaigns/:id/rows, GET /api/v1/campaigns/:id/rows with its `pageSize`, and the campaign page's prefetch). */
+export async function readCampaignRows(
+  db: Db,
+  id: string,
+  query: { status?: RowFilter; page: number },
+  pageSize = CAMPAIGN_ROWS_PAGE_SIZE,
+): Promise<Page<CampaignRowView>> {
+  const { items, total } = await listCampaignRows(db, id, query, pageSize);
+  return { items, page: query.page, pageSize, total };
 }
 
 /** The rows of a campaign, in file order, optionally of one status (or flagged). */

@@ -1,5 +1,20 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, index, integer, jsonb, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -229,15 +244,15 @@ export const appMeta = pgTable("app_meta", {
 });
 
 // One service budget for the whole deployment (docs/architecture.md): each call to the API host is a row of its
-// class (send, read, background); the rows of the last minute are the budget spent, counted under a lock.
+// class (send, api, read, background, public); the rows of the last minute are the budget spent, counted under a lock.
 export const serviceCalls = pgTable(
   "service_calls",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     at: timestamp("at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    kind: text("kind", { enum: ["send", "read", "background"] }).notNull(),
+    kind: text("kind", { enum: ["send", "api", "read", "background", "public"] }).notNull(),
   },
-  (t) => [index("service_calls_at_idx").on(t.at), check("service_calls_kind_check", sql`${t.kind} in ('send', 'read', 'background')`)],
+  (t) => [index("service_calls_at_idx").on(t.at), check("service_calls_kind_check", sql`${t.kind} in ('send', 'api', 'read', 'background', 'public')`)],
 );
 
 // The wallet balances as last read from the service, shared by every instance: one read per cache
@@ -725,3 +740,67 @@ export const outboundDeliveries = pgTable(
 );
 
 export type OutboundDeliveryRow = typeof outboundDeliveries.$inferSelect;
+
+// API keys for the business's own systems (docs/architecture.md "The API"): only the SHA-256 of the key is kept,
+// with its prefix and last 4 characters to show. A rolled key names the key that replaced it; `endsAt` is when the
+// old one stops (the overlap), `revokedAt` when an admin turned it off.
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    mode: text("mode", { enum: ["test", "live"] }).notNull(),
+    keyHash: text("key_hash").notNull(),
+    prefix: text("prefix").notNull(),
+    last4: text("last4").notNull(),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    readsPerMinute: integer("reads_per_minute").notNull().default(600),
+    writesPerMinute: integer("writes_per_minute").notNull().default(60),
+    createdBy: uuid("created_by").references(() => staff.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    lastUsedIp: text("last_used_ip"),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    rolledFrom: uuid("rolled_from"),
+    replacedBy: uuid("replaced_by"),
+  },
+  (t) => [
+    uniqueIndex("api_keys_hash_idx").on(t.keyHash),
+    index("api_keys_created_idx").on(t.createdAt),
+    check("api_keys_mode_check", sql`${t.mode} in ('test', 'live')`),
+  ],
+);
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+// One row per (API key, Idempotency-Key) for 24 h: the body's hash, and once answered the answer to replay. The
+// primary key is what makes "already seen?" one insert (docs/architecture.md "The API").
+export const apiIdempotency = pgTable(
+  "api_idempotency",
+  {
+    apiKeyId: uuid("api_key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: integer("status"),
+    body: text("body"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.key] }), index("api_idempotency_created_idx").on(t.createdAt)],
+);
+
+// Calls per key in each one-minute window and kind (read or write), shared by every instance.
+export const apiRateWindows = pgTable(
+  "api_rate_windows",
+  {
+    apiKeyId: uuid("api_key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["read", "write"] }).notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.kind, t.windowStart] })],
+);

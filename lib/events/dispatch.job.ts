@@ -11,7 +11,7 @@ import { defineJob, type Job } from "@/lib/jobs/define";
 import { wakeWorkers } from "@/lib/jobs/engine";
 import { derivedJobId } from "@/lib/jobs/ids";
 
-import { wants, type EventConsumer } from "./consumer";
+import { wants, type ConsumerPayload, type EventConsumer } from "./consumer";
 
 // Hands committed events to their durable consumers (docs/architecture.md "Events"): a chain of passes, one at a
 // time across every instance, each queueing every consumer's job for the events not yet dispatched.
@@ -35,16 +35,20 @@ export function consumerJobId(consumer: string, eventId: string, recipient: stri
 export async function dispatchEvents(db: Db, boss: PgBoss, consumers: readonly EventConsumer[], limit = BATCH): Promise<number> {
   const rows = await db.select().from(events).where(isNull(events.dispatchedAt)).orderBy(asc(events.id)).limit(limit);
   const woken = new Set<string>();
+  const jobs: PgBoss.JobInsert<ConsumerPayload>[] = [];
   for (const row of rows) {
     const event = { id: row.id, type: row.type as EventType, createdAt: row.createdAt.toISOString(), data: row.data };
     for (const consumer of consumers) {
       if (!wants(consumer, event.type)) continue;
       for (const recipient of await consumer.recipients(db, event)) {
-        await boss.send(consumer.job.queue, { eventId: event.id, recipient }, { id: consumerJobId(consumer.name, event.id, recipient) });
+        jobs.push({ id: consumerJobId(consumer.name, event.id, recipient), name: consumer.job.queue, data: { eventId: event.id, recipient } });
         woken.add(consumer.job.queue);
       }
     }
   }
+  // One statement for the pass's jobs (each queue's own policy applies; an id already queued is left alone): on the
+  // embedded database every statement shares its one connection with the payments arriving.
+  if (jobs.length > 0) await boss.insert(jobs);
   if (rows.length > 0)
     await db
       .update(events)

@@ -7,7 +7,7 @@ import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { notifications, staff } from "@/lib/db/schema";
 import { defineJob } from "@/lib/jobs/define";
-import { sendJob } from "@/lib/jobs/engine";
+import { sendJob, wakeWorkers } from "@/lib/jobs/engine";
 import { derivedJobId } from "@/lib/jobs/ids";
 import { MailError } from "@/lib/mail/errors";
 import { sendMail, type OutgoingMail, type SentMail } from "@/lib/mail/transport";
@@ -38,6 +38,7 @@ const jobId = (notificationId: string, attempt: number) => derivedJobId(QUEUE, `
 /** Queues a notification's first e-mail attempt (once: its id is derived). */
 export async function queueEmail(notificationId: string): Promise<void> {
   await sendJob(emailJob, { notificationId, attempt: 1 }, { id: jobId(notificationId, 1) });
+  wakeWorkers(QUEUE);
 }
 
 export const BUSINESS_NAME = "Fundboard";
@@ -110,8 +111,9 @@ export const emailJob = defineJob({
     expireInSeconds: 120,
     retentionMinutes: 24 * 60,
   },
-  // A burst (1,000 payments to 5 people) is sent 4 at a time on each instance, over the transport's pool.
-  work: { workers: 4, batchSize: 1, pollingIntervalSeconds: 1 },
+  // A burst (1,000 payments to 5 people) is sent 4 at a time on each instance, over the transport's pool; queued here
+  // wakes them at once, the 2 s poll is the fallback (on the embedded database every poll shares its one connection).
+  work: { workers: 4, batchSize: 1, pollingIntervalSeconds: 2 },
   handler:
     ({ db, boss }) =>
     async (jobs) => {

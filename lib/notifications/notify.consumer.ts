@@ -3,7 +3,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 
 import type { Role } from "@/lib/client/auth/roles";
-import type { BusinessEvent, EventType } from "@/lib/client/events/catalogue";
+import type { BusinessEvent } from "@/lib/client/events/catalogue";
 import { nairaToKobo } from "@/lib/client/money/amount";
 import type { Channel } from "@/lib/client/notifications/preferences";
 import { getConfig } from "@/lib/config";
@@ -80,27 +80,10 @@ export async function notifyPerson(db: Db, eventId: string, staffId: string): Pr
   if (current?.email === "queued") await queueEmail(current.id);
 }
 
-const NOTIFIED: readonly EventType[] = [
-  "payment.received",
-  "payment.verified",
-  "payment.verification_failed",
-  "request.created",
-  "request.accepted",
-  "request.declined",
-  "request.failed",
-  "campaign.started",
-  "campaign.finished",
-  "plan.period_made",
-  "plan.period_missed",
-  "exception.opened",
-  "exception.resolved",
-  "payer.updated",
-  "pay_page.submitted",
-];
-
 export const notifyConsumer: EventConsumer = {
   name: "notifications",
-  types: NOTIFIED,
+  // Every type: whom each reaches is the preferences' business (audience), not a list kept beside the catalogue.
+  types: "all",
   recipients: async (db, event) => (await audience(db, event)).map((p) => p.id),
   job: defineJob({
     queue: "notify",
@@ -113,8 +96,9 @@ export const notifyConsumer: EventConsumer = {
       expireInSeconds: 60,
       retentionMinutes: 60,
     },
-    // A burst of payments to many people: 4 at a time on each instance keeps the database's pool for the pages.
-    work: { workers: 2, batchSize: 4, pollingIntervalSeconds: 1 },
+    // A burst of payments to many people: 2 × 4 at a time on each instance keeps the database's pool for the pages. The
+    // dispatcher wakes these workers when it queues their jobs; the poll is the fallback (another instance's dispatch).
+    work: { workers: 2, batchSize: 4, pollingIntervalSeconds: 2 },
     handler:
       ({ db }) =>
       async (jobs) => {

@@ -68,8 +68,9 @@ export const attemptJob = defineJob({
     expireInSeconds: 60,
     retentionMinutes: 24 * 60,
   },
-  // 16 attempts side by side on each instance, at most PER_ENDPOINT of them to one endpoint.
-  work: { workers: 16, batchSize: 1, pollingIntervalSeconds: 0.5 },
+  // 16 attempts side by side on each instance, at most PER_ENDPOINT of them to one endpoint. Each worker polls every
+  // 2 s (on the embedded database every poll shares its one connection); an attempt queued here wakes them at once.
+  work: { workers: 16, batchSize: 1, pollingIntervalSeconds: 2 },
   handler:
     ({ db, boss }) =>
     async (jobs) => {

@@ -19,7 +19,8 @@ export const deliverConsumer: EventConsumer = {
     payload: consumerPayload,
     // Two statements and a send; one lost with its process expires after 30 s and is retried (its delivery is made once).
     policy: { policy: "standard", retryLimit: 3, retryDelay: 5, expireInSeconds: 30, retentionMinutes: 60 },
-    work: { workers: 4, batchSize: 8, pollingIntervalSeconds: 0.5 },
+    // The dispatcher wakes these workers when it queues their jobs; the poll is the fallback (another instance's dispatch).
+    work: { workers: 2, batchSize: 8, pollingIntervalSeconds: 2 },
     handler:
       ({ db }) =>
       async (jobs) => {

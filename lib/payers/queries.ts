@@ -124,18 +124,18 @@ async function readPayers(db: Db, query: PayerListQuery, limit: number, offset: 
 }
 
 /** The payers list's one read (GET /api/payers and the payers page); past the count's cap, a full page has a next one. */
-export async function readPayerPage(db: Db, query: PayerListQuery, cap = PAYER_COUNT_CAP): Promise<PayerPage> {
+export async function readPayerPage(db: Db, query: PayerListQuery, cap = PAYER_COUNT_CAP, pageSize = PAYER_PAGE_SIZE): Promise<PayerPage> {
   const where = listWhere(query);
   const { page } = query;
   const [items, [count]] = await Promise.all([
-    readPayers(db, query, PAYER_PAGE_SIZE, (page - 1) * PAYER_PAGE_SIZE),
+    readPayers(db, query, pageSize, (page - 1) * pageSize),
     queryRows<{ n: number }>(
       db,
       sql`select count(*)::int as n from (select 1 from ${payerStats} ${where ? sql`where ${where}` : sql``} limit ${cap + 1}) as capped`,
     ),
   ]);
   const n = Number(count?.n ?? 0);
-  return { items, page, pageSize: PAYER_PAGE_SIZE, total: Math.min(n, cap), totalCapped: n > cap };
+  return { items, page, pageSize, total: Math.min(n, cap), totalCapped: n > cap };
 }
 
 /** The same list for its CSV: every page, up to the CSV cap. */

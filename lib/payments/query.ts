@@ -57,7 +57,7 @@ async function scannedTotals(db: Db, condition: SQL | undefined): Promise<Paymen
  * payments): one page of payments and exact totals for the whole filter, from the kept hour totals when only dates
  * filter (the page as it opens, at any number of payments), else summed over the matching rows.
  */
-export async function readPaymentPage(db: Db, f: PaymentFilter, role: Role, timeZone: string): Promise<PaymentPage> {
+export async function readPaymentPage(db: Db, f: PaymentFilter, role: Role, timeZone: string, pageSize = PAYMENT_PAGE_SIZE): Promise<PaymentPage> {
   const condition = where(f, timeZone);
   const range = dateOnly(f, timeZone);
   const [rows, totals] = await Promise.all([
@@ -67,14 +67,14 @@ export async function readPaymentPage(db: Db, f: PaymentFilter, role: Role, time
       .leftJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
       .where(condition)
       .orderBy(desc(payments.receivedAt), desc(payments.uuid))
-      .limit(PAYMENT_PAGE_SIZE)
-      .offset((f.page - 1) * PAYMENT_PAGE_SIZE),
+      .limit(pageSize)
+      .offset((f.page - 1) * pageSize),
     range ? totalsInRange(db, range) : scannedTotals(db, condition),
   ]);
   return {
     items: rows.map((r) => toPaymentView(r.payment, r.requestId, role, r.businessReference)),
     page: f.page,
-    pageSize: PAYMENT_PAGE_SIZE,
+    pageSize,
     total: totals.count,
     totals,
   };

@@ -32,13 +32,14 @@ function nextOf(plan: PlanRow, now: Date) {
   return plan.status === "active" ? nextRun(scheduleOf(plan), now) : null;
 }
 
-export async function readPlanPage(db: Db, page: number, now = new Date()): Promise<Page<PlanListItem>> {
+/** The plans list's one read (GET /api/plans, GET /api/v1/plans with its `pageSize`, and the plans page's prefetch). */
+export async function readPlanPage(db: Db, page: number, now = new Date(), pageSize = PLAN_PAGE_SIZE): Promise<Page<PlanListItem>> {
   const rows = await db
     .select()
     .from(plans)
     .orderBy(desc(plans.createdAt), desc(plans.id))
-    .limit(PLAN_PAGE_SIZE)
-    .offset((page - 1) * PLAN_PAGE_SIZE);
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
   const ids = rows.map((r) => r.id);
   const facts =
     ids.length === 0
@@ -66,7 +67,7 @@ export async function readPlanPage(db: Db, page: number, now = new Date()): Prom
       lastPeriod: byId.get(r.id)?.last_period ?? null,
     })),
     page,
-    pageSize: PLAN_PAGE_SIZE,
+    pageSize,
     total: total?.n ?? 0,
   };
 }

@@ -18,8 +18,12 @@ export interface RequestDeps {
   fetchGate?: FetchGate;
 }
 
-/** The app's: the people's service client (a create spends a send, a status a read) and the shared fetch gate. */
-export function requestDeps(db: Db): RequestDeps {
+/**
+ * The app's: by default the people's service client (a create spends a send, a status a read) and the shared fetch
+ * gate. The API's routes pass `getApiService()`, so a key's calls spend from the `api` class (docs/architecture.md
+ * "The service budget").
+ */
+export function requestDeps(db: Db, service: ServiceClient = getService()): RequestDeps {
   const config = getConfig();
-  return { db, service: getService(), amountUnit: config.service.amountUnit, webhookUrl: config.webhookUrl, fetchGate: getFetchGate() };
+  return { db, service, amountUnit: config.service.amountUnit, webhookUrl: config.webhookUrl, fetchGate: getFetchGate() };
 }

@@ -59,7 +59,8 @@ async function listTotals(db: Db, condition: SQL | undefined): Promise<RequestTo
 }
 
 /** The requests list's one read (GET /api/requests, and the prefetch of the requests page and the overview). */
-export async function readRequestPage(db: Db, query: RequestListQuery, timeZone: string): Promise<RequestPage> {
+/** `pageSize`: the dashboard's 25, or what an API caller asked for (at most 100). */
+export async function readRequestPage(db: Db, query: RequestListQuery, timeZone: string, pageSize = REQUEST_PAGE_SIZE): Promise<RequestPage> {
   const condition = listWhere(query, timeZone);
   const [rows, totals] = await Promise.all([
     db
@@ -68,14 +69,14 @@ export async function readRequestPage(db: Db, query: RequestListQuery, timeZone:
       .leftJoin(staff, eq(staff.id, fundRequests.createdBy))
       .where(condition)
       .orderBy(desc(fundRequests.createdAt), desc(fundRequests.id))
-      .limit(REQUEST_PAGE_SIZE)
-      .offset((query.page - 1) * REQUEST_PAGE_SIZE),
+      .limit(pageSize)
+      .offset((query.page - 1) * pageSize),
     listTotals(db, condition),
   ]);
   return {
     items: rows.map((r) => toRequestView(r.request, r.createdByName)),
     page: query.page,
-    pageSize: REQUEST_PAGE_SIZE,
+    pageSize,
     total: totals.count,
     totals,
   };

@@ -63,6 +63,8 @@ describe.each(dbTargets())("request detail and forward-only status on $name", (t
 
   /** Collects this request's `request.updated` events while `run` runs. */
   async function eventsDuring(requestId: string, run: () => Promise<unknown>): Promise<LiveEvent[]> {
+    // What the set-up committed (the send's own change) is heard first, so a late delivery of it is not counted here.
+    await settleLive(database.db);
     const events: LiveEvent[] = [];
     const unsubscribe = subscribe((e) => {
       if (e.type === "request.updated" && e.requestId === requestId) events.push(e);

@@ -2,6 +2,7 @@ import "server-only";
 
 import { z } from "zod";
 
+import { pruneApiKeyState } from "@/lib/api-keys/retention";
 import { pruneRefusedSignIns } from "@/lib/audit/retention";
 import { pruneSessions } from "@/lib/auth/sessions";
 import { pruneAttempts } from "@/lib/auth/throttle";
@@ -31,11 +32,13 @@ export const retentionJob = defineJob({
       const old = await pruneEvents(db);
       const told = await pruneNotifications(db);
       const sent = await pruneDeliveries(db);
+      const apiState = await pruneApiKeyState(db);
       if (deliveries > 0) log(`[retention] ${deliveries} delivery-log rows older than ${days} days removed`);
       if (sessions > 0) log(`[retention] ${sessions} ended or expired session rows removed`);
       if (old > 0) log(`[retention] ${old} events older than ${EVENT_DAYS} days removed`);
       if (sent > 0) log(`[retention] ${sent} outgoing webhook deliveries older than ${DELIVERY_DAYS} days removed`);
       if (told > 0) log(`[retention] ${told} notifications older than ${NOTIFICATION_DAYS} days removed`);
+      if (apiState > 0) log(`[retention] ${apiState} spent idempotency keys and rate windows of API keys removed`);
       if (refusals > 0) log(`[retention] ${refusals} refused sign-in rows older than 90 days removed from the audit log`);
     },
 });

@@ -27,6 +27,10 @@ interface ServiceState {
   client: ServiceClient;
   /** For jobs (the reconciler, payment follow-ups, campaign sends): no retries inside a call, every call `background`. */
   background: ServiceClient;
+  /** For calls made for an API key (the business's own systems): every call `api`, a create as well as a read; retried as people's. */
+  api: ServiceClient;
+  /** For pay pages' calls (made by a job): no retries inside a call, every call `public`. */
+  public: ServiceClient;
   last: LastServiceCall | null;
   /** Notes a call as the most recent, for /api/health. */
   record: (call: LastServiceCall) => void;
@@ -55,9 +59,13 @@ function build(): ServiceState {
   const { limit, common } = serviceOptions(record);
   const client = createServiceClient({ ...common, beforeApiCall: budgetGate(getDb, personClass, limit) });
   const background = createServiceClient({ ...common, getRetries: 0, beforeApiCall: budgetGate(getDb, () => "background", limit) });
+  const api = createServiceClient({ ...common, beforeApiCall: budgetGate(getDb, () => "api", limit) });
+  const publicClient = createServiceClient({ ...common, getRetries: 0, beforeApiCall: budgetGate(getDb, () => "public", limit) });
   return {
     client,
     background,
+    api,
+    public: publicClient,
     record,
     get last() {
       return last;
@@ -82,6 +90,19 @@ export function getService(): ServiceClient {
 /** The process's client for jobs: every call in the background class of the budget. */
 export function getBackgroundService(): ServiceClient {
   return state().background;
+}
+
+/**
+ * The process's client for calls made for an API key: every call, a create as well as a read, in the `api` class
+ * of the budget (after sends, before people's reads; at most half the limit: docs/architecture.md "The service budget").
+ */
+export function getApiService(): ServiceClient {
+  return state().api;
+}
+
+/** The process's client for pay pages' calls (made by a job): every call `public`, at most a sixth of the limit, no retries inside a call. */
+export function getPublicService(): ServiceClient {
+  return state().public;
 }
 
 /**

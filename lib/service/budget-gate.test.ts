@@ -58,4 +58,22 @@ describe.each(dbTargets())("the shared budget's gate on $name", (target) => {
     if (refused instanceof ServiceError) expect(refused.retryAfterMs ?? 0).toBeGreaterThan(30_000);
     expect(await budgetSpent(database.db)).toMatchObject({ read: 1 });
   });
+
+  it("lets an API key's call wait for a slot that frees within its 2 s, as a person's read does", async () => {
+    // Api calls may take half of 30 (15); the oldest leaves the window in about 1 s.
+    await spentEarlier("api", 1, 59);
+    await spentEarlier("api", 14, 20);
+    expect(await refusal(gate("api", 30)("create"))).toBeNull();
+    expect(await budgetSpent(database.db)).toMatchObject({ api: 15 });
+  });
+
+  it("refuses a pay page's call at once, as a job's, even when a slot frees within a second", async () => {
+    // Pay pages may take a sixth of 30 (5); the oldest leaves the window in about 1 s.
+    await spentEarlier("public", 1, 59);
+    await spentEarlier("public", 4, 20);
+    const refused = await refusal(gate("public", 30)("fetch"));
+    expect(refused).toBeInstanceOf(ServiceError);
+    if (refused instanceof ServiceError) expect(refused.budgetRefused).toBe(true);
+    expect(await budgetSpent(database.db)).toMatchObject({ public: 5 });
+  });
 });

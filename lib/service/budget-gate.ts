@@ -8,8 +8,10 @@ import { ServiceError, type ServiceOperation } from "./errors";
 
 // How long a call with no room waits for a slot before it is refused (docs/architecture.md "The service budget" "waits briefly"): a person
 // at the form longest, a person reading a little (a burst of retries finds the next slot of its 10 s), a
-// job not at all (its queue retries it). Table: docs/architecture.md "Pace and retry policies".
-const WAIT_MS: Record<BudgetClass, number> = { send: 3_000, read: 2_000, background: 0 };
+// business's program as long as a read (its HTTP client is waiting on our answer, and the 503's Retry-After
+// tells it the rest), a job not at all (its queue retries it; pay pages' calls are made by a job too).
+// Table: docs/architecture.md "Pace and retry policies".
+const WAIT_MS: Record<BudgetClass, number> = { send: 3_000, api: 2_000, read: 2_000, background: 0, public: 0 };
 
 /** Refuses a call the deployment's shared budget has no room for in its class, with when to try again. */
 export function budgetGate(

@@ -5,20 +5,25 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/db/client";
 
 /**
- * One service budget for the API host, shared by every instance through the database (docs/architecture.md "The service budget",
- * docs/architecture.md "The service budget"). A call is a row in service_calls of its class; the rows
- * of the last 60 s are what is spent, counted and added under one transaction-scoped advisory lock, so
- * two instances can never both take the last slot. Classes, most important first:
+ * One service budget for the API host, shared by every instance through the database (docs/architecture.md
+ * "The service budget"). A call is a row in service_calls of its class; the rows of the last 60 s are what is
+ * spent, counted and added under one transaction-scoped advisory lock, so two instances can never both take the
+ * last slot. Classes, most important first:
  * - send: a person creating a fund request; may use the whole limit.
+ * - api: calls made for an API key (the business's own systems); only while the window leaves the send reserve,
+ *   at most half the limit.
  * - read: a person reading a status or the balances; only while the window leaves the send reserve.
  * - background: jobs; the same, at most two thirds of the limit.
- * Reads and background together also take at most a third of their room in any 10 s, so a storm cannot
- * spend the whole minute at once: what they take frees up steadily and a person sending every 5 s keeps
- * finding room (a sixth was tried and starved ordinary page loads; see docs/decisions.md).
+ * - public: a pay page's calls (made by a job); the same, at most a sixth of the limit.
+ * Reads, background and public calls also take at most a third of the room of everything but sends in any 10 s
+ * (api calls count in that slice but are never refused by it: api comes before read), so a storm cannot spend
+ * the whole minute at once: what they take frees up steadily and a person sending every 5 s keeps finding room
+ * (a sixth was tried and starved ordinary page loads; see docs/decisions.md).
  * Within background, a call may be asked to leave a `hold` of slots free for more important background work
  * (new campaign sends leave room for the status checks that are owed: docs/architecture.md "Pace and retry policies").
  */
-export type BudgetClass = "send" | "read" | "background";
+// The order is the importance; service_calls.kind holds these (drizzle/0030_i41_budget_classes.sql).
+export type BudgetClass = "send" | "api" | "read" | "background" | "public";
 
 export type BudgetVerdict = { ok: true } | { ok: false; retryAfterMs: number };
 
@@ -48,6 +53,19 @@ export function backgroundShare(limitPerMinute: number): number {
 }
 
 /**
+ * The most `api` calls a window may hold: half the limit, never into the send reserve, at least one
+ * (15 at a limit of 30, 45 at 90). A key posting as fast as it can leaves people's reads the rest.
+ */
+export function apiShare(limitPerMinute: number): number {
+  return Math.max(1, Math.min(Math.floor(limitPerMinute / 2), limitPerMinute - sendReserve(limitPerMinute)));
+}
+
+/** The most `public` calls (pay pages) a window may hold: a sixth of the limit, never into the send reserve, at least one (5 at 30, 15 at 90). */
+export function publicShare(limitPerMinute: number): number {
+  return Math.max(1, Math.min(Math.floor(limitPerMinute / 6), limitPerMinute - sendReserve(limitPerMinute)));
+}
+
+/**
  * The status checks of pending requests a minute (the reconciler's pace): half the background share, at most 30
  * (30 at a limit of 90, 10 at 30). While checks are owed, new sends leave them this room (docs/architecture.md "Pace and retry policies").
  */
@@ -60,7 +78,10 @@ export function sendsShareWhileChecking(limitPerMinute: number): number {
   return Math.max(1, backgroundShare(limitPerMinute) - checksShare(limitPerMinute));
 }
 
-/** The most reads and background calls together in any 10 s: a third of their room (27 at a limit of 90). */
+/**
+ * The most calls other than sends in any 10 s before a read, background or public call is refused: a third of
+ * their room (27 at a limit of 90). Api calls count here but are not refused by it.
+ */
 export function othersPerSlice(limitPerMinute: number): number {
   return Math.ceil((limitPerMinute - sendReserve(limitPerMinute)) / SLICE_SHARE);
 }
@@ -72,10 +93,16 @@ export function backgroundPerSlice(limitPerMinute: number): number {
 
 interface Spent {
   total: number;
+  api: number;
   background: number;
+  public: number;
   recent_others: number;
   recent_background: number;
 }
+
+// The classes the 10 s slice refuses; sends never, api never (it comes before reads, so reads' use of the slice
+// must not hold it back), though api calls count in it so a key's burst is paced against reads, not beside them.
+const SLICED: ReadonlySet<BudgetClass> = new Set<BudgetClass>(["read", "background", "public"]);
 
 /**
  * Spends one call of `budgetClass` if the last 60 s leave it room; otherwise says when they will. A background
@@ -88,18 +115,20 @@ export async function spendServiceCall(db: Db, budgetClass: BudgetClass, limitPe
     const result = (await q.execute(sql`
       select
         count(*)::int as total,
+        count(*) filter (where kind = 'api')::int as api,
         count(*) filter (where kind = 'background')::int as background,
+        count(*) filter (where kind = 'public')::int as public,
         count(*) filter (where kind <> 'send' and at > now() - make_interval(secs => ${SLICE_SECONDS}))::int as recent_others,
         count(*) filter (where kind = 'background' and at > now() - make_interval(secs => ${SLICE_SECONDS}))::int as recent_background
       from service_calls
       where at > now() - make_interval(secs => ${WINDOW_SECONDS})`)) as unknown as { rows: Spent[] };
-    const spent = result.rows[0] ?? { total: 0, background: 0, recent_others: 0, recent_background: 0 };
+    const spent = result.rows[0] ?? { total: 0, api: 0, background: 0, public: 0, recent_others: 0, recent_background: 0 };
 
     // Each rule that says no: the calls that must leave its window first (filter, window, how many).
     const waits: [SQL, number, number][] = [];
     const totalRoom = budgetClass === "send" ? limitPerMinute : limitPerMinute - sendReserve(limitPerMinute);
     if (spent.total >= totalRoom) waits.push([sql`true`, WINDOW_SECONDS, spent.total - totalRoom + 1]);
-    if (budgetClass !== "send" && spent.recent_others >= othersPerSlice(limitPerMinute))
+    if (SLICED.has(budgetClass) && spent.recent_others >= othersPerSlice(limitPerMinute))
       waits.push([sql`kind <> 'send'`, SLICE_SECONDS, spent.recent_others - othersPerSlice(limitPerMinute) + 1]);
     if (budgetClass === "background") {
       // A hold never closes background to the caller altogether: one slot of each stays its own.
@@ -108,6 +137,10 @@ export async function spendServiceCall(db: Db, budgetClass: BudgetClass, limitPe
       if (spent.background >= share) waits.push([sql`kind = 'background'`, WINDOW_SECONDS, Math.max(1, spent.background - share + 1)]);
       if (spent.recent_background >= perSlice) waits.push([sql`kind = 'background'`, SLICE_SECONDS, Math.max(1, spent.recent_background - perSlice + 1)]);
     }
+    if (budgetClass === "api" && spent.api >= apiShare(limitPerMinute))
+      waits.push([sql`kind = 'api'`, WINDOW_SECONDS, spent.api - apiShare(limitPerMinute) + 1]);
+    if (budgetClass === "public" && spent.public >= publicShare(limitPerMinute))
+      waits.push([sql`kind = 'public'`, WINDOW_SECONDS, spent.public - publicShare(limitPerMinute) + 1]);
 
     if (waits.length > 0) {
       let wait = 0;
@@ -138,8 +171,9 @@ async function untilLeft(q: Db, filter: SQL, seconds: number, leaving: number): 
 /** Calls of each class in the last 60 s, for /api/health and tests. */
 export async function budgetSpent(db: Db): Promise<Record<BudgetClass, number>> {
   const result = (await db.execute(sql`
-    select count(*) filter (where kind = 'send')::int as send, count(*) filter (where kind = 'read')::int as read,
-      count(*) filter (where kind = 'background')::int as background
+    select count(*) filter (where kind = 'send')::int as send, count(*) filter (where kind = 'api')::int as api,
+      count(*) filter (where kind = 'read')::int as read, count(*) filter (where kind = 'background')::int as background,
+      count(*) filter (where kind = 'public')::int as public
     from service_calls where at > now() - make_interval(secs => ${WINDOW_SECONDS})`)) as unknown as { rows: Record<BudgetClass, number>[] };
-  return result.rows[0] ?? { send: 0, read: 0, background: 0 };
+  return result.rows[0] ?? { send: 0, api: 0, read: 0, background: 0, public: 0 };
 }

@@ -82,7 +82,10 @@ const seed: RealIds = {
   exception: "",
   endpoint: "",
   delivery: "",
+  apiKey: "",
 };
+/** The seeded API key's whole value: what the /api/v1 routes are called with (a session's cookies are refused there). */
+let seedKey = "";
 /** The person the own-account routes (/api/me/…) are called as: the seeded session is their second sign-in. */
 const me = { email: "seed.me@hardening.test", password: "seed-me-password", session: null as Session | null };
 /** A person whose password the walk changes (which ends their other sessions: never `me`'s). */
@@ -206,6 +209,16 @@ beforeAll(async () => {
     100,
   );
 
+  // An API key of every scope: the /api/v1 routes' caller, then rolled and revoked by the walk.
+  const apiKey = await admin.json<Envelope<{ apiKey: { id: string }; key: string }>>("/api/api-keys", {
+    method: "POST",
+    headers: JSON_TYPE,
+    body: JSON.stringify({ name: "Surface walk", scopes: "everything", expiresInDays: 1 }),
+  });
+  expect(apiKey.status, JSON.stringify(apiKey.body)).toBe(201);
+  seed.apiKey = apiKey.body.data.apiKey.id;
+  seedKey = apiKey.body.data.key;
+
   // Each seeded id has the form lib/http/route-params.ts asks of its kind: none is a stand-in of another kind.
   for (const [kind, id] of Object.entries(seed) as [IdKind, string][]) expect(malformedParam({ [FORM_OF_KIND[kind]]: id }), `${kind} id ${id}`).toBeNull();
 });
@@ -325,6 +338,9 @@ describe("1. the service key never leaves the server", () => {
       return device;
     };
     let recoveryCodes: string[] = [];
+    /** What the API's own walk makes (a campaign of rows enough to still be sending when paused, an endpoint); the seeded ones until then. */
+    const v1 = { campaign: seed.campaign, endpoint: seed.endpoint };
+    const walkRows = Array.from({ length: CAMPAIGN_ROWS }, (_, i) => ({ tag: `surface.api${i}`, amount: "1", description: "Walk via the API" }));
     const successCalls: [string, () => Promise<Response>][] = [
       [
         "POST /api/auth/[...nextauth]",
@@ -447,6 +463,68 @@ describe("1. the service key never leaves the server", () => {
       ],
       // Last of the endpoint's: it is deleted.
       ["DELETE /api/webhook-endpoints/[id]", () => admin.fetch(url(routeOf("DELETE /api/webhook-endpoints/[id]")), { method: "DELETE" })],
+      ["POST /api/api-keys", () => post(admin, "/api/api-keys", { name: "Walk key", scopes: ["payments:read"], expiresInDays: 1 })],
+      // /api/v1 with the seeded key (the walk above sent cookies, which it refuses), before that key is rolled and
+      // revoked: a campaign and an endpoint of its own, made, read, moved and deleted in turn.
+      ...(
+        [
+          ["POST /api/v1/campaigns", { name: "Walk via the API", rows: walkRows }],
+          ["GET /api/v1/campaigns"],
+          ["GET /api/v1/campaigns/[id]"],
+          ["GET /api/v1/campaigns/[id]/rows"],
+          ["POST /api/v1/campaigns/[id]/start"],
+          ["POST /api/v1/campaigns/[id]/pause"],
+          ["POST /api/v1/campaigns/[id]/resume"],
+          ["POST /api/v1/campaigns/[id]/cancel"],
+          ["GET /api/v1/plans"],
+          ["GET /api/v1/plans/[id]/board"],
+          ["GET /api/v1/reports/daily"],
+          ["POST /api/v1/webhook-endpoints", { url: `http://127.0.0.1:${PORTS.leak.sandbox}/sandbox/hooks/walk-v1`, eventTypes: ["pay_page.submitted"] }],
+          ["GET /api/v1/webhook-endpoints"],
+          ["GET /api/v1/webhook-endpoints/[id]"],
+          ["PATCH /api/v1/webhook-endpoints/[id]", { description: "Walked by a key" }],
+          ["DELETE /api/v1/webhook-endpoints/[id]"],
+          ["GET /api/v1/requests"],
+          ["POST /api/v1/requests", { tag: "surface.walk", amount: "10.00", description: "Walk via the API" }],
+          ["GET /api/v1/requests/[requestId]"],
+          ["GET /api/v1/balance"],
+          ["GET /api/v1/payments"],
+          ["GET /api/v1/payments/[uuid]"],
+          ["GET /api/v1/payers"],
+          ["GET /api/v1/payers/[tag]"],
+          // Cleared, so the walk's own requests to this tag stay possible.
+          ["PATCH /api/v1/payers/[tag]", { doNotAsk: false }],
+          ["GET /api/v1/events"],
+        ] as const satisfies readonly (readonly [string, unknown?])[]
+      ).map(([k, body]): [string, () => Promise<Response>] => [
+        k,
+        async () => {
+          const route = routeOf(k);
+          const headers: Record<string, string> = { authorization: `Bearer ${seedKey}`, ...JSON_TYPE };
+          if (route.method === "POST") headers["idempotency-key"] = `walk-${k.replace(/\W+/g, "-")}`;
+          const target = concretePath(route.pattern, { ...seed, campaign: v1.campaign, endpoint: v1.endpoint });
+          const res = await fetch(`${app.url}${target}`, { method: route.method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+          const made = res.status === 201 ? ((await res.clone().json()) as Envelope<{ id?: string }>).data.id : undefined;
+          if (k === "POST /api/v1/campaigns" && made) v1.campaign = made;
+          if (k === "POST /api/v1/webhook-endpoints" && made) v1.endpoint = made;
+          // Its rows in flight are sent (and counted) first: the tests below count requests.
+          if (k === "POST /api/v1/campaigns/[id]/cancel") {
+            await waitFor(
+              "the API's cancelled campaign's claimed rows to settle",
+              async () => {
+                const c = await admin.json<Envelope<CampaignSeen>>(`/api/campaigns/${v1.campaign}`);
+                return c.status === 200 && c.body.data.status === "cancelled" && c.body.data.counts.queued === 0 ? true : undefined;
+              },
+              60_000,
+              200,
+            );
+          }
+          return res;
+        },
+      ]),
+      // The old key keeps working an hour, then is revoked for good.
+      ["POST /api/api-keys/[id]/roll", () => post(admin, url(routeOf("POST /api/api-keys/[id]/roll")), { overlapHours: 1 })],
+      ["DELETE /api/api-keys/[id]", () => admin.fetch(url(routeOf("DELETE /api/api-keys/[id]")), { method: "DELETE" })],
     ];
     for (const [k, call] of successCalls) await record(k, `${k} (allowed)`, await call());
     // Every route of the table answered on its success path at least once: a 2xx (next-auth's sign-in: a redirect

@@ -8,7 +8,7 @@ import { BALANCE_TTL_MS } from "@/lib/balance/cache";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
 import { createTempPostgres } from "@/tests/support/db-targets";
 import { payload } from "@/tests/support/payloads";
-import { BALANCE_CALL, sandboxControl } from "@/tests/support/sandbox-control";
+import { BALANCE_CALL, CREATE_CALL, sandboxControl } from "@/tests/support/sandbox-control";
 import { signedHeaders } from "@/tests/support/sign-delivery";
 import { signIn } from "@/tests/support/sign-in";
 import { eventWith, SseClient } from "@/tests/support/sse-client";
@@ -128,6 +128,33 @@ describe.runIf(base)("two instances on one Postgres", () => {
     const calls = await sandboxControl(sandbox).count(BALANCE_CALL);
     expect(calls).toBeGreaterThanOrEqual(1);
     expect(calls, `${calls} balance calls over a ${Math.round(tookMs)} ms burst`).toBeLessThanOrEqual(1 + Math.floor(tookMs / BALANCE_TTL_MS));
+  });
+
+  it("holds an API key to its limit across both instances, and runs one Idempotency-Key once whichever instance each copy reaches", async () => {
+    const admin = await signIn(a.url, "admin@fundboard.test", "fundboard-demo");
+    const made = await admin.json<{ data: { key: string } }>("/api/api-keys", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "two instances", scopes: "everything", readsPerMinute: 10, writesPerMinute: 60 }),
+    });
+    expect(made.status).toBe(201);
+    const auth = { authorization: `Bearer ${made.body.data.key}` };
+    // The minute may turn during the burst: each window then holds at most the limit.
+    const reads = await Promise.all(Array.from({ length: 20 }, (_, i) => fetch(`${(i % 2 === 0 ? a : b).url}/api/v1/payments`, { headers: auth })));
+    const admitted = reads.filter((r) => r.status === 200).length;
+    expect(reads.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+    expect(admitted).toBeGreaterThanOrEqual(10);
+    expect(admitted).toBeLessThanOrEqual(20);
+    if (reads.some((r) => r.status === 429)) expect(reads.find((r) => r.status === 429)?.headers.get("retry-after")).toMatch(/^\d+$/);
+
+    await sandboxControl(sandbox).resetStats();
+    const body = JSON.stringify({ tag: `twice.${Date.now()}`, amount: "700.00", description: "One of two copies" });
+    const headers = { ...auth, "content-type": "application/json", "idempotency-key": `both-${Date.now()}` };
+    const posts = await Promise.all([a, b].map((i) => fetch(`${i.url}/api/v1/requests`, { method: "POST", headers, body })));
+    const statuses = posts.map((r) => r.status).sort();
+    // One ran; the other found it running (409) or, if it came after the answer, replayed it.
+    expect(["201,409", "201,201"]).toContain(statuses.join(","));
+    expect(await sandboxControl(sandbox).count(CREATE_CALL)).toBe(1);
   });
 
   it("runs one reconciler pass at a time across instances, both taking passes; kill one and the other carries on", async () => {

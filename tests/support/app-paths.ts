@@ -7,7 +7,7 @@ import path from "node:path";
 import { ROOT } from "./paths";
 
 /** The records a path parameter can name (a payer by their tag). */
-export type IdKind = "request" | "payment" | "staff" | "campaign" | "session" | "payer" | "plan" | "exception" | "endpoint" | "delivery";
+export type IdKind = "request" | "payment" | "staff" | "campaign" | "session" | "payer" | "plan" | "exception" | "endpoint" | "delivery" | "apiKey";
 
 /** A real id of each kind, made by the test's own setup. */
 export type RealIds = Record<IdKind, string>;
@@ -27,6 +27,7 @@ export const FORM_OF_KIND: Record<IdKind, string> = {
   exception: "id",
   endpoint: "id",
   delivery: "id",
+  apiKey: "id",
 };
 
 /** The collection a dynamic segment follows says what it holds: /api/campaigns/[id] a campaign, /requests/[id] a request. */
@@ -41,6 +42,7 @@ const KIND_AFTER: Record<string, IdKind> = {
   exceptions: "exception",
   "webhook-endpoints": "endpoint",
   "webhook-deliveries": "delivery",
+  "api-keys": "apiKey",
 };
 
 function pageFiles(dir: string): string[] {

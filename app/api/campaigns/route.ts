@@ -1,10 +1,10 @@
 import { withStaff } from "@/lib/auth/guard";
+import { DRAFTED, draftedCampaign } from "@/lib/http/answers/campaigns";
 import { draftCampaign } from "@/lib/campaigns/draft";
 import { parseCampaignCsv } from "@/lib/campaigns/parse";
 import { readCampaignPage } from "@/lib/campaigns/queries";
-import { MAX_DRAFTS_PER_PERSON } from "@/lib/campaigns/repo";
 import { campaignNameSchema, MAX_CAMPAIGN_BYTES } from "@/lib/client/campaigns/schemas";
-import { conflict, tooLarge, unprocessable, ApiError } from "@/lib/http/api-error";
+import { tooLarge, unprocessable, ApiError } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 import { pageParam } from "@/lib/client/http/page-param";
@@ -31,14 +31,8 @@ export const POST = withStaff("campaigns.write", async (request, { db, actor }) 
   if (file.size > MAX_CAMPAIGN_BYTES) throw tooLarge(`The file is larger than 2 MiB (${file.size} bytes). Split it into smaller files.`);
   const parsed = parseCampaignCsv(new Uint8Array(await file.arrayBuffer()));
   if (!parsed.ok) throw new ApiError(parsed.status, parsed.message);
-  const outcome = await draftCampaign(db, actor, { name: name.data, rows: parsed.rows });
-  if (outcome.kind === "draft_limit") {
-    throw conflict(
-      `You already have ${MAX_DRAFTS_PER_PERSON} draft campaigns, the most one person can keep. Open one under Campaigns and start it or discard it (Discard draft), then upload this file again.`,
-      { drafts: outcome.drafts, maxDrafts: MAX_DRAFTS_PER_PERSON },
-    );
-  }
-  return ok(outcome.campaign, "Campaign drafted: check the preview, then start it", 201);
+  const { campaign } = draftedCampaign(await draftCampaign(db, actor, { name: name.data, rows: parsed.rows }));
+  return ok(campaign, DRAFTED, 201);
 });
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

@@ -1,8 +1,8 @@
 import { withStaff } from "@/lib/auth/guard";
 import { jsonBodyMessage, parseFields, readJsonBody } from "@/lib/http/body";
-import { conflict, invalidField, serviceFailure } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { requestDeps } from "@/lib/requests/deps";
+import { answerNewRequest } from "@/lib/http/answers/new-request";
 import { sendNewRequest } from "@/lib/requests/new-request";
 import { lacksClientKey } from "@/lib/requests/keys";
 import { readRequestPage, requestsForCsv } from "@/lib/requests/list";
@@ -30,36 +30,7 @@ export const POST = withStaff("requests.write", async (request, { db, actor }) =
   const json = await readJsonBody(request);
   // A body without its idempotency key says so in its code (docs/architecture.md, "Error codes"); the field errors are the same.
   const body = parseFields(newRequestSchema, json, jsonBodyMessage, lacksClientKey(json) ? "idempotency_key_missing" : "validation_failed");
-  const outcome = await sendNewRequest(requestDeps(db), actor, body);
-  switch (outcome.kind) {
-    case "do_not_ask":
-      throw invalidField("This person asked not to be asked. Nothing was sent.", "tag", outcome.refusal);
-    case "replayed":
-      // A repeat of a send that failed reports the failure again, never a 200.
-      if (outcome.request.status === "failed") {
-        throw conflict(
-          `This request was already tried and failed: ${outcome.request.error ?? "the service refused it"} Start a new request to try again.`,
-          outcome.request,
-        );
-      }
-      return ok(outcome.request, "Already sent: this is the same request");
-    case "in_flight":
-      throw conflict(
-        "This request is still being sent to the service; look again in a moment (the list shows it when the service answers).",
-        outcome.request,
-        "idempotency_key_in_flight",
-      );
-    case "key_reused":
-      throw conflict(
-        "This idempotency key was already used for a different request; reload the form and try again.",
-        outcome.request,
-        "idempotency_key_reused",
-      );
-    case "created":
-      return ok(outcome.request, "Request sent", 201);
-    case "service_failed":
-      throw serviceFailure(outcome.error, outcome.request);
-  }
+  return answerNewRequest(await sendNewRequest(requestDeps(db), actor, body));
 });
 
 export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

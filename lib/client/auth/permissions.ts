@@ -64,6 +64,8 @@ export const PERMISSION_RULES = {
   "webhooks.read": rule(ADMINS, "webhooks:read", false),
   /** Add, change, delete, rotate, reveal, test, resend and recover outgoing webhooks. */
   "webhooks.manage": rule(ADMINS, "webhooks:write", false),
+  /** Make, roll and revoke API keys: people only, never a key. */
+  "api_keys.manage": rule(ADMINS, null, false),
   "audit.read": rule(ADMINS, null, false),
   "staff.manage": rule(ADMINS, null, false),
   "settings.manage": rule(ADMINS, null, false),

@@ -20,6 +20,7 @@ import type { DayBook } from "@/lib/client/reports/daily";
 import { exceptionListSearch, type ExceptionListQuery, type ExceptionPage, type ExceptionView, type LinkSuggestion } from "@/lib/client/exceptions/view";
 import { dayBookSearch } from "@/lib/client/reports/range";
 import type { NotificationPage, NotificationQuery } from "@/lib/client/notifications/view";
+import type { ApiKeyView } from "@/lib/client/api-keys/schemas";
 import type { DeliveryView, EndpointView } from "@/lib/client/outbound/schemas";
 
 // The one definition of every query: its key and how the browser reads it (our route handlers). A page's server
@@ -77,6 +78,8 @@ export const keys = {
   notifications: ["notifications"] as const,
   /** Outgoing webhooks: the endpoints, and each endpoint's deliveries under it. */
   endpoints: ["webhook-endpoints"] as const,
+  /** The API keys (admins): no live event names keys, a change on the page invalidates it. */
+  apiKeys: ["api-keys"] as const,
   endpointDeliveries: (id: string, p: { status: string; page: number }) => ["webhook-endpoints", id, "deliveries", p] as const,
   notificationCount: ["notifications", "count"] as const,
   notificationList: (p: { unread: boolean; page: number }) => ["notifications", "list", { unread: p.unread, page: p.page }] as const,
@@ -256,6 +259,12 @@ export const notificationListQuery = (p: NotificationQuery) =>
   queryOptions({
     queryKey: keys.notificationList(p),
     queryFn: () => apiFetch<NotificationPage>(`/api/notifications?${p.unread ? "unread=1&" : ""}page=${p.page}`),
+  });
+
+export const apiKeysQuery = () =>
+  queryOptions({
+    queryKey: keys.apiKeys,
+    queryFn: async () => (await apiFetch<{ items: ApiKeyView[] }>("/api/api-keys")).items,
   });
 
 export const endpointsQuery = () =>

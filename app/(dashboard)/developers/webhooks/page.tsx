@@ -1,6 +1,7 @@
 import { HydrationBoundary, dehydrate } from "@tanstack/react-query";
 
 import { WebhooksScreen } from "@/components/outbound/webhooks-screen";
+import { TextLink } from "@/components/ui/text-link";
 import { staffActor } from "@/lib/actors/actor";
 import { requirePageStaff } from "@/lib/auth/page-guard";
 import { keys } from "@/lib/client/query/options";
@@ -22,6 +23,10 @@ export default async function OutgoingWebhooksPage() {
         Your own systems (an ERP, your app, an automation tool) hear what happens here as it happens: each event is POSTed, signed with the endpoint&apos;s
         secret (Standard Webhooks: the <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code> headers), and tried again for
         about three days until it gets a 2xx answer.
+      </p>
+      <p className="text-sm text-slate-700">
+        Your systems can also ask Fundboard themselves: make a key on <TextLink href="/developers/api-keys">API keys</TextLink> and read the{" "}
+        <TextLink href="/developers/api">API reference</TextLink>.
       </p>
       <HydrationBoundary state={dehydrate(client)}>
         <WebhooksScreen />

@@ -1,0 +1,10 @@
+import { startCampaign } from "@/lib/api/v1/ops/campaigns";
+import { otherMethods } from "@/lib/http/other-methods";
+
+import { campaignAction } from "../campaign-action";
+
+export const dynamic = "force-dynamic";
+
+export const POST = campaignAction(startCampaign, "start");
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods("POST");

@@ -1,0 +1,36 @@
+import { createCampaign, CAMPAIGN_BODY_BYTES, listCampaigns } from "@/lib/api/v1/ops/campaigns";
+import { parseBody, parseQuery } from "@/lib/api/v1/parse";
+import { withApiKey } from "@/lib/api-keys/guard";
+import { applyCampaignAction } from "@/lib/campaigns/actions";
+import { draftedCampaign, movedCampaign, presentCampaign } from "@/lib/http/answers/campaigns";
+import { draftCampaign } from "@/lib/campaigns/draft";
+import { checkCampaignRows } from "@/lib/campaigns/parse";
+import { campaignPace, readCampaignPage } from "@/lib/campaigns/queries";
+import { TRANSITIONS } from "@/lib/client/campaigns/transitions";
+import { ApiError } from "@/lib/http/api-error";
+import { ok } from "@/lib/http/envelope";
+import { otherMethods } from "@/lib/http/other-methods";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApiKey(listCampaigns, async (request, { db }) => {
+  const { page, pageSize } = parseQuery(listCampaigns, request);
+  return ok(await readCampaignPage(db, page, campaignPace(), pageSize));
+});
+
+/** The rows checked as an uploaded file's, drafted under the key's person, and started when asked (docs/architecture.md "A campaign"). */
+export const POST = withApiKey(
+  createCampaign,
+  async (request, { db, actor }) => {
+    const body = await parseBody(createCampaign, request, CAMPAIGN_BODY_BYTES);
+    const checked = checkCampaignRows(body.rows);
+    if (!checked.ok) throw new ApiError(checked.status, checked.message);
+    const drafted = draftedCampaign(await draftCampaign(db, actor, { name: body.name, rows: checked.rows }), "send these rows again");
+    if (!body.start) return ok(presentCampaign(drafted.campaign), "Campaign drafted: start it with POST /campaigns/{id}/start.", 201);
+    const started = movedCampaign(await applyCampaignAction(db, actor, drafted.id, "start"), "start");
+    return ok(presentCampaign(started), TRANSITIONS.start.done, 201);
+  },
+  { maxBodyBytes: CAMPAIGN_BODY_BYTES },
+);
+
+export const { PUT, PATCH, DELETE } = otherMethods("GET", "POST");

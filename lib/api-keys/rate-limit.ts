@@ -1,0 +1,45 @@
+import "server-only";
+
+import { sql } from "drizzle-orm";
+
+import type { Db } from "@/lib/db/client";
+
+// Calls per key a minute, shared by every instance through api_rate_windows (docs/architecture.md "The API"): one
+// upsert per call into the key's current one-minute window, so two instances count into the same row.
+
+export type RateKind = "read" | "write";
+
+export interface RateState {
+  ok: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window ends and the count starts again. */
+  resetSeconds: number;
+  kind: RateKind;
+}
+
+const WINDOW_SECONDS = 60;
+
+/** Counts this call into the key's window of `kind`, answering whether it is within `limit`. */
+export async function spendKeyCall(db: Db, apiKeyId: string, kind: RateKind, limit: number): Promise<RateState> {
+  const result = (await db.execute(sql`
+    insert into api_rate_windows (api_key_id, kind, window_start, count)
+    values (${apiKeyId}, ${kind}, date_trunc('minute', now()), 1)
+    on conflict (api_key_id, kind, window_start) do update set count = api_rate_windows.count + 1
+    returning count, ceil(extract(epoch from (window_start + make_interval(secs => ${WINDOW_SECONDS}) - now())))::int as reset`)) as unknown as {
+    rows: { count: number | string; reset: number | string }[];
+  };
+  const row = result.rows[0];
+  const count = Number(row?.count ?? 1);
+  const resetSeconds = Math.max(1, Number(row?.reset ?? WINDOW_SECONDS));
+  return { ok: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds, kind };
+}
+
+/** The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers): the policy and what is left of it. */
+export function rateLimitHeaders(state: RateState): Record<string, string> {
+  const name = state.kind === "read" ? "reads" : "writes";
+  return {
+    "RateLimit-Policy": `"${name}";q=${state.limit};w=${WINDOW_SECONDS}`,
+    RateLimit: `"${name}";r=${state.remaining};t=${state.resetSeconds}`,
+  };
+}
