@@ -19,6 +19,7 @@ export const BENCH_STEPS = [
   "exports",
   "notifications",
   "webhooks-out",
+  "api",
 ] as const;
 export type BenchStep = (typeof BENCH_STEPS)[number];
 
@@ -81,6 +82,11 @@ export interface BenchOptions {
   notifications: { payments: number; people: number; perSecond: number; timeoutMs: number };
   /** `events` payments at `perSecond` to three endpoints (one failing); waits up to `timeoutMs` for the good two. */
   outbound: { events: number; perSecond: number; timeoutMs: number };
+  /**
+   * `requests` fund requests and `reads` payment pages through each door (API key and session), `concurrency` at a
+   * time, after `warmups` of each; `payments` signed deliveries first, `seedConcurrency` at a time. `reads` GETs of the OpenAPI document.
+   */
+  api: { requests: number; reads: number; concurrency: number; payments: number; seedConcurrency: number; warmups: number };
   /** Postgres server for the intake comparison and the scale-out (DATABASE_URL); null: PGlite only, no scale-out. */
   postgresUrl: string | null;
   resultsFile: string;
@@ -143,6 +149,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       exports: { payments: 5_000, people: 6 },
       notifications: { payments: 20, people: 2, perSecond: 10, timeoutMs: 60_000 },
       outbound: { events: 20, perSecond: 10, timeoutMs: 60_000 },
+      api: { requests: 20, reads: 20, concurrency: 4, payments: 50, seedConcurrency: 8, warmups: 2 },
       postgresUrl,
       resultsFile: results("smoke.json"),
       updateReadme: false,
@@ -189,6 +196,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     // The issue's: 1,000 payments to 5 people with e-mail on; 1,000 events to 3 endpoints. 50 a second, a busy hour's peak.
     notifications: { payments: 1_000, people: 5, perSecond: 50, timeoutMs: 300_000 },
     outbound: { events: 1_000, perSecond: 50, timeoutMs: 120_000 },
+    api: { requests: 300, reads: 300, concurrency: 4, payments: 1_000, seedConcurrency: 8, warmups: 5 },
     postgresUrl,
     // `--only=intake` keeps its old file name; other selections get theirs (e.g. follow-up+page-time-only.json).
     resultsFile: results(only ? `${[...only].join("+")}-only.json` : "latest.json"),

@@ -28,6 +28,7 @@ export interface Report {
     | "exports"
     | "notifications"
     | "outbound"
+    | "api"
   >;
   durationSeconds: number;
   results: BenchResults;

@@ -13,6 +13,7 @@ import { stopAll } from "@/tests/support/processes";
 import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";
 
 import { benchAmplification } from "./amplification";
+import { benchApi } from "./api";
 import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, sharedBuild, SMOKE_DIST_DIR } from "./build";
 import { benchCampaignLag } from "./campaign-lag";
 import { benchPayers } from "./payers";
@@ -63,6 +64,7 @@ const results: BenchResults = {
   exceptions: null,
   notifications: null,
   outbound: null,
+  api: null,
 };
 const wants = (step: BenchStep) => options.only === null || options.only.has(step);
 /** SERVICE_RATE_LIMIT_PER_MIN of the dashboard that page weight, follow-up, live latency and amplification share. */
@@ -185,6 +187,8 @@ async function main(): Promise<void> {
   // Its own dashboards on the embedded database, each with its own receivers in this process.
   if (wants("notifications")) results.notifications = await step("notifications", () => benchNotifications(ctx));
   if (wants("webhooks-out")) results.outbound = await step("webhooks out", () => benchOutbound(ctx));
+  // Its own dashboard on the embedded database: the same work through an API key and through a session.
+  if (wants("api")) results.api = await step("api", () => benchApi(ctx));
 }
 
 async function intake(ctx: BenchContext): Promise<void> {
@@ -241,6 +245,7 @@ const report: Report = {
     exports: options.exports,
     notifications: options.notifications,
     outbound: options.outbound,
+    api: options.api,
   },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   results,
@@ -271,6 +276,7 @@ const others = {
   exports: "exports",
   notifications: "notifications",
   outbound: "webhooks-out",
+  api: "api",
   nextFloor: "intake",
 } as const;
 const expected = (wants("intake") ? 1 + (options.postgresUrl ? 1 : 0) : 0) + Object.values(others).filter(wants).length;

@@ -1,5 +1,6 @@
 // The issue's targets, one line each: measured value, target, met or missed ("info" where there is no target).
 import type { AmplificationResult } from "./amplification";
+import type { ApiBenchResult } from "./api";
 import type { CampaignLagResult } from "./campaign-lag";
 import type { CampaignsResult } from "./campaigns";
 import type { PayersResult } from "./payers";
@@ -45,6 +46,7 @@ export interface BenchResults {
   exceptions: ExceptionsResult | null;
   notifications: NotificationsBenchResult | null;
   outbound: OutboundBenchResult | null;
+  api: ApiBenchResult | null;
 }
 
 const routesOf = (byRoute: Record<string, number>) =>
@@ -419,6 +421,37 @@ function outboundLines(r: OutboundBenchResult): TargetLine[] {
   ];
 }
 
+function apiLines(r: ApiBenchResult): TargetLine[] {
+  const bench = "17. api";
+  const pair = (c: ApiBenchResult["create"] | ApiBenchResult["list"]) =>
+    `v1 p50 ${c.v1.p50} ms, p95 ${c.v1.p95} ms; dashboard p50 ${c.dashboard.p50} ms, p95 ${c.dashboard.p95} ms = ${c.p95Ratio}×${
+      c.failed.v1 + c.failed.dashboard ? `; failed ${c.failed.v1} v1, ${c.failed.dashboard} dashboard` : ""
+    }`;
+  return [
+    {
+      bench,
+      metric: `POST /api/v1/requests (API key, Idempotency-Key) against POST /api/requests (session), ${r.create.requests.toLocaleString("en")} each, interleaved at ${r.concurrency}: p95 v1 / dashboard`,
+      value: pair(r.create),
+      target: "≤ 1.2×",
+      verdict: check(r.create.p95Ratio <= 1.2),
+    },
+    {
+      bench,
+      metric: `GET /api/v1/payments?pageSize=25 against GET /api/payments over ${r.list.payments.toLocaleString("en")} payments, ${r.list.reads.toLocaleString("en")} each, interleaved at ${r.concurrency}: p95 v1 / dashboard`,
+      value: pair(r.list),
+      target: "≤ 1.2×",
+      verdict: check(r.list.p95Ratio <= 1.2),
+    },
+    {
+      bench,
+      metric: `GET /api/v1/openapi.json (${kb(r.openapi.bytes)}), ${r.openapi.latencyMs.n} one at a time after a warm-up (p95)`,
+      value: `p50 ${r.openapi.latencyMs.p50} ms, p95 ${r.openapi.latencyMs.p95} ms`,
+      target: "< 50 ms",
+      verdict: check(r.openapi.latencyMs.p95 < 50),
+    },
+  ];
+}
+
 function exceptionLines(r: ExceptionsResult): TargetLine[] {
   return r.paths.map((p) => ({
     bench: "13. exceptions",
@@ -522,5 +555,6 @@ export function targetLines(r: BenchResults): TargetLine[] {
     ...(r.exports ? exportLines(r.exports) : []),
     ...(r.notifications ? notificationLines(r.notifications) : []),
     ...(r.outbound ? outboundLines(r.outbound) : []),
+    ...(r.api ? apiLines(r.api) : []),
   ];
 }

@@ -12,7 +12,9 @@ import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
 import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 
-import { PRESET_WORDS, scopesOfPreset } from "./scopes";
+import { presetScopes } from "@/lib/client/api-keys/presets";
+
+import { PRESET_WORDS } from "./scopes";
 
 // "Make a key" on /developers/api-keys (POST /api/api-keys): a name, a preset or hand-picked scopes, and the days
 // until it expires. The answer's whole key is shown once, by the screen. The form's values are the handler's body,
@@ -48,7 +50,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: ApiKeyCreate
   function choose(next: Choice) {
     if (next === choice) return;
     // Hand-picking starts from the preset that was chosen, so "everything but one" is one untick.
-    scopes.onChange(next === "custom" ? scopesOfPreset(choice === "custom" ? "read_only" : choice) : next);
+    scopes.onChange(next === "custom" ? presetScopes(choice === "custom" ? "read_only" : choice) : next);
   }
 
   function toggle(scope: ApiScope, on: boolean) {

@@ -1,20 +1,12 @@
 import { API_SCOPES, type ApiScope } from "@/lib/client/auth/permissions";
-import type { KeyPreset } from "@/lib/client/api-keys/schemas";
+import { READ_SCOPES, type KeyPreset } from "@/lib/client/api-keys/presets";
 
-// The key form's presets and how a key's scopes read in the list. presetScopes (lib/client/api-keys/schemas.ts) says
-// the same, but that module carries zod, which no browser component loads with a page (lib/client/boundaries.test.ts).
-
-export const READ_SCOPES: readonly ApiScope[] = API_SCOPES.filter((s) => s.endsWith(":read"));
+// The key form's preset words and how a key's scopes read in the list (the presets themselves: lib/client/api-keys/presets.ts).
 
 export const PRESET_WORDS: Record<KeyPreset, { label: string; hint: string }> = {
-  everything: { label: "Everything", hint: "Every scope: reads, and writes that send requests and change payers" },
+  everything: { label: "Everything", hint: "Every scope: reads, and writes that send requests, change payers and point webhooks anywhere" },
   read_only: { label: "Read only", hint: "Every :read scope: it can look, never change or send" },
 };
-
-/** The scopes a preset stands for, as the handler reads it. */
-export function scopesOfPreset(preset: KeyPreset): ApiScope[] {
-  return preset === "everything" ? [...API_SCOPES] : [...READ_SCOPES];
-}
 
 const same = (a: readonly ApiScope[], b: readonly ApiScope[]) => a.length === b.length && a.every((s) => b.includes(s));
 

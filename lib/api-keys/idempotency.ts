@@ -4,6 +4,8 @@ import { createHash } from "node:crypto";
 
 import { and, eq, isNull, sql } from "drizzle-orm";
 
+import { openSecret, sealSecret } from "@/lib/auth/secret-box";
+import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { apiIdempotency } from "@/lib/db/schema";
 
@@ -43,7 +45,13 @@ export async function claimIdempotencyKey(db: Db, apiKeyId: string, key: string,
       .limit(1);
     if (!row) continue; // answered with a failure and released meanwhile: claim again
     if (row.requestHash !== hash) return { kind: "reused" };
-    if (row.status !== null && row.body !== null) return { kind: "replay", status: row.status, body: row.body };
+    if (row.status !== null && row.body !== null) {
+      const body = openAnswer(row.body);
+      if (body !== null) return { kind: "replay", status: row.status, body };
+      // Sealed under another AUTH_SECRET: unreadable, so released and run again (the use cases are idempotent).
+      await db.delete(apiIdempotency).where(and(eq(apiIdempotency.apiKeyId, apiKeyId), eq(apiIdempotency.key, key)));
+      continue;
+    }
     const taken = await db
       .update(apiIdempotency)
       .set({ createdAt: sql`now()` })
@@ -61,12 +69,32 @@ export async function claimIdempotencyKey(db: Db, apiKeyId: string, key: string,
   return { kind: "in_flight" };
 }
 
+/** Answers that say "try again" are not kept (the draft leaves that to the server): a conflict with the state of the
+ * moment (409: still sending, a draft limit), a rate limit (429) and a failure of ours or the service's (5xx). */
+export function isRetryable(status: number): boolean {
+  return status >= 500 || status === 409 || status === 429;
+}
+
 /**
- * Keeps the answer to replay; a failure of ours or the service's (5xx) is not kept, so the same key may try again
- * (the draft leaves that to the server; a 5xx changed nothing the retry would repeat: the use cases are idempotent).
+ * Keeps the answer to replay, sealed (it may hold a payer's contact or an endpoint's signing secret, shown once); an
+ * answer that says "try again" releases the key so the same key may (the use cases are idempotent themselves).
  */
 export async function settleIdempotencyKey(db: Db, apiKeyId: string, key: string, status: number, body: string): Promise<void> {
   const where = and(eq(apiIdempotency.apiKeyId, apiKeyId), eq(apiIdempotency.key, key));
-  if (status >= 500) await db.delete(apiIdempotency).where(where);
-  else await db.update(apiIdempotency).set({ status, body }).where(where);
+  if (isRetryable(status)) await db.delete(apiIdempotency).where(where);
+  else
+    await db
+      .update(apiIdempotency)
+      .set({ status, body: sealSecret(body, getConfig().authSecret, PURPOSE) })
+      .where(where);
+}
+
+const PURPOSE = "fundboard idempotent answer v1";
+
+function openAnswer(sealed: string): string | null {
+  try {
+    return openSecret(sealed, getConfig().authSecret, PURPOSE);
+  } catch {
+    return null;
+  }
 }

@@ -11,7 +11,7 @@ import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 
 import type { KeyMode } from "./key";
-import { findKey, insertKey, listKeys, markRevoked, markRolled, toKeyView } from "./store";
+import { findKey, findKeyWithCreator, insertKey, listKeys, markRevoked, markRolled, toKeyView } from "./store";
 
 // An admin's API keys (docs/architecture.md "The API"): make, list, roll, revoke. Only people hold `api_keys.manage`,
 // so a key can never make or change keys. Each change and its audit row are one transaction.
@@ -66,11 +66,11 @@ export async function revokeApiKey(
 ): Promise<{ kind: "revoked"; apiKey: ApiKeyView } | NotFound | { kind: "already"; apiKey: ApiKeyView }> {
   authorizeStaff(actor, "api_keys.manage");
   return db.transaction(async (tx) => {
-    const before = await findKey(tx, id);
+    const before = await findKeyWithCreator(tx, id);
     if (!before) return { kind: "not_found" } as const;
     const row = await markRevoked(tx, id);
-    if (!row) return { kind: "already", apiKey: toKeyView({ row: before, creatorName: null }) } as const;
-    const apiKey = toKeyView({ row, creatorName: null });
+    if (!row) return { kind: "already", apiKey: toKeyView(before) } as const;
+    const apiKey = toKeyView({ row, creatorName: before.creatorName });
     await writeAudit(tx, {
       action: "api_key.revoked",
       actor: auditActorOf(actor),

@@ -16,6 +16,8 @@ export interface RateState {
   /** Seconds until the window ends and the count starts again. */
   resetSeconds: number;
   kind: RateKind;
+  /** The window the call was counted in (its minute's start, ISO). */
+  window: string;
 }
 
 const WINDOW_SECONDS = 60;
@@ -26,13 +28,13 @@ export async function spendKeyCall(db: Db, apiKeyId: string, kind: RateKind, lim
     insert into api_rate_windows (api_key_id, kind, window_start, count)
     values (${apiKeyId}, ${kind}, date_trunc('minute', now()), 1)
     on conflict (api_key_id, kind, window_start) do update set count = api_rate_windows.count + 1
-    returning count, ceil(extract(epoch from (window_start + make_interval(secs => ${WINDOW_SECONDS}) - now())))::int as reset`)) as unknown as {
-    rows: { count: number | string; reset: number | string }[];
+    returning count, to_char(window_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI') as window, ceil(extract(epoch from (window_start + make_interval(secs => ${WINDOW_SECONDS}) - now())))::int as reset`)) as unknown as {
+    rows: { count: number | string; window: string; reset: number | string }[];
   };
   const row = result.rows[0];
   const count = Number(row?.count ?? 1);
   const resetSeconds = Math.max(1, Number(row?.reset ?? WINDOW_SECONDS));
-  return { ok: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds, kind };
+  return { ok: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds, kind, window: row?.window ?? "" };
 }
 
 /** The IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers): the policy and what is left of it. */

@@ -63,6 +63,17 @@ export interface KeyWithCreator {
   creatorName: string | null;
 }
 
+/** One key with its creator's name. */
+export async function findKeyWithCreator(db: Db, id: string): Promise<KeyWithCreator | null> {
+  const [row] = await db
+    .select({ row: apiKeys, creatorName: staff.name })
+    .from(apiKeys)
+    .leftJoin(staff, eq(staff.id, apiKeys.createdBy))
+    .where(eq(apiKeys.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
 /** Every key, newest first, with its creator's name. */
 export async function listKeys(db: Db): Promise<KeyWithCreator[]> {
   const rows = await db

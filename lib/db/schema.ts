@@ -201,15 +201,19 @@ export const auditLog = pgTable(
 export const events = pgTable(
   "events",
   {
-    // `evt_` + a time-ordered unique id: the API pages and the consumers read in this order.
+    // `evt_` + a time-ordered unique id: the consumers read in this order.
     id: text("id").primaryKey(),
     type: text("type").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     // Set once the consumers' jobs for it are queued (lib/events/dispatch.job.ts); the partial index finds the rest.
     dispatchedAt: timestamp("dispatched_at", { withTimezone: true, mode: "date" }),
+    // The order the API's event log pages in, given when dispatched: after the commit, so a cursor never passes an
+    // event that commits later (an id is taken when the event is made, before its transaction commits).
+    seq: bigint("seq", { mode: "number" }),
   },
   (t) => [
+    uniqueIndex("events_seq_idx").on(t.seq),
     index("events_created_idx").on(t.createdAt),
     index("events_type_idx").on(t.type, t.createdAt),
     index("events_undispatched_idx")
@@ -742,8 +746,8 @@ export const outboundDeliveries = pgTable(
 export type OutboundDeliveryRow = typeof outboundDeliveries.$inferSelect;
 
 // API keys for the business's own systems (docs/architecture.md "The API"): only the SHA-256 of the key is kept,
-// with its prefix and last 4 characters to show. A rolled key names the key that replaced it; `endsAt` is when the
-// old one stops (the overlap), `revokedAt` when an admin turned it off.
+// with its prefix and last 4 characters to show. A rolled key names the key that replaced it, its expiry moved to
+// the overlap's end; `revokedAt` is when an admin turned it off.
 export const apiKeys = pgTable(
   "api_keys",
   {

@@ -1,7 +1,7 @@
 import "server-only";
 
 import type PgBoss from "pg-boss";
-import { asc, inArray, isNull } from "drizzle-orm";
+import { asc, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 
 import type { EventType } from "@/lib/client/events/catalogue";
@@ -50,17 +50,29 @@ export async function dispatchEvents(db: Db, boss: PgBoss, consumers: readonly E
   // embedded database every statement shares its one connection with the payments arriving.
   if (jobs.length > 0) await boss.insert(jobs);
   if (rows.length > 0)
-    await db
-      .update(events)
-      .set({ dispatchedAt: new Date() })
-      .where(
-        inArray(
-          events.id,
-          rows.map((r) => r.id),
-        ),
-      );
+    await markDispatched(
+      db,
+      rows.map((r) => r.id),
+    );
   for (const queue of woken) wakeWorkers(queue);
   return rows.length;
+}
+
+/**
+ * Marks the events dispatched and gives each its place in the API's event log (`seq`, after every event dispatched
+ * before, in id order): given after the commit, so a reader's cursor never passes an event that commits later. Events
+ * already marked (a pass that was cut off and retried) keep theirs; the unique index refuses two passes at once.
+ */
+async function markDispatched(db: Db, ids: string[]): Promise<void> {
+  await db.execute(sql`
+    update events set dispatched_at = now(), seq = base.last + ordered.n
+    from (select id, row_number() over (order by id) as n from events
+          where id in (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )}) and dispatched_at is null) as ordered,
+         (select coalesce(max(seq), 0) as last from events) as base
+    where events.id = ordered.id`);
 }
 
 /** The dispatcher for these consumers (lib/server/workers.ts lists them). */

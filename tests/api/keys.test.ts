@@ -10,6 +10,7 @@ import { queryRows } from "@/lib/db/client";
 import { apiKeys, auditLog } from "@/lib/db/schema";
 import { GET as listPayments } from "@/app/api/v1/payments/route";
 import { POST as createRequest } from "@/app/api/v1/requests/route";
+import { POST as createEndpoint } from "@/app/api/v1/webhook-endpoints/route";
 import { callRoute, inProcessApp } from "@/tests/support/in-process-app";
 import { newTag } from "@/tests/support/request-deps";
 import { CREATE_CALL, sandboxControl } from "@/tests/support/sandbox-control";
@@ -32,6 +33,26 @@ async function makeKey(scopes: "everything" | "read_only", limits: { readsPerMin
   return { ...created, admin };
 }
 
+/** Every text or JSON column of every table that holds `needle` somewhere. */
+async function columnsHolding(needle: string): Promise<string[]> {
+  const db = await app.db();
+  const columns = await queryRows<{ table_name: string; column_name: string }>(
+    db,
+    sql`select table_name, column_name from information_schema.columns
+        where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb', 'json')`,
+  );
+  expect(columns.length).toBeGreaterThan(50);
+  const found: string[] = [];
+  for (const c of columns) {
+    const [hit] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from ${sql.identifier(c.table_name)} where ${sql.identifier(c.column_name)}::text like ${`%${needle}%`}`,
+    );
+    if (Number(hit?.n) > 0) found.push(`${c.table_name}.${c.column_name}`);
+  }
+  return found;
+}
+
 const requestBody = (tag: string) => ({ tag, amount: "1500.50", description: "November dues" });
 
 describe("an API key", () => {
@@ -42,23 +63,21 @@ describe("an API key", () => {
     expect(
       (await callRoute(createRequest, "/api/v1/requests", { method: "POST", key, idempotencyKey: randomUUID(), body: requestBody(newTag("scan")) })).status,
     ).toBe(201);
-    const db = await app.db();
-    const columns = await queryRows<{ table_name: string; column_name: string }>(
-      db,
-      sql`select table_name, column_name from information_schema.columns
-          where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb', 'json')`,
-    );
-    expect(columns.length).toBeGreaterThan(50);
     const secret = key.slice("fb_live_".length);
-    const found: string[] = [];
-    for (const c of columns) {
-      const [hit] = await queryRows<{ n: number }>(
-        db,
-        sql`select count(*)::int as n from ${sql.identifier(c.table_name)} where ${sql.identifier(c.column_name)}::text like ${`%${secret.slice(0, 20)}%`}`,
-      );
-      if (Number(hit?.n) > 0) found.push(`${c.table_name}.${c.column_name}`);
-    }
-    expect(found).toEqual([]);
+    expect(await columnsHolding(secret.slice(0, 20))).toEqual([]);
+  });
+
+  it("replays the answers it keeps from a sealed copy: an endpoint's signing secret, shown once, is in no column", async () => {
+    const { key } = await makeKey("everything");
+    const idem = randomUUID();
+    const body = { url: "https://ledger.example.com/hooks" };
+    const made = await callRoute(createEndpoint, "/api/v1/webhook-endpoints", { method: "POST", key, idempotencyKey: idem, body });
+    expect(made.status).toBe(201);
+    const signing = (made.json.data as { secret: string }).secret;
+    expect(signing).toMatch(/^whsec_/);
+    expect(await columnsHolding(signing.slice("whsec_".length))).toEqual([]);
+    const replay = await callRoute(createEndpoint, "/api/v1/webhook-endpoints", { method: "POST", key, idempotencyKey: idem, body });
+    expect([replay.status, replay.headers.get("idempotent-replayed"), (replay.json.data as { secret: string }).secret]).toEqual([201, "true", signing]);
   });
 
   it("with the read-only preset is refused every write with 403 forbidden, and nothing is sent", async () => {

@@ -1,11 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 
 import { sql } from "drizzle-orm";
-import { NextRequest } from "next/server";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { GET as getCampaignRoute } from "@/app/api/v1/campaigns/[id]/route";
 import { POST as cancelRoute } from "@/app/api/v1/campaigns/[id]/cancel/route";
@@ -19,7 +15,7 @@ import { GET as listPlansRoute } from "@/app/api/v1/plans/route";
 import { GET as dailyRoute } from "@/app/api/v1/reports/daily/route";
 import { DELETE as deleteEndpointRoute, GET as getEndpointRoute, PATCH as patchEndpointRoute } from "@/app/api/v1/webhook-endpoints/[id]/route";
 import { GET as listEndpointsRoute, POST as createEndpointRoute } from "@/app/api/v1/webhook-endpoints/route";
-import { staffActor, type StaffActor } from "@/lib/actors/actor";
+import type { StaffActor } from "@/lib/actors/actor";
 import { createApiKey } from "@/lib/api-keys/manage";
 import { checkRow } from "@/lib/campaigns/parse";
 import type { CampaignRowView, CampaignView } from "@/lib/client/campaigns/view";
@@ -27,11 +23,9 @@ import type { Page } from "@/lib/client/http/page-param";
 import type { EndpointView } from "@/lib/client/outbound/schemas";
 import type { BoardView, PlanListItem } from "@/lib/client/plans/view";
 import type { DayBook } from "@/lib/client/reports/daily";
-import { getDatabase, getDb } from "@/lib/db";
 import { queryRows, type Db } from "@/lib/db/client";
-import { staff } from "@/lib/db/schema";
 import { createPlan } from "@/lib/plans/repo";
-import { copyPgliteTemplate } from "@/tests/support/db-template";
+import { callRoute, inProcessApp, type Answer, type CallInit, type RouteHandler } from "@/tests/support/in-process-app";
 import { planFields } from "@/tests/support/plan-fields";
 
 // The campaign, plan, report and webhook-endpoint operations of /api/v1 (docs/architecture.md "The API"), called
@@ -39,22 +33,7 @@ import { planFields } from "@/tests/support/plan-fields";
 // use case answers, refuses what it refuses, and is refused to a key without its scope. Nothing here calls the
 // service (a campaign's send job is not running), so the deployment runs in sandbox mode with no sandbox.
 
-const savedEnv = { ...process.env };
-const HOLDERS = ["fundboard.config", "fundboard.service", "fundboard.database"].map((k) => Symbol.for(k));
-
-function clearHolders(): void {
-  const g = globalThis as unknown as Record<symbol, unknown>;
-  for (const key of HOLDERS) delete g[key];
-}
-
-/** Any route handler: each takes its own params (`never` here, so a handler of any params is one). */
-type Handler = (request: NextRequest, route: { params: Promise<never> }) => Promise<Response>;
-
-interface Answer<T> {
-  status: number;
-  headers: Headers;
-  body: { status: boolean; message: string; code?: string; data: T };
-}
+const app = inProcessApp({}, { sandbox: false });
 
 let db: Db;
 let admin: StaffActor;
@@ -65,26 +44,14 @@ let readOnly: string;
 /** requests:read alone. */
 let narrow: string;
 
-async function call<T = unknown>(
-  handler: Handler,
-  method: string,
-  pathAndQuery: string,
-  options: { key?: string; body?: unknown; params?: Record<string, string>; idempotencyKey?: string } = {},
-): Promise<Answer<T>> {
-  const headers: Record<string, string> = { authorization: `Bearer ${options.key ?? full}` };
-  if (method === "POST") headers["idempotency-key"] = options.idempotencyKey ?? randomUUID();
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const request = new NextRequest(`http://localhost/api/v1${pathAndQuery}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const response = await handler(request, { params: Promise.resolve(options.params ?? {}) as Promise<never> });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Answer<T>["body"] };
+/** A call to /api/v1 as an integrator makes it: with the full key unless told, and a fresh Idempotency-Key on each POST. */
+function call<T = unknown>(handler: RouteHandler, method: string, pathAndQuery: string, init: Omit<CallInit, "method"> = {}): Promise<Answer<T>> {
+  const idempotencyKey = init.idempotencyKey ?? (method === "POST" ? randomUUID() : undefined);
+  return callRoute<T>(handler, `/api/v1${pathAndQuery}`, { ...init, method, key: init.key ?? full, idempotencyKey });
 }
 
 /** The 422's field errors: the names the answer says are wrong. */
-const fieldsOf = (answer: Answer<unknown>) => Object.keys((answer.body.data as { fieldErrors?: Record<string, unknown> }).fieldErrors ?? {});
+const fieldsOf = (answer: Answer<unknown>) => Object.keys((answer.json.data as { fieldErrors?: Record<string, unknown> }).fieldErrors ?? {});
 
 const tag = (label: string) => `${label}_${randomUUID().slice(0, 8)}`;
 const rows = (...tags: string[]) => tags.map((t, i) => ({ tag: t, amount: `${(i + 1) * 100}`, description: "Estate dues" }));
@@ -92,32 +59,17 @@ const missingId = () => randomUUID();
 
 async function newCampaign(name: string, tags: string[], start = false): Promise<CampaignView> {
   const made = await call<CampaignView>(createCampaignRoute, "POST", "/campaigns", { body: { name, rows: rows(...tags), start } });
-  expect(made.status, made.body.message).toBe(201);
-  return made.body.data;
+  expect(made.status, made.json.message).toBe(201);
+  return made.json.data;
 }
 
 beforeAll(async () => {
-  for (const name of ["SERVICE_BASE_URL", "SERVICE_VERIFY_BASE_URL", "SERVICE_API_KEY", "DATABASE_URL"]) delete process.env[name];
-  process.env.AUTH_SECRET = "a".repeat(40);
-  process.env.DATA_DIR = mkdtempSync(path.join(tmpdir(), "fundboard-v1-resources-"));
-  copyPgliteTemplate(inject("pgliteTemplate"), process.env.DATA_DIR);
-  clearHolders();
-  db = await getDb();
-  const [row] = await db.insert(staff).values({ email: "ada@v1.test", name: "Ada Admin", role: "admin", passwordHash: "x" }).returning();
-  if (!row) throw new Error("staff insert returned nothing");
-  admin = staffActor({ ...row, sessionId: null }, "203.0.113.9");
+  db = await app.db();
+  admin = await app.person("admin", "Ada Admin");
   const limits = { expiresInDays: 30, readsPerMinute: 10_000, writesPerMinute: 1_000 };
   full = (await createApiKey(db, admin, { name: "erp", scopes: "everything", ...limits })).key;
   readOnly = (await createApiKey(db, admin, { name: "reporting", scopes: "read_only", ...limits })).key;
   narrow = (await createApiKey(db, admin, { name: "narrow", scopes: ["requests:read"], ...limits })).key;
-});
-
-afterAll(async () => {
-  await (await getDatabase()).close();
-  rmSync(process.env.DATA_DIR ?? "", { recursive: true, force: true });
-  clearHolders();
-  for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
-  Object.assign(process.env, savedEnv);
 });
 
 describe("POST /api/v1/campaigns", () => {
@@ -129,8 +81,8 @@ describe("POST /api/v1/campaigns", () => {
 
     const listed = await call<Page<CampaignRowView>>(rowsRoute, "GET", `/campaigns/${made.id}/rows`, { params: { id: made.id } });
     expect(listed.status).toBe(200);
-    expect(listed.body.data.total).toBe(3);
-    expect(listed.body.data.items.map((r) => [r.row, r.tag, r.amount, r.status])).toEqual([
+    expect(listed.json.data.total).toBe(3);
+    expect(listed.json.data.items.map((r) => [r.row, r.tag, r.amount, r.status])).toEqual([
       [1, tags[0], "100.00", "queued"],
       [2, tags[1], "200.00", "queued"],
       [3, tags[2], "300.00", "queued"],
@@ -154,11 +106,11 @@ describe("POST /api/v1/campaigns", () => {
     };
     const made = await call<CampaignView>(createCampaignRoute, "POST", "/campaigns", { body });
     expect(made.status).toBe(201);
-    expect(made.body.data.counts).toMatchObject({ total: 2, invalid: 1, queued: 1 });
-    const invalid = await call<Page<CampaignRowView>>(rowsRoute, "GET", `/campaigns/${made.body.data.id}/rows?status=invalid`, {
-      params: { id: made.body.data.id },
+    expect(made.json.data.counts).toMatchObject({ total: 2, invalid: 1, queued: 1 });
+    const invalid = await call<Page<CampaignRowView>>(rowsRoute, "GET", `/campaigns/${made.json.data.id}/rows?status=invalid`, {
+      params: { id: made.json.data.id },
     });
-    expect(invalid.body.data.items.map((r) => r.error)).toEqual([checkRow(2, "x", "-5", "Dues").error]);
+    expect(invalid.json.data.items.map((r) => r.error)).toEqual([checkRow(2, "x", "-5", "Dues").error]);
   });
 
   it("starts the campaign at once with start: true", async () => {
@@ -174,7 +126,7 @@ describe("POST /api/v1/campaigns", () => {
     const again = await call<CampaignView>(createCampaignRoute, "POST", "/campaigns", { body, idempotencyKey });
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
-    expect(again.body.data.id).toBe(first.body.data.id);
+    expect(again.json.data.id).toBe(first.json.data.id);
   });
 
   it("refuses an empty list of rows or an unknown field with a 422 naming it", async () => {
@@ -188,8 +140,8 @@ describe("POST /api/v1/campaigns", () => {
   it("takes 10,000 rows in one body, and refuses one more", async () => {
     const many = Array.from({ length: 10_000 }, (_, i) => ({ tag: `member_${i}`, amount: "1000.00", description: "Estate dues for November" }));
     const made = await call<CampaignView>(createCampaignRoute, "POST", "/campaigns", { body: { name: "Large", rows: many } });
-    expect(made.status, made.body.message).toBe(201);
-    expect(made.body.data.counts.total).toBe(10_000);
+    expect(made.status, made.json.message).toBe(201);
+    expect(made.json.data.counts.total).toBe(10_000);
     const more = await call(createCampaignRoute, "POST", "/campaigns", { body: { name: "Too large", rows: [...many, many[0]] } });
     expect(more.status).toBe(422);
     expect(fieldsOf(more)).toEqual(["rows"]);
@@ -199,8 +151,8 @@ describe("POST /api/v1/campaigns", () => {
     const before = await call<Page<CampaignView>>(listCampaignsRoute, "GET", "/campaigns");
     const refused = await call(createCampaignRoute, "POST", "/campaigns", { key: readOnly, body: { name: "No", rows: rows(tag("no")) } });
     expect(refused.status).toBe(403);
-    expect(refused.body.message).toContain("campaigns:write");
-    expect((await call<Page<CampaignView>>(listCampaignsRoute, "GET", "/campaigns")).body.data.total).toBe(before.body.data.total);
+    expect(refused.json.message).toContain("campaigns:write");
+    expect((await call<Page<CampaignView>>(listCampaignsRoute, "GET", "/campaigns")).json.data.total).toBe(before.json.data.total);
   });
 });
 
@@ -210,8 +162,8 @@ describe("GET /api/v1/campaigns and /campaigns/{id}", () => {
     const newer = await newCampaign("Newer", [tag("n")]);
     const listed = await call<Page<CampaignView>>(listCampaignsRoute, "GET", "/campaigns?pageSize=2", { key: readOnly });
     expect(listed.status).toBe(200);
-    expect(listed.body.data).toMatchObject({ page: 1, pageSize: 2 });
-    expect(listed.body.data.items.map((c) => c.id)).toEqual([newer.id, older.id]);
+    expect(listed.json.data).toMatchObject({ page: 1, pageSize: 2 });
+    expect(listed.json.data.items.map((c) => c.id)).toEqual([newer.id, older.id]);
   });
 
   it("refuses a pageSize over 100 with a 422 naming it", async () => {
@@ -224,7 +176,7 @@ describe("GET /api/v1/campaigns and /campaigns/{id}", () => {
     const made = await newCampaign("One", [tag("one")]);
     const one = await call<CampaignView>(getCampaignRoute, "GET", `/campaigns/${made.id}`, { params: { id: made.id } });
     expect(one.status).toBe(200);
-    expect(one.body.data).toMatchObject({ id: made.id, name: "One", family: { rounds: [{ id: made.id, round: 1 }] } });
+    expect(one.json.data).toMatchObject({ id: made.id, name: "One", family: { rounds: [{ id: made.id, round: 1 }] } });
     const missing = missingId();
     expect((await call(getCampaignRoute, "GET", `/campaigns/${missing}`, { params: { id: missing } })).status).toBe(404);
   });
@@ -247,8 +199,8 @@ describe("GET /api/v1/campaigns/{id}/rows", () => {
   it("pages the rows by pageSize", async () => {
     const made = await newCampaign("Paged rows", [tag("a"), tag("b"), tag("c")]);
     const second = await call<Page<CampaignRowView>>(rowsRoute, "GET", `/campaigns/${made.id}/rows?page=2&pageSize=2`, { params: { id: made.id } });
-    expect(second.body.data).toMatchObject({ page: 2, pageSize: 2, total: 3 });
-    expect(second.body.data.items.map((r) => r.row)).toEqual([3]);
+    expect(second.json.data).toMatchObject({ page: 2, pageSize: 2, total: 3 });
+    expect(second.json.data.items.map((r) => r.row)).toEqual([3]);
   });
 });
 
@@ -256,7 +208,7 @@ describe("POST /api/v1/campaigns/{id}/start|pause|resume|cancel", () => {
   it("moves a campaign as the campaign page's buttons do, audited as the key", async () => {
     const made = await newCampaign("Moves", [tag("m")]);
     const params = { id: made.id };
-    const moves: [Handler, string, string][] = [
+    const moves: [RouteHandler, string, string][] = [
       [startRoute, "start", "sending"],
       [pauseRoute, "pause", "paused"],
       [resumeRoute, "resume", "sending"],
@@ -264,8 +216,8 @@ describe("POST /api/v1/campaigns/{id}/start|pause|resume|cancel", () => {
     ];
     for (const [handler, name, status] of moves) {
       const moved = await call<CampaignView>(handler, "POST", `/campaigns/${made.id}/${name}`, { params });
-      expect(moved.status, `${name}: ${moved.body.message}`).toBe(200);
-      expect(moved.body.data.status).toBe(status);
+      expect(moved.status, `${name}: ${moved.json.message}`).toBe(200);
+      expect(moved.json.data.status).toBe(status);
     }
     const audit = await queryRows<{ action: string; actor_email: string }>(
       db,
@@ -278,7 +230,7 @@ describe("POST /api/v1/campaigns/{id}/start|pause|resume|cancel", () => {
     const made = await newCampaign("Refused", [tag("rf")]);
     const refused = await call(pauseRoute, "POST", `/campaigns/${made.id}/pause`, { params: { id: made.id } });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: "conflict", data: { status: "draft" } });
+    expect(refused.json).toMatchObject({ code: "conflict", data: { status: "draft" } });
     const missing = missingId();
     expect((await call(startRoute, "POST", `/campaigns/${missing}/start`, { params: { id: missing } })).status).toBe(404);
   });
@@ -287,7 +239,7 @@ describe("POST /api/v1/campaigns/{id}/start|pause|resume|cancel", () => {
     const made = await newCampaign("Kept", [tag("k")]);
     expect((await call(startRoute, "POST", `/campaigns/${made.id}/start`, { key: readOnly, params: { id: made.id } })).status).toBe(403);
     const after = await call<CampaignView>(getCampaignRoute, "GET", `/campaigns/${made.id}`, { params: { id: made.id } });
-    expect(after.body.data.status).toBe("draft");
+    expect(after.json.data.status).toBe("draft");
   });
 });
 
@@ -303,8 +255,8 @@ describe("GET /api/v1/plans and /plans/{id}/board", () => {
   it("lists plans with their members", async () => {
     const listed = await call<Page<PlanListItem>>(listPlansRoute, "GET", "/plans?pageSize=5", { key: readOnly });
     expect(listed.status).toBe(200);
-    expect(listed.body.data.pageSize).toBe(5);
-    expect(listed.body.data.items.find((p) => p.id === planId)).toMatchObject({ name: "Estate dues via API", status: "active", members: 2 });
+    expect(listed.json.data.pageSize).toBe(5);
+    expect(listed.json.data.items.find((p) => p.id === planId)).toMatchObject({ name: "Estate dues via API", status: "active", members: 2 });
   });
 
   it("refuses a pageSize of 0 with a 422 naming it", async () => {
@@ -316,9 +268,9 @@ describe("GET /api/v1/plans and /plans/{id}/board", () => {
   it("reads the dues board: the periods asked for, a page of members", async () => {
     const board = await call<BoardView>(boardRoute, "GET", `/plans/${planId}/board?periods=3&pageSize=1`, { key: readOnly, params: { id: planId } });
     expect(board.status).toBe(200);
-    expect(board.body.data.periods.length).toBeLessThanOrEqual(3);
-    expect(board.body.data).toMatchObject({ page: 1, pageSize: 1, total: 2 });
-    expect(board.body.data.members.map((m) => m.tag)).toEqual([members[0]]);
+    expect(board.json.data.periods.length).toBeLessThanOrEqual(3);
+    expect(board.json.data).toMatchObject({ page: 1, pageSize: 1, total: 2 });
+    expect(board.json.data.members.map((m) => m.tag)).toEqual([members[0]]);
   });
 
   it("refuses a bad owing or periods with a 422 naming it, and an unknown plan with a 404", async () => {
@@ -341,8 +293,8 @@ describe("GET /api/v1/reports/daily", () => {
   it("answers the day book of the days asked for", async () => {
     const book = await call<DayBook>(dailyRoute, "GET", "/reports/daily?from=2026-11-01&to=2026-11-03", { key: readOnly });
     expect(book.status).toBe(200);
-    expect(book.body.data).toMatchObject({ from: "2026-11-01", to: "2026-11-03", total: { date: "total" } });
-    expect(book.body.data.days.map((d) => d.date)).toEqual(["2026-11-01", "2026-11-02", "2026-11-03"]);
+    expect(book.json.data).toMatchObject({ from: "2026-11-01", to: "2026-11-03", total: { date: "total" } });
+    expect(book.json.data.days.map((d) => d.date)).toEqual(["2026-11-01", "2026-11-02", "2026-11-03"]);
   });
 
   it("refuses a day that is not one, or a last day before the first, with a 422 naming it", async () => {
@@ -364,8 +316,8 @@ describe("/api/v1/webhook-endpoints", () => {
 
   async function newEndpoint(description: string): Promise<EndpointView & { secret: string }> {
     const made = await call<EndpointView & { secret: string }>(createEndpointRoute, "POST", "/webhook-endpoints", { body: { url, description } });
-    expect(made.status, made.body.message).toBe(201);
-    return made.body.data;
+    expect(made.status, made.json.message).toBe(201);
+    return made.json.data;
   }
 
   it("adds an endpoint, answering its secret once, and lists and reads it without it", async () => {
@@ -374,11 +326,11 @@ describe("/api/v1/webhook-endpoints", () => {
     expect(made).toMatchObject({ url, description: "ERP", eventTypes: "all", enabled: true });
     const listed = await call<Page<EndpointView>>(listEndpointsRoute, "GET", "/webhook-endpoints", { key: readOnly });
     expect(listed.status).toBe(200);
-    expect(listed.body.data.items.map((e) => e.id)).toContain(made.id);
+    expect(listed.json.data.items.map((e) => e.id)).toContain(made.id);
     const one = await call<EndpointView>(getEndpointRoute, "GET", `/webhook-endpoints/${made.id}`, { key: readOnly, params: { id: made.id } });
     expect(one.status).toBe(200);
-    expect(one.body.data).not.toHaveProperty("secret");
-    expect(one.body.data.secretHint).toBe(made.secretHint);
+    expect(one.json.data).not.toHaveProperty("secret");
+    expect(one.json.data.secretHint).toBe(made.secretHint);
     const audit = await queryRows<{ actor_email: string }>(
       db,
       sql`select actor_email from audit_log where action = 'webhook_endpoint.created' and target = ${made.id}`,
@@ -400,7 +352,7 @@ describe("/api/v1/webhook-endpoints", () => {
       body: { description: "After", eventTypes: ["payment.received"] },
     });
     expect(changed.status).toBe(200);
-    expect(changed.body.data).toMatchObject({ description: "After", eventTypes: ["payment.received"] });
+    expect(changed.json.data).toMatchObject({ description: "After", eventTypes: ["payment.received"] });
     const bad = await call(patchEndpointRoute, "PATCH", `/webhook-endpoints/${made.id}`, { params, body: { url: "not a url" } });
     expect(bad.status).toBe(422);
     expect(fieldsOf(bad)).toEqual(["url"]);
@@ -426,6 +378,6 @@ describe("/api/v1/webhook-endpoints", () => {
     expect((await call(listEndpointsRoute, "GET", "/webhook-endpoints", { key: narrow })).status).toBe(403);
     expect((await call(getEndpointRoute, "GET", `/webhook-endpoints/${made.id}`, { key: narrow, params })).status).toBe(403);
     const still = await call<EndpointView>(getEndpointRoute, "GET", `/webhook-endpoints/${made.id}`, { params });
-    expect(still.body.data.enabled).toBe(true);
+    expect(still.json.data.enabled).toBe(true);
   });
 });

@@ -9,11 +9,13 @@ import { envelope, errorEnvelope } from "./wire";
 // Built once per process: it only changes with the code.
 
 const ERROR_WORDS: Record<number, string> = {
-  400: "The Idempotency-Key header is missing or malformed",
+  400: "The Idempotency-Key header is missing or malformed, or the body is not JSON",
   401: "No key, or a key that is not valid here (revoked, expired, the other mode's)",
   403: "The key lacks the scope this operation needs",
   404: "Nothing here has that id",
   409: "Conflicts with the current state, or the same Idempotency-Key is still being answered",
+  413: "The body is larger than this operation takes",
+  415: "The body is not sent as application/json",
   422: "A value is not valid (fieldErrors name it), or the Idempotency-Key was used with another body",
   429: "The key's rate limit for this minute is spent (Retry-After says when to try again)",
   500: "Something failed on our side; nothing was changed",

@@ -34,6 +34,8 @@ export function errorStatuses(op: V1Operation): number[] {
   const statuses = new Set<number>([401, 403, 429, 500, ...(op.errors ?? [])]);
   if (op.method === "POST") [400, 409, 422].forEach((s) => statuses.add(s));
   if (op.query || op.body) statuses.add(422);
+  // A body that is not JSON (400), too large (413) or of another type (415).
+  if (op.body) [400, 413, 415].forEach((s) => statuses.add(s));
   if (op.params) statuses.add(404);
   return [...statuses].sort((a, b) => a - b);
 }

@@ -2,16 +2,12 @@ import { z } from "zod";
 
 import { API_SCOPES, type ApiScope } from "@/lib/client/auth/permissions";
 
+import { KEY_PRESETS } from "./presets";
+
 // API keys' bodies and answers (docs/architecture.md "The API"): one schema per input, shared by the page's forms
 // and the routes.
 
-export const KEY_PRESETS = ["everything", "read_only"] as const;
-export type KeyPreset = (typeof KEY_PRESETS)[number];
-
-/** The scopes a preset stands for: every scope, or every `:read` one. */
-export function presetScopes(preset: KeyPreset): ApiScope[] {
-  return preset === "everything" ? [...API_SCOPES] : API_SCOPES.filter((s) => s.endsWith(":read"));
-}
+export { KEY_PRESETS, presetScopes, type KeyPreset } from "./presets";
 
 export const DEFAULT_EXPIRY_DAYS = 90;
 export const MAX_EXPIRY_DAYS = 365;

@@ -7,7 +7,7 @@ import { draftCampaign } from "@/lib/campaigns/draft";
 import { checkCampaignRows } from "@/lib/campaigns/parse";
 import { campaignPace, readCampaignPage } from "@/lib/campaigns/queries";
 import { TRANSITIONS } from "@/lib/client/campaigns/transitions";
-import { ApiError } from "@/lib/http/api-error";
+import { ApiError, isApiError } from "@/lib/http/api-error";
 import { ok } from "@/lib/http/envelope";
 import { otherMethods } from "@/lib/http/other-methods";
 
@@ -27,8 +27,15 @@ export const POST = withApiKey(
     if (!checked.ok) throw new ApiError(checked.status, checked.message);
     const drafted = draftedCampaign(await draftCampaign(db, actor, { name: body.name, rows: checked.rows }), "send these rows again");
     if (!body.start) return ok(presentCampaign(drafted.campaign), "Campaign drafted: start it with POST /campaigns/{id}/start.", 201);
-    const started = movedCampaign(await applyCampaignAction(db, actor, drafted.id, "start"), "start");
-    return ok(presentCampaign(started), TRANSITIONS.start.done, 201);
+    // The draft stands whatever the start answers, so a refused start still answers the draft (a retry of the same
+    // Idempotency-Key would otherwise draft the rows twice).
+    try {
+      const started = movedCampaign(await applyCampaignAction(db, actor, drafted.id, "start"), "start");
+      return ok(presentCampaign(started), TRANSITIONS.start.done, 201);
+    } catch (error) {
+      if (!isApiError(error)) throw error;
+      return ok(presentCampaign(drafted.campaign), `Campaign drafted, not started: ${error.message} Start it with POST /campaigns/{id}/start.`, 201);
+    }
   },
   { maxBodyBytes: CAMPAIGN_BODY_BYTES },
 );
