@@ -150,7 +150,7 @@ async function send(
     });
     let pending;
     try {
-      pending = (await markPending(db, row.id, requestId)) ?? row;
+      pending = (await markPending(db, row.id, requestId, staff.name)) ?? row;
     } catch (error) {
       // The unique service id is already ours for another request: record it honestly instead of "our side".
       console.error(`[requests] service request id ${requestId} is already recorded: ${safeErrorSummary(error)}`);

@@ -49,8 +49,11 @@ export async function insertSending(
   return row ?? null;
 }
 
-/** The service took the request: it is pending, and `request.created` is appended with it (docs/architecture.md "Events"). */
-export async function markPending(db: Db, id: string, requestId: string): Promise<FundRequestRow | null> {
+/**
+ * The service took the request: it is pending, and `request.created` is appended with it (docs/architecture.md
+ * "Events"), naming who asked (a person, or "API key <name>" for a key) when the caller knows.
+ */
+export async function markPending(db: Db, id: string, requestId: string, createdByName?: string): Promise<FundRequestRow | null> {
   const row = await db.transaction(async (tx) => {
     const [moved] = await tx
       .update(fundRequests)
@@ -58,7 +61,7 @@ export async function markPending(db: Db, id: string, requestId: string): Promis
       .where(and(eq(fundRequests.id, id), eq(fundRequests.status, "sending")))
       .returning();
     if (moved) {
-      await appendEvent(tx, "request.created", toRequestView(moved));
+      await appendEvent(tx, "request.created", toRequestView(moved, createdByName));
       await tellBrowsers(tx, moved);
     }
     return moved;

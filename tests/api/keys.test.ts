@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
 import { V1_OPERATIONS } from "@/lib/api/v1/operations";
 import { createApiKey, revokeApiKey, rollApiKey } from "@/lib/api-keys/manage";
 import { newApiKey } from "@/lib/api-keys/key";
 import { queryRows } from "@/lib/db/client";
-import { apiKeys, auditLog } from "@/lib/db/schema";
+import { apiKeys, auditLog, events } from "@/lib/db/schema";
 import { GET as listPayments } from "@/app/api/v1/payments/route";
 import { POST as createRequest } from "@/app/api/v1/requests/route";
 import { POST as createEndpoint } from "@/app/api/v1/webhook-endpoints/route";
@@ -194,9 +194,17 @@ describe("Idempotency-Key on a POST", () => {
     });
     expect([reused.status, reused.json.code]).toEqual([422, "idempotency_key_reused"]);
 
-    // The audit row names the key for what it did.
+    // The audit row and the event name the key for what it did.
     const rows = await (await app.db()).select().from(auditLog).where(eq(auditLog.action, "request.created"));
     expect(rows.some((r) => r.actorEmail === `api_key:${apiKey.name}`)).toBe(true);
+    const requestId = (first?.json.data as { requestId: string }).requestId;
+    const [event] = await (
+      await app.db()
+    )
+      .select()
+      .from(events)
+      .where(and(eq(events.type, "request.created"), sql`${events.data}->>'requestId' = ${requestId}`));
+    expect(event?.data.createdBy).toEqual({ id: expect.any(String), name: `API key ${apiKey.name}` });
   });
 
   it("belongs to its API key: another key's same Idempotency-Key is a new operation", async () => {
