@@ -116,7 +116,9 @@ test("runs the current period from the page; the board follows a payment and a d
   // Live: no reload, the cells turn, in words and not only in colour.
   await expect(cell(PAYER)).toHaveAttribute("data-status", "paid", { timeout: 20_000 });
   await expect(cell(PAYER)).toContainText("Paid");
-  await expect(cell(DECLINER)).toHaveAttribute("data-status", "declined", { timeout: 20_000 });
+  // A decline comes only through the reconciler's status checks (no webhook), oldest pending first: behind the suite's
+  // other pending requests on a busy CI machine it has taken more than 20 s (docs/decisions.md "CI time").
+  await expect(cell(DECLINER)).toHaveAttribute("data-status", "declined", { timeout: 60_000 });
   await expect(cell(DECLINER)).toContainText("Declined");
   await expect(cell(QUIET)).toHaveAttribute("data-status", "pending");
   await expect(cell(QUIET)).toContainText("Pending");
