@@ -7,6 +7,8 @@ import { contentSecurityPolicy, createNonce, isHttpsUrl, securityHeaders } from 
 const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
 // Open without a session: what the old matcher left out besides the API and static files (any path starting "sign-in").
 const SIGN_IN = /^\/sign-in/;
+// Open to anyone too: the public pay pages and their status links (docs/architecture.md "Pay pages").
+const PAY_PAGES = /^\/pay\//;
 
 // A page takes a body only for a server action (the sign-in form, sign-out), which Next.js reads whole,
 // chunked or not. A browser sends those small bodies with a Content-Length, so anything else is refused here.
@@ -34,7 +36,7 @@ export function proxy(request: NextRequest) {
   if (oversizedPageBody(request)) {
     const message = `A page takes at most ${MAX_PAGE_BODY_BYTES} bytes, sent with a Content-Length; this body was refused unread.`;
     response = NextResponse.json({ status: false, message, code: "payload_too_large", data: {} }, { status: 413 });
-  } else if (hasSession || SIGN_IN.test(request.nextUrl.pathname)) {
+  } else if (hasSession || SIGN_IN.test(request.nextUrl.pathname) || PAY_PAGES.test(request.nextUrl.pathname)) {
     const requestHeaders = new Headers(request.headers);
     requestHeaders.set("x-nonce", nonce);
     // The dashboard layout sends an ended session back to sign-in with the page it asked for.

@@ -2,9 +2,6 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import type { ReactNode } from "react";
 
-import { Providers } from "@/components/providers";
-import { getConfig } from "@/lib/config";
-
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -15,11 +12,10 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Rendered per request, never prerendered: Next.js can only put proxy.ts's CSP nonce on its scripts at request time.
   await connection();
+  // Bare: the dashboard layout brings react-query and the time zone; the public pay pages ship neither (docs/architecture.md "Pay pages").
   return (
     <html lang="en">
-      <body className="min-h-screen font-sans">
-        <Providers timeZone={getConfig().timeZone}>{children}</Providers>
-      </body>
+      <body className="min-h-screen font-sans">{children}</body>
     </html>
   );
 }

@@ -20,6 +20,7 @@ export const BENCH_STEPS = [
   "notifications",
   "webhooks-out",
   "api",
+  "pay-pages",
 ] as const;
 export type BenchStep = (typeof BENCH_STEPS)[number];
 
@@ -87,6 +88,8 @@ export interface BenchOptions {
    * time, after `warmups` of each; `payments` signed deliveries first, `seedConcurrency` at a time. `reads` GETs of the OpenAPI document.
    */
   api: { requests: number; reads: number; concurrency: number; payments: number; seedConcurrency: number; warmups: number };
+  /** `perSecond` pay-page submissions a second for `durationMs` from `addresses` addresses, challenges solved first. */
+  payPages: { perSecond: number; durationMs: number; addresses: number };
   /** Postgres server for the intake comparison and the scale-out (DATABASE_URL); null: PGlite only, no scale-out. */
   postgresUrl: string | null;
   resultsFile: string;
@@ -150,6 +153,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       notifications: { payments: 20, people: 2, perSecond: 10, timeoutMs: 60_000 },
       outbound: { events: 20, perSecond: 10, timeoutMs: 60_000 },
       api: { requests: 20, reads: 20, concurrency: 4, payments: 50, seedConcurrency: 8, warmups: 2 },
+      payPages: { perSecond: 5, durationMs: 4_000, addresses: 20 },
       postgresUrl,
       resultsFile: results("smoke.json"),
       updateReadme: false,
@@ -197,6 +201,8 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     notifications: { payments: 1_000, people: 5, perSecond: 50, timeoutMs: 300_000 },
     outbound: { events: 1_000, perSecond: 50, timeoutMs: 120_000 },
     api: { requests: 300, reads: 300, concurrency: 4, payments: 1_000, seedConcurrency: 8, warmups: 5 },
+    // The issue's: 50 submissions a second from 1,000 addresses for a minute (3 an address: under its limit of 5).
+    payPages: { perSecond: 50, durationMs: 60_000, addresses: 1_000 },
     postgresUrl,
     // `--only=intake` keeps its old file name; other selections get theirs (e.g. follow-up+page-time-only.json).
     resultsFile: results(only ? `${[...only].join("+")}-only.json` : "latest.json"),

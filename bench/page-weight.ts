@@ -10,6 +10,7 @@ import type { BenchContext } from "./context";
 import { campaignCsv, createRequest, uploadCampaign, uploadPlan } from "./dashboard-api";
 import { cleanEnv } from "./dashboard";
 import { measure, type PageWeight } from "./first-load";
+import { solvedChallenges } from "./pay-challenges";
 import { freePorts, SERVER_PORTS } from "./ports";
 import type { Session } from "./session";
 import { round } from "./stats";
@@ -31,6 +32,9 @@ export interface PageWeightResult {
   heaviest: PageWeight;
   /** Heaviest page over the blank page. */
   ratio: number;
+  /** The public pay page (/pay/[slug]) over the blank page: its own target (the challenge worker, loaded later, aside). */
+  payPage: PageWeight | null;
+  payRatio: number | null;
 }
 
 /** The built app's pages, from the build manifest: /(dashboard)/requests/[id]/page → /requests/[id]. */
@@ -62,6 +66,19 @@ export async function samplePageParams(admin: Session): Promise<PageParams> {
     { name: "Bench sample plan", frequency: "monthly", day: "1", sendAt: "09:00", startsOn, descriptionTemplate: "{period} dues" },
     campaignCsv("bench.p", 2),
   );
+  const slug = `bench-sample-${Date.now().toString(36)}`;
+  const page = await admin.json<{ id: string }>("/api/pay-pages", {
+    method: "POST",
+    body: JSON.stringify({ slug, title: "Bench sample page", amount: { fixed: "5000" } }),
+  });
+  if (page.status !== 201) throw new Error(`sample pay page: HTTP ${page.status} ${page.message}`);
+  const [altcha] = await solvedChallenges(admin.baseUrl, 1, 1);
+  const submitted = await fetch(`${admin.baseUrl}/api/public/pay/${slug}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: admin.baseUrl },
+    body: JSON.stringify({ tag: "accept.auto", fields: [], altcha }),
+  });
+  const statusUrl = ((await submitted.json()) as { data?: { statusUrl?: string } }).data?.statusUrl ?? null;
   let paymentUuid: string | null = null;
   for (let i = 0; i < 60 && !paymentUuid; i++) {
     const res = await admin.json<{ paymentUuid: string | null }>(`/api/requests/${requestId}`);
@@ -74,6 +91,9 @@ export async function samplePageParams(admin: Session): Promise<PageParams> {
     "/campaigns/[id]": campaign.view.id,
     "/payers/[tag]": "accept.auto",
     "/plans/[id]": plan.id,
+    "/pay/[slug]": slug,
+    "/pay-pages/[id]/poster": page.data.id,
+    "/pay/[slug]/s/[token]": statusUrl ? statusUrl.replace(/^\/pay\//, "") : null,
   };
 }
 
@@ -84,7 +104,10 @@ export type PageParams = Record<string, string | null>;
 export function resolvePage(route: string, params: PageParams): string | null {
   if (!route.includes("[")) return route;
   const value = params[route];
-  return value ? route.replace(/\[[^\]]+\]/, encodeURIComponent(value)) : null;
+  if (!value) return null;
+  // A route with two parameters (/pay/[slug]/s/[token]) takes its sample as the whole tail after its first segment.
+  if (route === "/pay/[slug]/s/[token]") return `/pay/${value}`;
+  return route.replace(/\[[^\]]+\]/, encodeURIComponent(value));
 }
 
 /** Signed in, every page but the sign-in page itself (which sends a signed-in visitor away). */
@@ -152,5 +175,15 @@ export function pageWeightResult(measured: { pages: PageWeight[]; skipped: PageP
   const { pages, skipped, failed } = measured;
   const heaviest = pages.reduce<PageWeight | null>((max, p) => (max === null || p.gzipBytes > max.gzipBytes ? p : max), null);
   if (!heaviest) throw new Error("page weight: no page of the dashboard could be measured");
-  return { pages, skipped, failed, blank, heaviest, ratio: round(heaviest.gzipBytes / blank.gzipBytes, 3) };
+  const payPage = pages.find((p) => p.route === "/pay/[slug]") ?? null;
+  return {
+    pages,
+    skipped,
+    failed,
+    blank,
+    heaviest,
+    ratio: round(heaviest.gzipBytes / blank.gzipBytes, 3),
+    payPage,
+    payRatio: payPage ? round(payPage.gzipBytes / blank.gzipBytes, 3) : null,
+  };
 }

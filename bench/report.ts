@@ -29,6 +29,7 @@ export interface Report {
     | "notifications"
     | "outbound"
     | "api"
+    | "payPages"
   >;
   durationSeconds: number;
   results: BenchResults;

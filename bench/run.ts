@@ -14,6 +14,7 @@ import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";
 
 import { benchAmplification } from "./amplification";
 import { benchApi } from "./api";
+import { benchPayPages } from "./pay-pages";
 import { BENCH_DIST_DIR, BLANK_APP_DIR, buildBlank, buildDashboard, sharedBuild, SMOKE_DIST_DIR } from "./build";
 import { benchCampaignLag } from "./campaign-lag";
 import { benchPayers } from "./payers";
@@ -65,6 +66,7 @@ const results: BenchResults = {
   notifications: null,
   outbound: null,
   api: null,
+  payPages: null,
 };
 const wants = (step: BenchStep) => options.only === null || options.only.has(step);
 /** SERVICE_RATE_LIMIT_PER_MIN of the dashboard that page weight, follow-up, live latency and amplification share. */
@@ -189,6 +191,7 @@ async function main(): Promise<void> {
   if (wants("webhooks-out")) results.outbound = await step("webhooks out", () => benchOutbound(ctx));
   // Its own dashboard on the embedded database: the same work through an API key and through a session.
   if (wants("api")) results.api = await step("api", () => benchApi(ctx));
+  if (wants("pay-pages")) results.payPages = await step("pay pages", () => benchPayPages(ctx));
 }
 
 async function intake(ctx: BenchContext): Promise<void> {
@@ -246,6 +249,7 @@ const report: Report = {
     notifications: options.notifications,
     outbound: options.outbound,
     api: options.api,
+    payPages: options.payPages,
   },
   durationSeconds: Math.round((performance.now() - started) / 1000),
   results,
@@ -277,6 +281,7 @@ const others = {
   notifications: "notifications",
   outbound: "webhooks-out",
   api: "api",
+  payPages: "pay-pages",
   nextFloor: "intake",
 } as const;
 const expected = (wants("intake") ? 1 + (options.postgresUrl ? 1 : 0) : 0) + Object.values(others).filter(wants).length;

@@ -1,6 +1,7 @@
 // The issue's targets, one line each: measured value, target, met or missed ("info" where there is no target).
 import type { AmplificationResult } from "./amplification";
 import type { ApiBenchResult } from "./api";
+import type { PayPagesResult } from "./pay-pages";
 import type { CampaignLagResult } from "./campaign-lag";
 import type { CampaignsResult } from "./campaigns";
 import type { PayersResult } from "./payers";
@@ -47,6 +48,7 @@ export interface BenchResults {
   notifications: NotificationsBenchResult | null;
   outbound: OutboundBenchResult | null;
   api: ApiBenchResult | null;
+  payPages: PayPagesResult | null;
 }
 
 const routesOf = (byRoute: Record<string, number>) =>
@@ -178,6 +180,14 @@ function pageLines(p: PageWeightResult): TargetLine[] {
     target: "≤ 1.5×",
     verdict: check(p.ratio <= 1.5),
   });
+  if (p.payPage && p.payRatio !== null)
+    lines.push({
+      bench,
+      metric: "public pay page (/pay/[slug]) / blank page; its proof-of-work worker loads after, measured apart",
+      value: `${kb(p.payPage.gzipBytes)} / ${kb(p.blank.gzipBytes)} = ${p.payRatio}×`,
+      target: "≤ 1.2×",
+      verdict: check(p.payRatio <= 1.2),
+    });
   return lines;
 }
 
@@ -452,6 +462,44 @@ function apiLines(r: ApiBenchResult): TargetLine[] {
   ];
 }
 
+function payPageLines(r: PayPagesResult): TargetLine[] {
+  const bench = "18. pay pages";
+  const flood = `${r.perSecond} submissions/s from ${r.addresses.toLocaleString("en")} addresses for ${Math.round(r.durationMs / 1000)} s (challenges solved first, ${r.solveSeconds} s)`;
+  const answers = Object.entries(r.answers)
+    .map(([status, n]) => `${status}: ${n}`)
+    .join(", ");
+  return [
+    {
+      bench,
+      metric: `${flood}: API-host calls in any 60 s, through the flood and the minute after`,
+      value: `${r.budget.maxIn60s} of ${r.budget.limitPerMin}; ${r.requestsCreated} requests created`,
+      target: `≤ ${r.budget.limitPerMin}`,
+      verdict: check(r.budget.overBudget === 0),
+    },
+    {
+      bench,
+      metric: `a staff member's POST /api/requests every 2 s meanwhile (p95)`,
+      value: `p50 ${r.staffSendMs.p50} ms, p95 ${r.staffSendMs.p95} ms (${r.staffSendMs.n} sent${r.staffFailed ? `, ${r.staffFailed} failed` : ""})`,
+      target: "< 1 s",
+      verdict: check(r.staffFailed === 0 && r.staffSendMs.p95 < 1_000),
+    },
+    {
+      bench,
+      metric: `POST /api/public/pay/:slug round trip on loopback (p95); answers ${answers}`,
+      value: `p50 ${r.publicMs.p50} ms, p95 ${r.publicMs.p95} ms`,
+      target: "< 300 ms",
+      verdict: check(r.publicMs.p95 < 300),
+    },
+    {
+      bench,
+      metric: "GET /pay/:slug with every tenth submission (p95)",
+      value: `p50 ${r.pageMs.p50} ms, p95 ${r.pageMs.p95} ms`,
+      target: "< 300 ms",
+      verdict: check(r.pageMs.p95 < 300),
+    },
+  ];
+}
+
 function exceptionLines(r: ExceptionsResult): TargetLine[] {
   return r.paths.map((p) => ({
     bench: "13. exceptions",
@@ -556,5 +604,6 @@ export function targetLines(r: BenchResults): TargetLine[] {
     ...(r.notifications ? notificationLines(r.notifications) : []),
     ...(r.outbound ? outboundLines(r.outbound) : []),
     ...(r.api ? apiLines(r.api) : []),
+    ...(r.payPages ? payPageLines(r.payPages) : []),
   ];
 }

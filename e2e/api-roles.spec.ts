@@ -14,6 +14,7 @@ import { payload } from "../tests/support/payloads";
 import { signedHeaders } from "../tests/support/sign-delivery";
 import { ROUTE_TABLE, type RouteCase } from "./route-table";
 import { BASE_URL, DEMO_ADMIN, SANDBOX_URL, createStaff, newSession } from "./support";
+import { makePayPage, submitPayPage } from "./pay-support";
 import { nextStepCode, turnOnTwoStep } from "./two-step-support";
 
 function routeFiles(dir: string): string[] {
@@ -63,6 +64,8 @@ test.describe("every route × every role", () => {
   let planId = "";
   let endpointId = "";
   let deliveryId = "";
+  let payPage = { id: "", slug: "" };
+  let payToken = "";
 
   /** An outgoing webhook endpoint at the sandbox's receiver, for an event type nothing sends (only tests reach it). */
   async function matrixEndpoint(): Promise<string> {
@@ -199,6 +202,10 @@ test.describe("every route × every role", () => {
     chaseCampaignId = await sentToOneWhoWaits(admin);
     planId = await planToRun();
     endpointId = await matrixEndpoint();
+    payPage = await makePayPage(admin);
+    const submitted = await submitPayPage(admin, payPage.slug, "matrix.payer");
+    expect(submitted.status(), await submitted.text()).toBe(202);
+    payToken = ((await submitted.json()) as { data: { statusUrl: string } }).data.statusUrl.split("/s/")[1] ?? "";
     // A delivered test event: what resend sends again.
     const tested = await admin.post(`/api/webhook-endpoints/${endpointId}/test`, { headers: { Origin: BASE_URL }, data: { type: "payment.received" } });
     expect(tested.status(), await tested.text()).toBe(202);
@@ -266,18 +273,25 @@ test.describe("every route × every role", () => {
                   ? randomUUID()
                   : route.pattern.startsWith("/api/api-keys/[id]")
                     ? (await matrixApiKey()).id
-                    : staffTargetId;
+                    : route.pattern.startsWith("/api/pay-pages/[id]")
+                      ? payPage.id
+                      : staffTargetId;
     const url = route.pattern
       .replace("[id]", route.pattern.endsWith("/ask-again") ? chaseCampaignId : target)
       .replace("[requestId]", requestId)
       .replace("[uuid]", paymentUuid)
-      .replace("[tag]", MATRIX_TAG);
+      .replace("[tag]", MATRIX_TAG)
+      .replace("[slug]", payPage.slug)
+      .replace("[token]", payToken);
     if (route.pattern === "/api/live") return liveCall(ctx);
     const res = await send(ctx, route, url, headers);
     // A campaign left sending would spend the budget other specs need: cancel it (a 409 if already over).
     if (step) await sessions.get("admin")?.post(`/api/campaigns/${target}/cancel`, { headers });
     if (res.headers()["content-type"]?.startsWith("text/csv"))
       return { status: res.status(), body: { status: res.ok(), message: (await res.text()).slice(0, 80) } };
+    // A pay page's QR code: an image, not an envelope.
+    if (res.headers()["content-type"]?.startsWith("image/"))
+      return { status: res.status(), body: { status: res.ok(), message: `${(await res.body()).length} bytes` } };
     // The API's document is OpenAPI, not an envelope.
     if (route.pattern === "/api/v1/openapi.json") {
       const document = (await res.json()) as { openapi?: unknown };
@@ -435,6 +449,15 @@ test.describe("every route × every role", () => {
         return ctx.post(url, { headers, data: { name: "Route matrix", scopes: ["payments:read"], expiresInDays: 1 } });
       case "POST /api/api-keys/[id]/roll":
         return ctx.post(url, { headers, data: { overlapHours: 0 } });
+      case "POST /api/pay-pages":
+        return ctx.post(url, {
+          headers,
+          data: { slug: `matrix-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`, title: "Matrix page", amount: { fixed: "5" } },
+        });
+      case "PATCH /api/pay-pages/[id]":
+        return ctx.patch(url, { headers, data: { description: "Route matrix, changed" } });
+      case "POST /api/public/pay/[slug]":
+        return submitPayPage(ctx, payPage.slug, "matrix.payer");
       case "POST /api/campaigns":
         return ctx.post(url, {
           headers,

@@ -29,9 +29,13 @@ interface Made {
   paymentUuid: string;
   campaignId: string;
   planId: string;
+  payPageId: string;
 }
 
-/** A request, a payment from the long tag (a signed delivery, as the service sends it) and a draft campaign with that tag. */
+/**
+ * A request, a payment from the long tag (a signed delivery, as the service sends it), a draft campaign with that tag,
+ * a plan and a pay page.
+ */
 async function makeData(api: APIRequestContext): Promise<Made> {
   const made = await api.post("/api/requests", {
     headers: { Origin: BASE_URL },
@@ -74,7 +78,20 @@ async function makeData(api: APIRequestContext): Promise<Made> {
   });
   expect(plan.status(), await plan.text()).toBe(201);
   const planId = ((await plan.json()) as { data: { id: string } }).data.id;
-  return { requestId, paymentUuid: body.uuid, campaignId, planId };
+
+  // A pay page with a range and a question (its own address each run: an address is taken for good).
+  const payPage = await api.post("/api/pay-pages", {
+    headers: { Origin: BASE_URL },
+    data: {
+      slug: `walk-${Date.now().toString(36)}`,
+      title: "Estate gate levy",
+      amount: { min: "1000", max: "50000" },
+      fields: [{ label: "Flat number", required: true, reference: true }],
+    },
+  });
+  expect(payPage.status(), await payPage.text()).toBe(201);
+  const payPageId = ((await payPage.json()) as { data: { id: string } }).data.id;
+  return { requestId, paymentUuid: body.uuid, campaignId, planId, payPageId };
 }
 
 /**
@@ -95,6 +112,8 @@ function dashboardPages(made: Made): { name: string; pattern: string; path: stri
     { name: "plans", pattern: "/plans", path: "/plans", nav: { label: "Plans", exact: true } },
     { name: "new-plan", pattern: "/plans/new", path: "/plans/new", nav: { label: "Plans", exact: false } },
     { name: "plan", pattern: "/plans/[id]", path: `/plans/${made.planId}`, nav: { label: "Plans", exact: false } },
+    { name: "pay-pages", pattern: "/pay-pages", path: "/pay-pages", nav: { label: "Pay pages", exact: true } },
+    { name: "pay-page-poster", pattern: "/pay-pages/[id]/poster", path: `/pay-pages/${made.payPageId}/poster`, nav: { label: "Pay pages", exact: false } },
     { name: "payers", pattern: "/payers", path: "/payers", nav: { label: "Payers", exact: true } },
     { name: "payer", pattern: "/payers/[tag]", path: `/payers/${LONG_TAG}`, nav: { label: "Payers", exact: false } },
     { name: "exceptions", pattern: "/exceptions", path: "/exceptions", nav: { label: "Exceptions", exact: true } },
@@ -151,9 +170,9 @@ test.beforeAll(async () => {
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
 });
 
-test("the walk visits every page under app/ (sign-in is walked signed out, below)", () => {
+test("the walk visits every page under app/ (sign-in is walked signed out, below; the public pay pages in pay-pages.spec.ts)", () => {
   const walked = dashboardPages(made).map((p) => p.pattern);
-  expect([...walked].sort()).toEqual(pagePatterns().filter((p) => p !== "/sign-in"));
+  expect([...walked].sort()).toEqual(pagePatterns().filter((p) => p !== "/sign-in" && !p.startsWith("/pay/")));
 });
 
 for (const viewport of VIEWPORTS) {
@@ -245,6 +264,8 @@ test("on a phone the menu closes after a navigation, and a list shows amount and
   // A campaign's rows: amount and status first, every tag whole.
   await page.goto(`/campaigns/${made.campaignId}`);
   const line = page.getByTestId("campaign-row-line").first();
+  // The rows come after the preview: measure once they are laid out (a row not yet shown measures 0 everywhere).
+  await expect(line.locator('td[data-label="Tag"]')).toBeVisible();
   const rowTop = (label: string) => line.locator(`td[data-label="${label}"]`).evaluate((el) => el.getBoundingClientRect().top);
   expect(await rowTop("Amount")).toBeLessThan(await rowTop("Tag"));
   expect(await rowTop("Status")).toBeLessThan(await rowTop("Tag"));

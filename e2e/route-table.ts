@@ -94,6 +94,17 @@ export const ROUTE_TABLE: RouteCase[] = [
   { method: "POST", pattern: "/api/api-keys", allowed: ["admin"], reads: "json" },
   { method: "DELETE", pattern: "/api/api-keys/[id]", allowed: ["admin"] },
   { method: "POST", pattern: "/api/api-keys/[id]/roll", allowed: ["admin"], reads: "json" },
+  // A pay page's QR code, as an image (not an envelope) for its page's links and poster.
+  { method: "GET", pattern: "/api/pay-pages", allowed: ["admin", "operator", "viewer"] },
+  { method: "POST", pattern: "/api/pay-pages", allowed: ["admin", "operator"], reads: "json" },
+  { method: "GET", pattern: "/api/pay-pages/[id]", allowed: ["admin", "operator", "viewer"] },
+  { method: "PATCH", pattern: "/api/pay-pages/[id]", allowed: ["admin", "operator"], reads: "json" },
+  { method: "GET", pattern: "/api/pay-pages/[id]/qr.svg", allowed: ["admin", "operator", "viewer"] },
+  { method: "GET", pattern: "/api/pay-pages/[id]/qr.png", allowed: ["admin", "operator", "viewer"] },
+  // Pay pages' public door: no session, a POST only from the page's origin (docs/architecture.md "Pay pages").
+  { method: "GET", pattern: "/api/public/pay/challenge", allowed: "public" },
+  { method: "POST", pattern: "/api/public/pay/[slug]", allowed: "public", reads: "json" },
+  { method: "GET", pattern: "/api/public/pay/[slug]/s/[token]", allowed: "public" },
   // The API for the business's own systems: its document is public, every operation takes a key, never a session.
   { method: "GET", pattern: "/api/v1/openapi.json", allowed: "public" },
   { method: "GET", pattern: "/api/v1/requests", allowed: "api-key" },

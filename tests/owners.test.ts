@@ -40,6 +40,9 @@ const TABLES: Record<string, string> = {
   apiKeys: "api_keys",
   apiIdempotency: "api_idempotency",
   apiRateWindows: "api_rate_windows",
+  payPages: "pay_pages",
+  payPageSubmissions: "pay_page_submissions",
+  payChallengesUsed: "pay_challenges_used",
 };
 
 const sources = sourceFiles;

@@ -15,6 +15,7 @@ export const KIND_TONES: Record<ExceptionKind, BadgeTone> = {
   amount_mismatch: "danger",
   accepted_without_payment: "danger",
   duplicate_payment: "warning",
+  pay_page_surge: "warning",
 };
 
 /** The badge's text: "99+" past the count's cap (lib/exceptions/queries.ts), else the count. */

@@ -22,6 +22,7 @@ const LINKS: { href: string; label: string; permission: Permission; group: Group
   { href: "/requests/new", label: "New request", permission: "requests.write", group: "collect" },
   { href: "/campaigns", label: "Campaigns", permission: "campaigns.read", group: "collect" },
   { href: "/plans", label: "Plans", permission: "plans.read", group: "collect" },
+  { href: "/pay-pages", label: "Pay pages", permission: "pay_pages.read", group: "collect" },
   { href: "/payers", label: "Payers", permission: "payers.read", group: "collect" },
   { href: "/payments", label: "Payments", permission: "payments.read", group: "books" },
   { href: "/exceptions", label: "Exceptions", permission: "exceptions.read", group: "books" },
@@ -114,13 +115,13 @@ export function MainNav({ role, mustEnrol = false, account }: { role: Role; must
       <div id={MENU_ID} onKeyDown={closeOnEscape} className={`${open ? "flex" : "hidden"} w-full flex-col gap-3 border-t border-slate-200 pt-3 md:contents`}>
         {/* Wide screens: the panel's box dissolves into the header's row; the links take a line of their own under it. */}
         <nav aria-label="Main" className="md:order-last md:w-full">
-          <ul className="flex flex-col gap-2 text-sm md:flex-row md:flex-wrap md:items-center md:gap-x-4 md:gap-y-1">
+          <ul className="flex flex-col gap-2 text-sm md:flex-row md:flex-wrap md:items-center md:gap-x-2.5 md:gap-y-1">
             {groups.map((g, gi) => (
-              <li key={g.id} className={gi > 0 ? "md:border-l md:border-slate-300 md:pl-4" : undefined}>
+              <li key={g.id} className={gi > 0 ? "md:border-l md:border-slate-300 md:pl-2.5" : undefined}>
                 <span id={`nav-group-${g.id}`} className="block text-xs font-semibold tracking-wide text-slate-600 uppercase md:sr-only">
                   {g.label}
                 </span>
-                <ul aria-labelledby={`nav-group-${g.id}`} className="flex flex-col md:flex-row md:gap-x-4">
+                <ul aria-labelledby={`nav-group-${g.id}`} className="flex flex-col md:flex-row md:gap-x-2.5">
                   {g.links.map((l) => {
                     const here = current?.href === l.href;
                     const count = l.href === "/exceptions" ? openExceptions : null;

@@ -38,6 +38,9 @@ const BEFORE: Record<Permission, Role[]> = {
   "reports.read": ANY,
   "events.read": ANY,
   "deliveries.read": ADMINS,
+  "pay_pages.read": ANY,
+  "pay_pages.manage": SENDERS,
+  "pay_pages.submit": [],
   "webhooks.read": ADMINS,
   "webhooks.manage": ADMINS,
   "api_keys.manage": ADMINS,
@@ -70,12 +73,12 @@ describe("the permission table", () => {
     expect(can(key([]), "requests.read")).toBe(false);
   });
 
-  it("lets the system do what jobs do and nothing a person does for themselves; the public nothing today", () => {
+  it("lets the system do what jobs do and nothing a person does for themselves; the public only submit a pay page", () => {
     const system = systemActor("plans");
     expect(can(system, "plans.write")).toBe(true);
     expect(can(system, "staff.manage")).toBe(false);
     expect(can(system, "account.own")).toBe(false);
-    for (const permission of PERMISSIONS) expect(can({ kind: "public", ip: null }, permission), permission).toBe(false);
+    for (const permission of PERMISSIONS) expect(can({ kind: "public", ip: null }, permission), permission).toBe(permission === "pay_pages.submit");
   });
 
   it("refuses with withStaff's 403 and its sentence for a person, and says the missing scope for a key", () => {

@@ -137,6 +137,15 @@ describe.each(dbTargets())("use cases and their actors on $name", (target) => {
     ]);
   });
 
+  it("an admin renames the business payers see: one settings.business_name_changed row, none when it is the same", async () => {
+    const outcome = await changeSettings(database.db, admin, { businessName: "Ikoyi Estate Dues" });
+    expect(outcome).toMatchObject({ kind: "saved", nameChanged: true, chasingChanged: false, after: { businessName: "Ikoyi Estate Dues" } });
+    expect(await changeSettings(database.db, admin, { businessName: "Ikoyi Estate Dues" })).toMatchObject({ nameChanged: false });
+    expect(await auditRows(sql`action = 'settings.business_name_changed'`)).toEqual([
+      { action: "settings.business_name_changed", ...by(admin), target: null, detail: { from: "Fundboard", to: "Ikoyi Estate Dues" } },
+    ]);
+  });
+
   it("an operator sends one request: a request.created row with its tag and amount; a do-not-ask tag is refused before any send", async () => {
     const deps = requestDeps(database.db, sb);
     const tag = newTag("single");

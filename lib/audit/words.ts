@@ -130,6 +130,24 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
       `Rolled the API key ${text(f.detail?.name) ?? "(unnamed)"}: the old one works ${Number(f.detail?.overlapHours ?? 0) === 0 ? "no longer" : `${text(f.detail?.overlapHours)} more hours`}`,
   },
   "api_key.revoked": { label: "Revoked an API key", target: "none", sentence: (f) => `Revoked the API key ${text(f.detail?.name) ?? "(unnamed)"}` },
+  "pay_page.created": {
+    label: "Made a pay page",
+    target: "none",
+    sentence: (f) => `Made the pay page ${text(f.detail?.title) ?? "(untitled)"} at /pay/${text(f.detail?.slug) ?? "?"}`,
+  },
+  "pay_page.changed": {
+    label: "Changed a pay page",
+    target: "none",
+    sentence: (f) => {
+      const fields = Array.isArray(f.detail?.fields) ? f.detail.fields.map(String).join(", ") : "its settings";
+      return `Changed the pay page /pay/${text(f.detail?.slug) ?? "?"}: ${fields}`;
+    },
+  },
+  "settings.business_name_changed": {
+    label: "Changed the business name",
+    target: "none",
+    sentence: (f) => `Changed the business name payers see to ${text(f.detail?.to) ?? "?"}`,
+  },
   "account.notifications_changed": { label: "Changed their notifications", target: "staff", sentence: () => "Changed what they are told, and how" },
   "account.other_sessions_ended": {
     label: "Signed out other devices",

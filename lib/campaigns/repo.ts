@@ -260,3 +260,35 @@ export async function findCampaign(db: Db, id: string): Promise<CampaignRow | nu
   const [row] = await db.select().from(campaigns).where(eq(campaigns.id, id));
   return row ?? null;
 }
+
+/**
+ * A request a pay page sent for a plan's current period, recorded as a row of that period's campaign (numbered after
+ * its last), so the dues board counts it as the period's request (docs/architecture.md "Pay pages").
+ */
+export async function appendSentRow(
+  db: Db,
+  campaignId: string,
+  row: { tag: string; amount: string; description: string; businessReference: string | null; fundRequestId: string },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select id from campaigns where id = ${campaignId}::uuid for update`);
+    const [last] = await tx
+      .select({ row: sql<number>`coalesce(max(${campaignRows.row}), 0)::int` })
+      .from(campaignRows)
+      .where(eq(campaignRows.campaignId, campaignId));
+    await tx
+      .insert(campaignRows)
+      .values({
+        campaignId,
+        row: (last?.row ?? 0) + 1,
+        tag: row.tag,
+        amountText: row.amount,
+        amountNaira: row.amount,
+        description: row.description,
+        businessReference: row.businessReference,
+        status: "sent",
+        fundRequestId: row.fundRequestId,
+      })
+      .onConflictDoNothing({ target: campaignRows.fundRequestId });
+  });
+}

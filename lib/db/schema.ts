@@ -394,6 +394,8 @@ export const settings = pgTable(
     // at most this many asks of one tag in a campaign family.
     declineCooldownHours: integer("decline_cooldown_hours").notNull().default(72),
     maxAsksPerTag: integer("max_asks_per_tag").notNull().default(3),
+    // The name payers see on pay pages and the e-mails' sender name.
+    businessName: text("business_name").notNull().default("Fundboard"),
     updatedAt: updatedAt(),
   },
   (t) => [check("settings_one_row", sql`${t.id} = 1`)],
@@ -573,9 +575,9 @@ export const exceptions = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     kind: text("kind", {
-      enum: ["unlinked_payment", "verification_failed", "amount_mismatch", "accepted_without_payment", "duplicate_payment"],
+      enum: ["unlinked_payment", "verification_failed", "amount_mismatch", "accepted_without_payment", "duplicate_payment", "pay_page_surge"],
     }).notNull(),
-    // The payment uuid, or for accepted_without_payment the fund request's id.
+    // The payment uuid, for accepted_without_payment the fund request's id, for pay_page_surge `<page id>@<hour>`.
     subject: text("subject").notNull(),
     status: text("status", { enum: ["open", "resolved"] })
       .notNull()
@@ -598,7 +600,7 @@ export const exceptions = pgTable(
   (t) => [
     check(
       "exceptions_kind_check",
-      sql`${t.kind} in ('unlinked_payment', 'verification_failed', 'amount_mismatch', 'accepted_without_payment', 'duplicate_payment')`,
+      sql`${t.kind} in ('unlinked_payment', 'verification_failed', 'amount_mismatch', 'accepted_without_payment', 'duplicate_payment', 'pay_page_surge')`,
     ),
     check("exceptions_status_check", sql`${t.status} in ('open', 'resolved')`),
     uniqueIndex("exceptions_kind_subject_key").on(t.kind, t.subject),
@@ -807,4 +809,87 @@ export const apiRateWindows = pgTable(
     count: integer("count").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.apiKeyId, t.kind, t.windowStart] })],
+);
+
+// Pay pages (docs/architecture.md "Pay pages"): a public page a payer opens to be sent a request. Amount is fixed or
+// bounded; `fields` are the extra questions (one may be the business's reference). `views` counts page loads.
+export const payPages = pgTable(
+  "pay_pages",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    amountFixed: naira("amount_fixed"),
+    amountMin: naira("amount_min"),
+    amountMax: naira("amount_max"),
+    fields: jsonb("fields").$type<{ label: string; required: boolean; reference: boolean }[]>().notNull().default([]),
+    planId: uuid("plan_id").references(() => plans.id, { onDelete: "set null" }),
+    active: boolean("active").notNull().default(true),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    maxPayments: integer("max_payments"),
+    successMessage: text("success_message").notNull(),
+    dailyLimit: integer("daily_limit").notNull().default(500),
+    views: bigint("views", { mode: "number" }).notNull().default(0),
+    createdBy: uuid("created_by").references(() => staff.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("pay_pages_slug_key").on(t.slug),
+    index("pay_pages_created_idx").on(t.createdAt),
+    check("pay_pages_amount_check", sql`(${t.amountFixed} is not null) <> (${t.amountMin} is not null and ${t.amountMax} is not null)`),
+  ],
+);
+
+export type PayPageRow = typeof payPages.$inferSelect;
+
+// One row per accepted submission of a pay page: `token` is the payer's status link; `addressKey` a keyed hash of
+// the submitting address (never the address itself). The send job moves `queued` on to `sent` (a request made),
+// `joined` (a plan member added, the period still to come), `held` (silently not sent: do-not-ask, cool-down, the
+// tag's limits) or `failed` (the service refused; shown to the payer as waiting, so no tag can be probed).
+export const payPageSubmissions = pgTable(
+  "pay_page_submissions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    pageId: uuid("page_id")
+      .notNull()
+      .references(() => payPages.id, { onDelete: "cascade" }),
+    token: text("token").notNull(),
+    tag: text("tag").notNull(),
+    tagKey: text("tag_key").notNull(),
+    amount: naira("amount").notNull(),
+    fields: jsonb("fields").$type<string[]>().notNull().default([]),
+    addressKey: text("address_key").notNull(),
+    status: text("status", { enum: ["queued", "sent", "joined", "held", "failed"] })
+      .notNull()
+      .default("queued"),
+    heldReason: text("held_reason"),
+    fundRequestId: uuid("fund_request_id").references(() => fundRequests.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    check("pay_page_submissions_status_check", sql`${t.status} in ('queued', 'sent', 'joined', 'held', 'failed')`),
+    uniqueIndex("pay_page_submissions_token_key").on(t.token),
+    uniqueIndex("pay_page_submissions_fund_request_key").on(t.fundRequestId),
+    index("pay_page_submissions_page_created_idx").on(t.pageId, t.createdAt),
+    index("pay_page_submissions_address_created_idx").on(t.addressKey, t.createdAt),
+    index("pay_page_submissions_tag_created_idx").on(t.tagKey, t.createdAt),
+    index("pay_page_submissions_queued_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'queued'`),
+  ],
+);
+
+export type PayPageSubmissionRow = typeof payPageSubmissions.$inferSelect;
+
+// Proof-of-work challenges already spent: the primary key makes each single-use; kept until they expire.
+export const payChallengesUsed = pgTable(
+  "pay_challenges_used",
+  {
+    signature: text("signature").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("pay_challenges_used_expires_idx").on(t.expiresAt)],
 );

@@ -218,3 +218,19 @@ async function withEvents(
     return moved;
   });
 }
+
+/**
+ * A pay page took over 10× its usual hour (docs/decisions.md "Pay pages"): one `pay_page_surge` a page an hour (the
+ * kind-and-subject constraint decides), for a person to look at and turn the page off if it is abuse.
+ */
+export async function openPayPageSurge(db: Db, surge: { pageId: string; slug: string; hour: Date; count: number; usual: number }): Promise<boolean> {
+  const detail = `/pay/${surge.slug} took ${surge.count} submissions in the hour to ${surge.hour.toISOString()}, over 10 times its usual ${surge.usual.toFixed(1)} an hour. Turn the page off if this is not expected.`;
+  const moved = await withEvents(db, "exception.opened", (tx) =>
+    tx
+      .insert(exceptions)
+      .values({ kind: "pay_page_surge", subject: `${surge.pageId}@${surge.hour.toISOString()}`, detail })
+      .onConflictDoNothing()
+      .returning({ id: exceptions.id }),
+  );
+  return moved.length > 0;
+}

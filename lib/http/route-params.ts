@@ -11,6 +11,9 @@ const PARAM_FORMS: Record<string, RegExp> = {
   uuid: UUID_RE,
   requestId: REQUEST_ID_RE,
   tag: PAYER_TAG_RE,
+  // A pay page's public address, and a payer's status link (docs/architecture.md "Pay pages").
+  slug: /^[a-z0-9-]{3,60}$/,
+  token: /^[A-Za-z0-9_-]{16,64}$/,
 };
 
 export function isUuid(value: string): boolean {

@@ -10,6 +10,8 @@ const SHARED = [
   "img-src 'self' data: https:",
   "font-src 'self'",
   "connect-src 'self'",
+  // The pay page's proof-of-work runs in a same-origin Web Worker (components/pay/pow.worker.ts); no blob: or data: workers.
+  "worker-src 'self'",
   "frame-ancestors 'none'",
   "base-uri 'self'",
   "form-action 'self'",

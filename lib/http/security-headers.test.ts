@@ -34,6 +34,7 @@ function expectStrict(csp: string): void {
   expect(d.get("form-action")).toEqual(["'self'"]);
   expect(d.get("object-src")).toEqual(["'none'"]);
   expect(d.get("connect-src")).toEqual(["'self'"]);
+  expect(d.get("worker-src")).toEqual(["'self'"]);
   expect(d.get("font-src")).toEqual(["'self'"]);
   expect(d.get("img-src")).toEqual(["'self'", "data:", "https:"]);
 }

@@ -72,7 +72,11 @@ export function newReference(): string {
 }
 
 /** What a request asks for, without its key. */
-export type RequestFields = Pick<NewRequest, "tag" | "amount" | "description"> & { businessReference?: string | null };
+export type RequestFields = Pick<NewRequest, "tag" | "amount" | "description"> & {
+  businessReference?: string | null;
+  /** Extra meta the service keeps with the request (a pay page's name); ours (notificationUrl, the reference) win. */
+  meta?: Record<string, string>;
+};
 
 /**
  * A request from a client (the form, POST /api/requests): its idempotency key is stored in the
@@ -146,7 +150,7 @@ async function send(
       amount: koboToServiceAmount(kobo, deps.amountUnit),
       tag: input.tag,
       description: input.description,
-      meta: { notificationUrl: deps.webhookUrl, transactionReference: reference },
+      meta: { ...input.meta, notificationUrl: deps.webhookUrl, transactionReference: reference },
     });
     let pending;
     try {

@@ -29,6 +29,11 @@ export function campaignRowKey(campaignId: string, row: number): StoredKey {
   return `${CAMPAIGN_KEY_PREFIX}${campaignId}_${row}` as StoredKey;
 }
 
+/** A pay page submission's key: one request a submission, however often the send job runs it. */
+export function payPageKey(submissionId: string): StoredKey {
+  return `pp_${submissionId}` as StoredKey;
+}
+
 const CAMPAIGN_ROW_KEY = /^cmp_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_\d+$/i;
 
 /** The campaign whose row made this request (from its stored key), or null for any other request. */

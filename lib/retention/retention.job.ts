@@ -11,6 +11,7 @@ import { EVENT_DAYS, pruneEvents } from "@/lib/events/retention";
 import { NOTIFICATION_DAYS, pruneNotifications } from "@/lib/notifications/retention";
 import { DELIVERY_DAYS, pruneDeliveries } from "@/lib/outbound/deliveries";
 import { defineJob } from "@/lib/jobs/define";
+import { purgeSpentChallenges } from "@/lib/pay-pages/challenge";
 import { pruneDeliveryLog } from "@/lib/webhooks/log-retention";
 
 // What is kept how long (docs/architecture.md, "Jobs"; docs/decisions.md): each owner's prune function, hourly.
@@ -33,12 +34,14 @@ export const retentionJob = defineJob({
       const told = await pruneNotifications(db);
       const sent = await pruneDeliveries(db);
       const apiState = await pruneApiKeyState(db);
+      const challenges = await purgeSpentChallenges(db);
       if (deliveries > 0) log(`[retention] ${deliveries} delivery-log rows older than ${days} days removed`);
       if (sessions > 0) log(`[retention] ${sessions} ended or expired session rows removed`);
       if (old > 0) log(`[retention] ${old} events older than ${EVENT_DAYS} days removed`);
       if (sent > 0) log(`[retention] ${sent} outgoing webhook deliveries older than ${DELIVERY_DAYS} days removed`);
       if (told > 0) log(`[retention] ${told} notifications older than ${NOTIFICATION_DAYS} days removed`);
       if (apiState > 0) log(`[retention] ${apiState} spent idempotency keys and rate windows of API keys removed`);
+      if (challenges > 0) log(`[retention] ${challenges} expired pay-page challenges removed`);
       if (refusals > 0) log(`[retention] ${refusals} refused sign-in rows older than 90 days removed from the audit log`);
     },
 });

@@ -12,6 +12,7 @@ import { attemptJob } from "@/lib/outbound/attempt.job";
 import { deliverConsumer } from "@/lib/outbound/deliver.consumer";
 import { followUpJob } from "@/lib/payments/follow-up.job";
 import { sweepJob } from "@/lib/payments/sweep.job";
+import { payPageSendJob } from "@/lib/pay-pages/send.job";
 import { plansClockJob } from "@/lib/plans/plans.job";
 import { exceptionsScanJob } from "@/lib/exceptions/scan.job";
 import { reconcileJob } from "@/lib/requests/reconcile.job";
@@ -28,6 +29,7 @@ export const JOBS: readonly Job[] = [
   sweepJob,
   retentionJob,
   campaignSendJob,
+  payPageSendJob,
   plansClockJob,
   exceptionsScanJob,
   emailJob,

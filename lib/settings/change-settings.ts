@@ -10,11 +10,12 @@ import { getSettings, saveSettings, type TeamSettings } from "./repo";
 
 export type SettingsChangeOutcome =
   /** Requiring two-step sign-in of everyone by someone without it would shut them out of the settings page. */
-  { kind: "own_two_step_off" } | { kind: "saved"; before: TeamSettings; after: TeamSettings; require2faChanged: boolean; chasingChanged: boolean };
+  | { kind: "own_two_step_off" }
+  | { kind: "saved"; before: TeamSettings; after: TeamSettings; require2faChanged: boolean; chasingChanged: boolean; nameChanged: boolean };
 
 /**
- * An admin changes the team settings (docs/architecture.md "Actors"): `require2fa` and the chasing policy, an audit
- * row for each of the two that changed; the route says what changed.
+ * An admin changes the team settings (docs/architecture.md "Actors"): `require2fa`, the chasing policy and the
+ * business's name, an audit row for each that changed; the route says what changed.
  */
 export async function changeSettings(db: Db, actor: Actor, patch: Partial<TeamSettings>): Promise<SettingsChangeOutcome> {
   authorize(actor, "settings.manage");
@@ -30,8 +31,14 @@ export async function changeSettings(db: Db, actor: Actor, patch: Partial<TeamSe
     await writeAudit(db, {
       action: "settings.chasing_changed",
       ...by,
-      detail: { declineCooldownHours: after.declineCooldownHours, maxAsksPerTag: after.maxAsksPerTag, before: { ...before, require2fa: undefined } },
+      detail: {
+        declineCooldownHours: after.declineCooldownHours,
+        maxAsksPerTag: after.maxAsksPerTag,
+        before: { declineCooldownHours: before.declineCooldownHours, maxAsksPerTag: before.maxAsksPerTag },
+      },
     });
   }
-  return { kind: "saved", before, after, require2faChanged, chasingChanged };
+  const nameChanged = before.businessName !== after.businessName;
+  if (nameChanged) await writeAudit(db, { action: "settings.business_name_changed", ...by, detail: { from: before.businessName, to: after.businessName } });
+  return { kind: "saved", before, after, require2faChanged, chasingChanged, nameChanged };
 }

@@ -12,13 +12,20 @@ export interface TeamSettings {
   declineCooldownHours: number;
   /** The chasing policy: at most this many asks of one tag in a campaign family. */
   maxAsksPerTag: number;
+  /** The name payers see on pay pages. */
+  businessName: string;
 }
 
-export const DEFAULT_SETTINGS: TeamSettings = { require2fa: false, declineCooldownHours: 72, maxAsksPerTag: 3 };
+export const DEFAULT_SETTINGS: TeamSettings = { require2fa: false, declineCooldownHours: 72, maxAsksPerTag: 3, businessName: "Fundboard" };
 
 export async function getSettings(db: Db): Promise<TeamSettings> {
   const [row] = await db
-    .select({ require2fa: settings.require2fa, declineCooldownHours: settings.declineCooldownHours, maxAsksPerTag: settings.maxAsksPerTag })
+    .select({
+      require2fa: settings.require2fa,
+      declineCooldownHours: settings.declineCooldownHours,
+      maxAsksPerTag: settings.maxAsksPerTag,
+      businessName: settings.businessName,
+    })
     .from(settings)
     .where(eq(settings.id, 1))
     .limit(1);

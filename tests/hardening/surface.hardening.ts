@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTE_TABLE, type RouteCase } from "@/e2e/route-table";
 import { malformedParam } from "@/lib/http/route-params";
 import { startSandbox, type Sandbox } from "@/sandbox/server";
+import { fetchSolvedAltcha } from "@/tests/support/pay-solve";
 import { concretePath, FORM_OF_KIND, pagePatterns, type IdKind, type RealIds } from "@/tests/support/app-paths";
 import { payload } from "@/tests/support/payloads";
 import { ROOT } from "@/tests/support/paths";
@@ -83,6 +84,9 @@ const seed: RealIds = {
   endpoint: "",
   delivery: "",
   apiKey: "",
+  payPage: "",
+  paySlug: "surface-page",
+  payToken: "",
 };
 /** The seeded API key's whole value: what the /api/v1 routes are called with (a session's cookies are refused there). */
 let seedKey = "";
@@ -183,6 +187,22 @@ beforeAll(async () => {
     30_000,
     100,
   );
+
+  // A pay page and one payer's submission: its status link is the token the public routes and page take.
+  const page = await admin.json<Envelope<{ id: string }>>("/api/pay-pages", {
+    method: "POST",
+    headers: JSON_TYPE,
+    body: JSON.stringify({ slug: seed.paySlug, title: "Surface dues", amount: { fixed: "5" } }),
+  });
+  expect(page.status, JSON.stringify(page.body)).toBe(201);
+  seed.payPage = page.body.data.id;
+  const submitted = await admin.json<Envelope<{ statusUrl: string }>>(`/api/public/pay/${seed.paySlug}`, {
+    method: "POST",
+    headers: JSON_TYPE,
+    body: JSON.stringify({ tag: "surface.payer", fields: [], altcha: await fetchSolvedAltcha(app.url) }),
+  });
+  expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
+  seed.payToken = submitted.body.data.statusUrl.split("/s/")[1] ?? "";
 
   // An outgoing webhook endpoint at the sandbox's receiver, and a delivered test event (what resend sends again).
   const endpoint = await admin.json<Envelope<{ id: string }>>("/api/webhook-endpoints", {
@@ -352,6 +372,12 @@ describe("1. the service key never leaves the server", () => {
         },
       ],
       ["POST /api/requests", () => post(admin, "/api/requests", { tag: "surface.walk", amount: 10, description: "Walk", idempotencyKey: "walk_request_01" })],
+      ["POST /api/pay-pages", () => post(admin, "/api/pay-pages", { slug: "surface-walk", title: "Walk page", amount: { min: "1", max: "10" } })],
+      ["PATCH /api/pay-pages/[id]", () => post(admin, url(routeOf("PATCH /api/pay-pages/[id]")), { description: "Walked" }, "PATCH")],
+      [
+        "POST /api/public/pay/[slug]",
+        async () => post(admin, url(routeOf("POST /api/public/pay/[slug]")), { tag: "surface.walker", fields: [], altcha: await fetchSolvedAltcha(app.url) }),
+      ],
       [
         "POST /api/staff",
         () => post(admin, "/api/staff", { email: "walk.staff@hardening.test", name: "Walk", role: "viewer", password: "walk-staff-password" }),

@@ -7,7 +7,21 @@ import path from "node:path";
 import { ROOT } from "./paths";
 
 /** The records a path parameter can name (a payer by their tag). */
-export type IdKind = "request" | "payment" | "staff" | "campaign" | "session" | "payer" | "plan" | "exception" | "endpoint" | "delivery" | "apiKey";
+export type IdKind =
+  | "request"
+  | "payment"
+  | "staff"
+  | "campaign"
+  | "session"
+  | "payer"
+  | "plan"
+  | "exception"
+  | "endpoint"
+  | "delivery"
+  | "apiKey"
+  | "payPage"
+  | "paySlug"
+  | "payToken";
 
 /** A real id of each kind, made by the test's own setup. */
 export type RealIds = Record<IdKind, string>;
@@ -28,6 +42,9 @@ export const FORM_OF_KIND: Record<IdKind, string> = {
   endpoint: "id",
   delivery: "id",
   apiKey: "id",
+  payPage: "id",
+  paySlug: "slug",
+  payToken: "token",
 };
 
 /** The collection a dynamic segment follows says what it holds: /api/campaigns/[id] a campaign, /requests/[id] a request. */
@@ -43,6 +60,10 @@ const KIND_AFTER: Record<string, IdKind> = {
   "webhook-endpoints": "endpoint",
   "webhook-deliveries": "delivery",
   "api-keys": "apiKey",
+  "pay-pages": "payPage",
+  // /pay/[slug] and /api/public/pay/[slug]: a pay page's public address; /pay/[slug]/s/[token]: a payer's status link.
+  pay: "paySlug",
+  s: "payToken",
 };
 
 function pageFiles(dir: string): string[] {

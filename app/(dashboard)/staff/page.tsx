@@ -1,4 +1,5 @@
 import { AddStaffForm } from "@/components/staff/add-staff-form";
+import { BusinessName } from "@/components/staff/business-name";
 import { ChasingPolicy } from "@/components/staff/chasing-policy";
 import { StaffRowActions } from "@/components/staff/staff-row-actions";
 import { TeamSettings } from "@/components/staff/team-settings";
@@ -37,6 +38,7 @@ export default async function StaffPage() {
       <AddStaffForm />
       <TeamSettings require2fa={settings.require2fa} selfHasTwoStep={me.twoStepEnabled} />
       <ChasingPolicy initial={{ declineCooldownHours: settings.declineCooldownHours, maxAsksPerTag: settings.maxAsksPerTag }} />
+      <BusinessName initial={settings.businessName} />
     </div>
   );
 }

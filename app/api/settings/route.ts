@@ -9,7 +9,7 @@ import { settingsPatchSchema } from "@/lib/client/staff/schemas";
 
 export const dynamic = "force-dynamic";
 
-/** Team settings: `require2fa`, and the chasing policy (`declineCooldownHours`, `maxAsksPerTag`). */
+/** Team settings: `require2fa`, the chasing policy (`declineCooldownHours`, `maxAsksPerTag`) and `businessName`. */
 export const GET = withStaff("settings.manage", async (_request, { db }) => ok(await getSettings(db)));
 
 export const PATCH = withStaff("settings.manage", async (request, { db, actor }) => {
@@ -25,6 +25,7 @@ export const PATCH = withStaff("settings.manage", async (request, { db, actor })
       `Chasing: ${after.declineCooldownHours} hours' cool-down after a decline, at most ${after.maxAsksPerTag} asks a person in a campaign family.`,
     );
   }
+  if (outcome.nameChanged) messages.push(`Payers now see the name ${after.businessName}.`);
   return ok(after, messages.join(" ") || "Nothing changed.");
 });
 

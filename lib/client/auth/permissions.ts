@@ -66,6 +66,12 @@ export const PERMISSION_RULES = {
   "webhooks.manage": rule(ADMINS, "webhooks:write", false),
   /** Make, roll and revoke API keys: people only, never a key. */
   "api_keys.manage": rule(ADMINS, null, false),
+  /** Pay pages: the list and their counts. */
+  "pay_pages.read": rule(ANY_STAFF, null, false),
+  /** Make and change pay pages (admins and operators). */
+  "pay_pages.manage": rule(SENDERS, null, false),
+  /** A payer submitting a pay page: anyone on the internet, behind the page's abuse checks. */
+  "pay_pages.submit": { staff: [] as readonly Role[], scope: null, system: false, public: true },
   "audit.read": rule(ADMINS, null, false),
   "staff.manage": rule(ADMINS, null, false),
   "settings.manage": rule(ADMINS, null, false),

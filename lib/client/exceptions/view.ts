@@ -2,7 +2,14 @@ import type { CappedPage } from "@/lib/client/http/pager-links";
 
 // What GET /api/exceptions answers (docs/architecture.md "Closing the books"), shared by the routes and the /exceptions page.
 
-export const EXCEPTION_KINDS = ["unlinked_payment", "verification_failed", "amount_mismatch", "accepted_without_payment", "duplicate_payment"] as const;
+export const EXCEPTION_KINDS = [
+  "unlinked_payment",
+  "verification_failed",
+  "amount_mismatch",
+  "accepted_without_payment",
+  "duplicate_payment",
+  "pay_page_surge",
+] as const;
 export type ExceptionKind = (typeof EXCEPTION_KINDS)[number];
 
 export const EXCEPTION_STATUSES = ["open", "resolved"] as const;
@@ -15,6 +22,7 @@ export const KIND_LABELS: Record<ExceptionKind, string> = {
   amount_mismatch: "Amounts disagree",
   accepted_without_payment: "Accepted, no payment",
   duplicate_payment: "Second payment",
+  pay_page_surge: "Pay page surge",
 };
 
 export interface ExceptionView {

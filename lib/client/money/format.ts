@@ -19,6 +19,11 @@ export function formatMajor(currency: string, amountMajor: number | string | Dec
   return formatMinor(currency, times100(toDecimal(amountMajor)));
 }
 
+/** "₦5,000.00": the service's grouping and two decimals with the naira sign, as payers read it on pay pages. */
+export function nairaText(amountMajor: number | string | Decimal): string {
+  return formatMajor("NGN", amountMajor).replace(/^NGN /, "₦");
+}
+
 function times100(d: Decimal): Decimal {
   return d.scale >= 2 ? { units: d.units, scale: d.scale - 2 } : { units: d.units * 10n ** BigInt(2 - d.scale), scale: 0 };
 }

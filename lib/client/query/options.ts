@@ -22,6 +22,7 @@ import { dayBookSearch } from "@/lib/client/reports/range";
 import type { NotificationPage, NotificationQuery } from "@/lib/client/notifications/view";
 import type { ApiKeyView } from "@/lib/client/api-keys/schemas";
 import type { DeliveryView, EndpointView } from "@/lib/client/outbound/schemas";
+import type { PayPageView } from "@/lib/client/pay-pages/view";
 
 // The one definition of every query: its key and how the browser reads it (our route handlers). A page's server
 // component prefetches the same key with the same read function its route handler calls (docs/architecture.md,
@@ -80,6 +81,8 @@ export const keys = {
   endpoints: ["webhook-endpoints"] as const,
   /** The API keys (admins): no live event names keys, a change on the page invalidates it. */
   apiKeys: ["api-keys"] as const,
+  /** The pay pages with their counts: a change on the page invalidates it. */
+  payPages: ["pay-pages"] as const,
   endpointDeliveries: (id: string, p: { status: string; page: number }) => ["webhook-endpoints", id, "deliveries", p] as const,
   notificationCount: ["notifications", "count"] as const,
   notificationList: (p: { unread: boolean; page: number }) => ["notifications", "list", { unread: p.unread, page: p.page }] as const,
@@ -265,6 +268,12 @@ export const apiKeysQuery = () =>
   queryOptions({
     queryKey: keys.apiKeys,
     queryFn: async () => (await apiFetch<{ items: ApiKeyView[] }>("/api/api-keys")).items,
+  });
+
+export const payPagesQuery = () =>
+  queryOptions({
+    queryKey: keys.payPages,
+    queryFn: async () => (await apiFetch<{ pages: PayPageView[] }>("/api/pay-pages")).pages,
   });
 
 export const endpointsQuery = () =>

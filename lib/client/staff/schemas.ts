@@ -98,7 +98,7 @@ export const twoStepConfirmSchema = z
   })
   .strict();
 
-// PATCH /api/settings: any of the team's settings; each form sends its own (two-step sign-in, or the chasing policy).
+// PATCH /api/settings: any of the team's settings; each form sends its own (two-step sign-in, the chasing policy, the name).
 export const settingsPatchSchema = z
   .object({
     require2fa: z.boolean({ error: "Must be true or false" }).optional(),
@@ -109,6 +109,14 @@ export const settingsPatchSchema = z
       .max(8760, "At most a year (8,760 hours)")
       .optional(),
     maxAsksPerTag: z.number({ error: "Enter a number" }).int("Enter a whole number").min(1, "At least 1").max(20, "At most 20").optional(),
+    // The name payers see on pay pages.
+    businessName: z
+      .string({ error: "Enter the business's name" })
+      .trim()
+      .min(1, "Enter the business's name")
+      .max(80, "At most 80 characters")
+      .refine((n) => !/[\u0000-\u001f\u007f]/.test(n), "Remove line breaks and control characters")
+      .optional(),
   })
   .strict()
   .refine((v) => Object.values(v).some((x) => x !== undefined), "Send at least one setting to change");
