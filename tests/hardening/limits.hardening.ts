@@ -73,6 +73,9 @@ function concrete(route: RouteCase): string {
       .replace("[id]", id)
       // A well-formed tag: the body's cap comes before the payer is looked up.
       .replace("[tag]", "limits.payer")
+      // A well-formed pay page address and status token: the body's cap comes before the page is looked up.
+      .replace("[slug]", "limits-page")
+      .replace("[token]", "limits_token_000000000")
       .replace("[...nextauth]", "callback/credentials")
   );
 }
