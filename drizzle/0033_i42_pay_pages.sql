@@ -39,7 +39,8 @@ CREATE TABLE "pay_pages" (
 	"created_by" uuid,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "pay_pages_amount_check" CHECK (("pay_pages"."amount_fixed" is not null) <> ("pay_pages"."amount_min" is not null and "pay_pages"."amount_max" is not null))
+	CONSTRAINT "pay_pages_amount_check" CHECK (("pay_pages"."amount_fixed" is not null and "pay_pages"."amount_min" is null and "pay_pages"."amount_max" is null) or ("pay_pages"."amount_fixed" is null and "pay_pages"."amount_min" is not null and "pay_pages"."amount_max" is not null and "pay_pages"."amount_min" <= "pay_pages"."amount_max")),
+	CONSTRAINT "pay_pages_limits_check" CHECK ("pay_pages"."daily_limit" > 0 and ("pay_pages"."max_payments" is null or "pay_pages"."max_payments" > 0))
 );
 --> statement-breakpoint
 ALTER TABLE "exceptions" DROP CONSTRAINT "exceptions_kind_check";--> statement-breakpoint

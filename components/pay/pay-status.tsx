@@ -1,7 +1,7 @@
 "use client";
 
-// The payer's status link: the server's first answer, then a plain-fetch poll every 2 s until paid, declined or
-// joined, announced through a live region; no react-query on public pages (docs/architecture.md "Pay pages").
+// The payer's status link: the server's first answer, then a plain-fetch poll every 2 s until paid or declined,
+// announced through a live region; no react-query on public pages (docs/architecture.md "Pay pages").
 import { useEffect, useState } from "react";
 
 import type { PayStatusView } from "@/lib/client/pay-pages/view";
@@ -13,17 +13,12 @@ const POLL_MS = 2_000;
 // A page left open: after ten minutes of waiting, ask less often.
 const SLOW_AFTER_MS = 10 * 60_000;
 const SLOW_POLL_MS = 15_000;
-const STATES: readonly string[] = ["waiting", "paid", "declined", "joined"];
+const STATES: readonly string[] = ["waiting", "paid", "declined"];
 
 function isStatus(value: unknown): value is PayStatusView {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
   return typeof v.state === "string" && STATES.includes(v.state) && typeof v.title === "string" && typeof v.amount === "string";
-}
-
-/** The day a plan's first request is sent, in the business's time zone: "Monday 1 June 2026". */
-function dayText(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(new Date(iso));
 }
 
 function headline(view: PayStatusView): string {
@@ -34,12 +29,10 @@ function headline(view: PayStatusView): string {
       return view.successMessage ?? "Paid, thank you.";
     case "declined":
       return "You declined this request. Nothing was paid.";
-    case "joined":
-      return `You've joined ${view.title}.`;
   }
 }
 
-export function PayStatus({ slug, token, initial, timeZone }: { slug: string; token: string; initial: PayStatusView; timeZone: string }) {
+export function PayStatus({ slug, token, initial }: { slug: string; token: string; initial: PayStatusView }) {
   const [view, setView] = useState(initial);
 
   useEffect(() => {
@@ -94,12 +87,8 @@ export function PayStatus({ slug, token, initial, timeZone }: { slug: string; to
           {nairaText(view.amount)} to {view.businessName} for {view.title}.
         </p>
       ) : null}
-      {view.state === "joined" ? (
-        <p className="mt-3 text-base text-slate-700">
-          {view.nextAt
-            ? `Your first request arrives on ${dayText(view.nextAt, timeZone)}.`
-            : "Your first request arrives in your app when the first period starts."}
-        </p>
+      {view.state === "paid" && view.plan ? (
+        <p className="mt-3 text-base text-slate-700">You are now a member of {view.plan}: its next requests come to your app.</p>
       ) : null}
     </div>
   );

@@ -261,7 +261,9 @@ export const AUDIT_WORDS: Record<AuditAction, AuditWords> = {
     label: "Changed a plan's members",
     target: "plan",
     sentence: (f) =>
-      `Changed the plan's members from the next period: ${Number(f.detail?.added ?? 0)} added, ${Number(f.detail?.removed ?? 0)} removed, ${Number(f.detail?.changed ?? 0)} amounts changed`,
+      text(f.detail?.payPage)
+        ? `Added a payer who paid through the pay page /pay/${text(f.detail?.payPage) ?? ""} to the plan`
+        : `Changed the plan's members from the next period: ${Number(f.detail?.added ?? 0)} added, ${Number(f.detail?.removed ?? 0)} removed, ${Number(f.detail?.changed ?? 0)} amounts changed`,
   },
   "plan.schedule_changed": {
     label: "Changed a plan's schedule",

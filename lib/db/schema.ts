@@ -838,7 +838,12 @@ export const payPages = pgTable(
   (t) => [
     uniqueIndex("pay_pages_slug_key").on(t.slug),
     index("pay_pages_created_idx").on(t.createdAt),
-    check("pay_pages_amount_check", sql`(${t.amountFixed} is not null) <> (${t.amountMin} is not null and ${t.amountMax} is not null)`),
+    // A fixed amount, or bounds (the least not above the most), never both.
+    check(
+      "pay_pages_amount_check",
+      sql`(${t.amountFixed} is not null and ${t.amountMin} is null and ${t.amountMax} is null) or (${t.amountFixed} is null and ${t.amountMin} is not null and ${t.amountMax} is not null and ${t.amountMin} <= ${t.amountMax})`,
+    ),
+    check("pay_pages_limits_check", sql`${t.dailyLimit} > 0 and (${t.maxPayments} is null or ${t.maxPayments} > 0)`),
   ],
 );
 

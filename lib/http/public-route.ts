@@ -35,7 +35,8 @@ export function withPublic<P extends Record<string, string> = Record<string, nev
       const actor: PublicActor = { kind: "public", ip: clientIp(request.headers) };
       return await handler(request, { actor, db: await getDb(), params });
     } catch (error) {
-      return errorResponse(error, `${request.method} ${request.nextUrl.pathname}`);
+      // A status link's token is the payer's: the log names the route, not the link.
+      return errorResponse(error, `${request.method} ${request.nextUrl.pathname.replace(/\/s\/[^/]+$/, "/s/…")}`);
     }
   };
 }

@@ -52,28 +52,32 @@ export async function createPayPage(db: Db, actor: Actor, input: PayPageCreate):
   const person = requirePerson(actor);
   const badPlan = await checkPlan(db, input.planId);
   if (badPlan) return badPlan;
-  const [row] = await db
-    .insert(payPages)
-    .values({
-      slug: input.slug,
-      title: input.title,
-      description: input.description,
-      ...amountColumns(input.amount),
-      fields: input.fields,
-      planId: input.planId,
-      active: input.active,
-      expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
-      maxPayments: input.maxPayments,
-      successMessage: input.successMessage,
-      dailyLimit: input.dailyLimit,
-      createdBy: person.id,
-    })
-    .onConflictDoNothing({ target: payPages.slug })
-    .returning({ id: payPages.id });
-  if (!row) return { kind: "slug_taken" };
-  await writeAudit(db, { action: "pay_page.created", ...by(actor), target: row.id, detail: { slug: input.slug, title: input.title } });
-  const page = await getPayPage(db, row.id);
-  if (!page) throw new Error(`pay page ${row.id} vanished after it was made`);
+  // The page and its audit row commit together.
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(payPages)
+      .values({
+        slug: input.slug,
+        title: input.title,
+        description: input.description,
+        ...amountColumns(input.amount),
+        fields: input.fields,
+        planId: input.planId,
+        active: input.active,
+        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+        maxPayments: input.maxPayments,
+        successMessage: input.successMessage,
+        dailyLimit: input.dailyLimit,
+        createdBy: person.id,
+      })
+      .onConflictDoNothing({ target: payPages.slug })
+      .returning({ id: payPages.id });
+    if (row) await writeAudit(tx, { action: "pay_page.created", ...by(actor), target: row.id, detail: { slug: input.slug, title: input.title } });
+    return row?.id ?? null;
+  });
+  if (!id) return { kind: "slug_taken" };
+  const page = await getPayPage(db, id);
+  if (!page) throw new Error(`pay page ${id} vanished after it was made`);
   return { kind: "created", page };
 }
 
@@ -89,25 +93,27 @@ export async function changePayPage(db: Db, actor: Actor, id: string, patch: Pay
     const badPlan = await checkPlan(db, patch.planId);
     if (badPlan) return badPlan;
   }
-  await db
-    .update(payPages)
-    .set({
-      ...(patch.title !== undefined && { title: patch.title }),
-      ...(patch.description !== undefined && { description: patch.description }),
-      ...(patch.amount !== undefined && amountColumns(patch.amount)),
-      ...(patch.fields !== undefined && {
-        fields: patch.fields.map((f) => ({ label: f.label, required: f.required ?? false, reference: f.reference ?? false })),
-      }),
-      ...(patch.planId !== undefined && { planId: patch.planId }),
-      ...(patch.active !== undefined && { active: patch.active }),
-      ...(patch.expiresAt !== undefined && { expiresAt: patch.expiresAt ? new Date(patch.expiresAt) : null }),
-      ...(patch.maxPayments !== undefined && { maxPayments: patch.maxPayments }),
-      ...(patch.successMessage !== undefined && { successMessage: patch.successMessage }),
-      ...(patch.dailyLimit !== undefined && { dailyLimit: patch.dailyLimit }),
-      updatedAt: new Date(),
-    })
-    .where(eq(payPages.id, id));
-  await writeAudit(db, { action: "pay_page.changed", ...by(actor), target: id, detail: { slug: current.slug, fields: Object.keys(patch) } });
+  await db.transaction(async (tx) => {
+    await tx
+      .update(payPages)
+      .set({
+        ...(patch.title !== undefined && { title: patch.title }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.amount !== undefined && amountColumns(patch.amount)),
+        ...(patch.fields !== undefined && {
+          fields: patch.fields.map((f) => ({ label: f.label, required: f.required ?? false, reference: f.reference ?? false })),
+        }),
+        ...(patch.planId !== undefined && { planId: patch.planId }),
+        ...(patch.active !== undefined && { active: patch.active }),
+        ...(patch.expiresAt !== undefined && { expiresAt: patch.expiresAt ? new Date(patch.expiresAt) : null }),
+        ...(patch.maxPayments !== undefined && { maxPayments: patch.maxPayments }),
+        ...(patch.successMessage !== undefined && { successMessage: patch.successMessage }),
+        ...(patch.dailyLimit !== undefined && { dailyLimit: patch.dailyLimit }),
+        updatedAt: new Date(),
+      })
+      .where(eq(payPages.id, id));
+    await writeAudit(tx, { action: "pay_page.changed", ...by(actor), target: id, detail: { slug: current.slug, fields: Object.keys(patch) } });
+  });
   const page = await getPayPage(db, id);
   if (!page) return { kind: "not_found" };
   return { kind: "changed", page };

@@ -1,10 +1,11 @@
 import "server-only";
 
-import { desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
 
 import { nairaText } from "@/lib/client/money";
 import type { PayPageAmount } from "@/lib/client/pay-pages/schemas";
 import type { PayPageCounts, PayPageState, PayPageView, PayStatusView, PublicPayPage } from "@/lib/client/pay-pages/view";
+import { dayOf, startOfDay } from "@/lib/client/time/zone";
 import { getConfig } from "@/lib/config";
 import { queryRows, type Db } from "@/lib/db/client";
 import { payPages, payPageSubmissions, plans, staff, type PayPageRow } from "@/lib/db/schema";
@@ -30,7 +31,7 @@ async function countsOf(db: Db, ids: string[]): Promise<Map<string, Omit<PayPage
           count(*) filter (where r.status is not null and r.status <> 'failed')::int as requests,
           count(*) filter (where r.status = 'accepted')::int as accepted,
           count(*) filter (where r.status = 'declined')::int as declined,
-          coalesce(sum(p.amount), 0)::numeric(18,2)::text as collected
+          coalesce(sum(p.settled_amount), 0)::numeric(18,2)::text as collected
         from pay_page_submissions s
         left join fund_requests r on r.id = s.fund_request_id
         left join payments p on p.fund_request_id = r.id
@@ -132,6 +133,29 @@ export async function acceptedCount(db: Db, pageId: string): Promise<number> {
   return row?.n ?? 0;
 }
 
+/**
+ * Requests of a page that may still be paid or were: accepted, pending, sending or of unknown outcome. The sender
+ * checks most payments against these, so a page of one payment never has ten out at once.
+ */
+export async function committedCount(db: Db, pageId: string): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from pay_page_submissions s join fund_requests r on r.id = s.fund_request_id
+        where s.page_id = ${pageId}::uuid and r.status in ('accepted', 'pending', 'sending', 'unknown')`,
+  );
+  return row?.n ?? 0;
+}
+
+/** Submissions a page took today, in TIMEZONE days: what its daily limit counts. */
+export async function submittedToday(tx: Db, pageId: string, now: Date): Promise<number> {
+  const timeZone = getConfig().timeZone;
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(payPageSubmissions)
+    .where(and(eq(payPageSubmissions.pageId, pageId), gte(payPageSubmissions.createdAt, startOfDay(dayOf(now, timeZone), timeZone))));
+  return row?.n ?? 0;
+}
+
 /** The public page by its slug, counting the view; null when there is none. Nothing about anyone is read. */
 export async function viewPublicPage(db: Db, slug: string, now = new Date()): Promise<PublicPayPage | null> {
   if (!/^[a-z0-9-]{3,60}$/.test(slug)) return null;
@@ -142,6 +166,7 @@ export async function viewPublicPage(db: Db, slug: string, now = new Date()): Pr
     .returning();
   if (!page) return null;
   const accepted = page.maxPayments === null ? 0 : await acceptedCount(db, page.id);
+  const state = stateOf(page, accepted, now);
   return {
     slug: page.slug,
     businessName: (await getSettings(db)).businessName,
@@ -149,7 +174,8 @@ export async function viewPublicPage(db: Db, slug: string, now = new Date()): Pr
     description: page.description,
     amount: amountOf(page),
     fields: page.fields.map((f) => ({ label: f.label, required: f.required })),
-    state: stateOf(page, accepted, now),
+    // Past its daily limit, the page says so before anyone types a tag.
+    state: state === "open" && (await submittedToday(db, page.id, now)) >= page.dailyLimit ? "today_full" : state,
   };
 }
 
@@ -165,18 +191,17 @@ export async function readPayStatus(db: Db, slug: string, token: string): Promis
     amount: string;
     status: string;
     request_status: string | null;
-    plan_id: string | null;
+    plan_name: string | null;
   }>(
     db,
-    sql`select pp.title, pp.success_message, s.amount::text as amount, s.status, r.status as request_status, pp.plan_id::text as plan_id
-        from pay_page_submissions s join pay_pages pp on pp.id = s.page_id
+    sql`select pp.title, pp.success_message, s.amount::text as amount, s.status, r.status as request_status, pl.name as plan_name
+        from pay_page_submissions s join pay_pages pp on pp.id = s.page_id left join plans pl on pl.id = pp.plan_id
         left join fund_requests r on r.id = s.fund_request_id
         where s.token = ${token} and pp.slug = ${slug}`,
   );
   const row = rows[0];
   if (!row) return null;
-  const state: PayStatusView["state"] =
-    row.request_status === "accepted" ? "paid" : row.request_status === "declined" ? "declined" : row.status === "joined" ? "joined" : "waiting";
+  const state: PayStatusView["state"] = row.request_status === "accepted" ? "paid" : row.request_status === "declined" ? "declined" : "waiting";
   return {
     state,
     title: row.title,
@@ -184,12 +209,6 @@ export async function readPayStatus(db: Db, slug: string, token: string): Promis
     amount: row.amount,
     amountText: nairaText(row.amount),
     successMessage: state === "paid" ? row.success_message : null,
-    nextAt: null,
+    plan: state === "paid" ? row.plan_name : null,
   };
-}
-
-/** The submission behind a status token (the send job and tests read it). */
-export async function findSubmission(db: Db, token: string) {
-  const [row] = await db.select().from(payPageSubmissions).where(eq(payPageSubmissions.token, token));
-  return row ?? null;
 }

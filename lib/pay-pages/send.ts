@@ -6,11 +6,20 @@ import { appendSentRow } from "@/lib/campaigns/repo";
 import { coolingDown } from "@/lib/campaigns/ask-again";
 import { dayOf, startOfDay } from "@/lib/client/time/zone";
 import { getConfig } from "@/lib/config";
-import { queryRows, type Db } from "@/lib/db/client";
-import { campaignRows, fundRequests, payPages, payPageSubmissions, planPeriods, type PayPageRow, type PayPageSubmissionRow } from "@/lib/db/schema";
-import { openPayPageSurge } from "@/lib/exceptions/detect";
+import type { Db } from "@/lib/db/client";
+import {
+  campaignRows,
+  fundRequests,
+  payPages,
+  payPageSubmissions,
+  planPeriods,
+  plans,
+  type FundRequestRow,
+  type PayPageRow,
+  type PayPageSubmissionRow,
+} from "@/lib/db/schema";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { doNotAskRefusal } from "@/lib/payers/do-not-ask";
-import { changeMembers } from "@/lib/plans/repo";
 import { createKeyedFundRequest } from "@/lib/requests/create";
 import type { RequestDeps } from "@/lib/requests/deps";
 import { payPageKey } from "@/lib/requests/keys";
@@ -18,7 +27,9 @@ import { findRequestByIdempotencyKey } from "@/lib/requests/repo";
 import { ServiceError } from "@/lib/service/errors";
 import { getSettings } from "@/lib/settings/repo";
 
-import { acceptedCount, stateOf } from "./queries";
+import { joinPaidMembers } from "./join";
+import { committedCount, stateOf } from "./queries";
+import { checkSurges } from "./surge";
 
 // The pay pages' sender (docs/architecture.md "Pay pages"): the job that turns queued submissions into requests,
 // through the `public` share of the service budget, never from the payer's own HTTP request. Each submission's request
@@ -27,10 +38,6 @@ import { acceptedCount, stateOf } from "./queries";
 /** Per tag: at most 1 open request from pay pages and 3 a day (docs/decisions.md "Pay pages"). */
 export const TAG_OPEN_LIMIT = 1;
 export const TAG_DAILY_LIMIT = 3;
-// A surge: the last hour over 10× the page's usual hour, the usual counted as at least 5 so a new page's first busy
-// hour (a WhatsApp post) is not one.
-const SURGE_FACTOR = 10;
-const SURGE_FLOOR = 5;
 
 export interface PayPassResult {
   handled: number;
@@ -39,7 +46,9 @@ export interface PayPassResult {
   waitMs: number;
 }
 
-type Hold = "page_closed" | "do_not_ask" | "cooling_down" | "open_request" | "tag_daily_limit" | "already_asked" | "no_sender";
+type Hold = "stale" | "page_closed" | "do_not_ask" | "cooling_down" | "open_request" | "tag_daily_limit" | "already_asked" | "no_sender" | "error";
+/** A submission still queued this long after it was made is held: its payer has long left the page. */
+const STALE_MS = 30 * 60_000;
 
 async function settle(db: Db, id: string, set: Partial<PayPageSubmissionRow>): Promise<void> {
   await db
@@ -74,8 +83,13 @@ async function holdFor(db: Db, s: PayPageSubmissionRow, now: Date): Promise<Hold
   return null;
 }
 
-/** The plan's current period's campaign (the latest period due and made), or null while none has come. */
+/**
+ * An active plan's current period's campaign (the latest period due, made), or null: before its first period, when the
+ * latest was missed, or when the plan is paused or ended (its latest period is then not the current one).
+ */
 async function currentPeriodCampaign(db: Db, planId: string, now: Date): Promise<string | null> {
+  const [plan] = await db.select({ status: plans.status }).from(plans).where(eq(plans.id, planId));
+  if (plan?.status !== "active") return null;
   const [period] = await db
     .select({ campaignId: planPeriods.campaignId })
     .from(planPeriods)
@@ -100,54 +114,45 @@ async function askedInCampaign(db: Db, campaignId: string, tagKey: string): Prom
   return rows.length > 0;
 }
 
-/** One submission: held, joined (a plan page before its first period), or sent. Throws a budget refusal untouched. */
+/** Sent, or failed when the service refused it; on a plan page also a row of the current period's campaign. */
+async function finishSent(db: Db, page: PayPageRow, s: PayPageSubmissionRow, request: FundRequestRow, campaignId: string | null): Promise<void> {
+  if (campaignId && request.status !== "failed")
+    await appendSentRow(db, campaignId, {
+      tag: s.tag,
+      amount: s.amount,
+      description: page.title,
+      businessReference: request.businessReference,
+      fundRequestId: request.id,
+    });
+  await settle(db, s.id, { status: request.status === "failed" ? "failed" : "sent", fundRequestId: request.id });
+}
+
+/**
+ * One submission: held, or sent. A request already made under the submission's key (a pass cut off after its service
+ * call) is finished whatever changed since, so it is never held after it was sent. Throws a budget refusal untouched.
+ */
 async function handle(deps: RequestDeps, page: PayPageRow, s: PayPageSubmissionRow, now: Date): Promise<void> {
   const { db } = deps;
-  if (stateOf(page, page.maxPayments === null ? 0 : await acceptedCount(db, page.id), now) !== "open")
+  const key = payPageKey(s.id);
+  const campaignId = page.planId ? await currentPeriodCampaign(db, page.planId, now) : null;
+  const made = await findRequestByIdempotencyKey(db, key);
+  if (made) return finishSent(db, page, s, made, campaignId);
+  if (now.getTime() - s.createdAt.getTime() > STALE_MS) return settle(db, s.id, { status: "held", heldReason: "stale" });
+  if (stateOf(page, page.maxPayments === null ? 0 : await committedCount(db, page.id), now) !== "open")
     return settle(db, s.id, { status: "held", heldReason: "page_closed" });
   const hold = await holdFor(db, s, now);
   if (hold) return settle(db, s.id, { status: "held", heldReason: hold });
   if (!page.createdBy) return settle(db, s.id, { status: "held", heldReason: "no_sender" });
+  if (campaignId && (await askedInCampaign(db, campaignId, s.tagKey))) return settle(db, s.id, { status: "held", heldReason: "already_asked" });
   const reference = page.fields.findIndex((f) => f.reference);
   const businessReference = reference >= 0 ? s.fields[reference] || null : null;
-  let campaignId: string | null = null;
-  if (page.planId) {
-    // Joins from the current period: a second submission finds the member there and adds nobody.
-    await changeMembers(db, page.planId, { add: [{ tag: s.tag, amount: s.amount, description: "" }], remove: [], change: [] });
-    campaignId = await currentPeriodCampaign(db, page.planId, now);
-    if (!campaignId) return settle(db, s.id, { status: "joined" });
-    if (await askedInCampaign(db, campaignId, s.tagKey)) return settle(db, s.id, { status: "held", heldReason: "already_asked" });
-  }
-  const key = payPageKey(s.id);
-  const outcome = await createKeyedFundRequest(
-    deps,
-    { tag: s.tag, amount: s.amount, description: page.title, businessReference, meta: { payPage: page.slug } },
-    key,
-    { id: page.createdBy, name: `Pay page ${page.slug}` },
-  );
-  const fundRequestId = (await findRequestByIdempotencyKey(db, key))?.id;
-  if (!fundRequestId) throw new Error(`pay page submission ${s.id} has no request after its send`);
-  if (campaignId) await appendSentRow(db, campaignId, { tag: s.tag, amount: s.amount, description: page.title, businessReference, fundRequestId });
-  await settle(db, s.id, { status: outcome.kind === "service_failed" ? "failed" : "sent", fundRequestId });
-}
-
-/** Opens a `pay_page_surge` for each page whose last hour ran over 10× its usual hour of the past week. */
-async function checkSurges(db: Db, pageIds: readonly string[], now: Date): Promise<void> {
-  for (const pageId of pageIds) {
-    const [row] = await queryRows<{ last_hour: number; week: number; slug: string }>(
-      db,
-      sql`select count(*) filter (where s.created_at > ${now}::timestamptz - interval '1 hour')::int as last_hour,
-            count(*) filter (where s.created_at <= ${now}::timestamptz - interval '1 hour')::int as week, p.slug
-          from pay_pages p left join pay_page_submissions s on s.page_id = p.id and s.created_at > ${now}::timestamptz - interval '7 days 1 hour'
-          where p.id = ${pageId}::uuid group by p.slug`,
-    );
-    if (!row) continue;
-    const usual = Math.max(SURGE_FLOOR, row.week / (7 * 24));
-    if (row.last_hour > SURGE_FACTOR * usual) {
-      const hour = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
-      await openPayPageSurge(db, { pageId, slug: row.slug, hour, count: row.last_hour, usual });
-    }
-  }
+  await createKeyedFundRequest(deps, { tag: s.tag, amount: s.amount, description: page.title, businessReference, meta: { payPage: page.slug } }, key, {
+    id: page.createdBy,
+    name: `Pay page ${page.slug}`,
+  });
+  const request = await findRequestByIdempotencyKey(db, key);
+  if (!request) throw new Error(`pay page submission ${s.id} has no request after its send`);
+  await finishSent(db, page, s, request, campaignId);
 }
 
 /** Sends up to `max` queued submissions, oldest first; a budget with no room ends the pass with its wait. */
@@ -173,13 +178,21 @@ export async function sendPayPageSubmissions(deps: RequestDeps, max: number, sig
       await handle(deps, page, s, now());
     } catch (error) {
       if (error instanceof ServiceError && error.budgetRefused) {
-        await checkSurges(db, [...pages.keys()], now());
+        await afterPass(db, [...pages.keys()], now());
         return { handled, more: true, waitMs: error.retryAfterMs ?? 5_000 };
       }
-      throw error;
+      // One submission that cannot be handled never blocks the queue behind it: it is held, and the log says why.
+      console.error(`[pay-pages] submission ${s.id} could not be sent: ${safeErrorSummary(error)}`);
+      await settle(db, s.id, { status: "held", heldReason: "error" });
     }
     handled += 1;
   }
-  await checkSurges(db, [...pages.keys()], now());
+  await afterPass(db, [...pages.keys()], now());
   return { handled, more: queued.length === max, waitMs: 0 };
+}
+
+/** After each pass: the surges of the pages it touched, and plan members whose pay-page request was paid. */
+async function afterPass(db: Db, pageIds: readonly string[], now: Date): Promise<void> {
+  await checkSurges(db, pageIds, now);
+  await joinPaidMembers(db, now);
 }

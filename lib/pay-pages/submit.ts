@@ -3,6 +3,7 @@ import "server-only";
 import { createHmac, randomBytes } from "node:crypto";
 
 import { and, eq, gte, sql } from "drizzle-orm";
+import ipaddr from "ipaddr.js";
 
 import type { PublicActor } from "@/lib/actors/actor";
 import { authorize } from "@/lib/actors/permissions";
@@ -17,7 +18,7 @@ import { payPages, payPageSubmissions } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
 
 import { spendChallenge, type ChallengeCheck } from "./challenge";
-import { acceptedCount, amountOf, stateOf } from "./queries";
+import { acceptedCount, amountOf, stateOf, submittedToday } from "./queries";
 import { wakePayPageSender } from "./send.job";
 
 // A payer submits a pay page (docs/architecture.md "Pay pages"): the page's state and amount, the proof of work, the
@@ -39,11 +40,25 @@ export type SubmitOutcome =
   | { kind: "address_limited"; retryAfterSeconds: number }
   | { kind: "page_daily_limit" };
 
-/** A keyed hash of the address: limits count it without the submissions table ever holding an address. */
+/**
+ * What the limits count for an address: an IPv4 address as it is, an IPv6 address by its /64 (one host holds a whole
+ * /64, so counting each address would let it use a new one per try); a port or brackets a proxy wrote are dropped.
+ */
+export function addressBucket(ip: string | null): string {
+  const text = (ip ?? "").trim();
+  const bare = /^\[([^\]]+)\](?::\d+)?$/.exec(text)?.[1] ?? /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(text)?.[1] ?? text;
+  if (!ipaddr.isValid(bare)) return bare || "unknown";
+  const parsed = ipaddr.process(bare);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  return `${(parsed as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(":")}::/64`;
+}
+
+/** A keyed hash of the address's bucket: limits count it without the submissions table ever holding an address. */
 export function addressKey(ip: string | null): string {
-  return createHmac("sha256", derivedKey(getConfig().authSecret, "pay-address"))
-    .update(ip ?? "unknown")
-    .digest("base64url");
+  return createHmac("sha256", derivedKey(getConfig().authSecret, "pay-address")).update(addressBucket(ip)).digest("base64url");
 }
 
 function checkAnswers(page: typeof payPages.$inferSelect, input: PaySubmit): { amount: string } | { fields: Record<string, string> } {
@@ -76,15 +91,6 @@ async function addressWait(tx: Db, key: string, now: Date): Promise<number | nul
     if (oldest) return Math.max(1, Math.ceil((oldest.at.getTime() + limit.windowMs - now.getTime()) / 1000));
   }
   return null;
-}
-
-async function submittedToday(tx: Db, pageId: string, now: Date): Promise<number> {
-  const timeZone = getConfig().timeZone;
-  const [row] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(payPageSubmissions)
-    .where(and(eq(payPageSubmissions.pageId, pageId), gte(payPageSubmissions.createdAt, startOfDay(dayOf(now, timeZone), timeZone))));
-  return row?.n ?? 0;
 }
 
 export async function submitPayPage(db: Db, actor: PublicActor, slug: string, input: PaySubmit, now = new Date()): Promise<SubmitOutcome> {

@@ -12,6 +12,7 @@ import { NOTIFICATION_DAYS, pruneNotifications } from "@/lib/notifications/reten
 import { DELIVERY_DAYS, pruneDeliveries } from "@/lib/outbound/deliveries";
 import { defineJob } from "@/lib/jobs/define";
 import { purgeSpentChallenges } from "@/lib/pay-pages/challenge";
+import { forgetPayAddresses } from "@/lib/pay-pages/retention";
 import { pruneDeliveryLog } from "@/lib/webhooks/log-retention";
 
 // What is kept how long (docs/architecture.md, "Jobs"; docs/decisions.md): each owner's prune function, hourly.
@@ -35,6 +36,7 @@ export const retentionJob = defineJob({
       const sent = await pruneDeliveries(db);
       const apiState = await pruneApiKeyState(db);
       const challenges = await purgeSpentChallenges(db);
+      const addresses = await forgetPayAddresses(db);
       if (deliveries > 0) log(`[retention] ${deliveries} delivery-log rows older than ${days} days removed`);
       if (sessions > 0) log(`[retention] ${sessions} ended or expired session rows removed`);
       if (old > 0) log(`[retention] ${old} events older than ${EVENT_DAYS} days removed`);
@@ -42,6 +44,7 @@ export const retentionJob = defineJob({
       if (told > 0) log(`[retention] ${told} notifications older than ${NOTIFICATION_DAYS} days removed`);
       if (apiState > 0) log(`[retention] ${apiState} spent idempotency keys and rate windows of API keys removed`);
       if (challenges > 0) log(`[retention] ${challenges} expired pay-page challenges removed`);
+      if (addresses > 0) log(`[retention] the address hashes of ${addresses} pay-page submissions older than 2 days forgotten`);
       if (refusals > 0) log(`[retention] ${refusals} refused sign-in rows older than 90 days removed from the audit log`);
     },
 });

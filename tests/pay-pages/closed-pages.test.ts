@@ -103,4 +103,39 @@ describe("a closed pay page", () => {
     expect(await control.count(CREATE_CALL)).toBe(calls);
     expect((await viewPublicPage(db, page.slug))?.state).toBe("full");
   });
+
+  it("of one payment sends no second request while the first is still out", async () => {
+    const control = sandboxControl(app.sandbox);
+    const page = await newPage({ maxPayments: 1 });
+    for (let i = 0; i < 3; i++) expect((await post(page.slug)).status).toBe(202);
+    const calls = await control.count(CREATE_CALL);
+    await payPass(db);
+    const statuses = (await submissionsOf(page.id)).map((s) => [s.status, s.heldReason]).sort();
+    expect(statuses).toEqual([
+      ["held", "page_closed"],
+      ["held", "page_closed"],
+      ["sent", null],
+    ]);
+    expect(await control.count(CREATE_CALL)).toBe(calls + 1);
+  });
+
+  it("at its daily limit says so when opened, before anyone types a tag", async () => {
+    const page = await newPage({ dailyLimit: 1 });
+    expect((await viewPublicPage(db, page.slug))?.state).toBe("open");
+    expect((await post(page.slug)).status).toBe(202);
+    expect((await viewPublicPage(db, page.slug))?.state).toBe("today_full");
+    expect((await post(page.slug)).status).toBe(429);
+    // Nothing left queued for the other tests' passes to send.
+    await payPass(db);
+  });
+
+  it("holds a submission still queued 30 minutes after it was made: its payer has left", async () => {
+    const control = sandboxControl(app.sandbox);
+    const page = await newPage();
+    expect((await post(page.slug)).status).toBe(202);
+    const calls = await control.count(CREATE_CALL);
+    await payPass(db, 100, () => new Date(Date.now() + 31 * 60_000));
+    expect((await submissionsOf(page.id)).map((s) => [s.status, s.heldReason])).toEqual([["held", "stale"]]);
+    expect(await control.count(CREATE_CALL)).toBe(calls);
+  });
 });

@@ -11,7 +11,14 @@ import { sendPayPageSubmissions, type PayPassResult } from "@/lib/pay-pages/send
 import { requestDeps } from "@/lib/requests/deps";
 import { getPublicService } from "@/lib/service/app-client";
 
+import { POST as deliver } from "@/app/api/webhooks/peer-transfer/route";
+import { paymentDeps } from "@/lib/payments/deps";
+import { linkPayment } from "@/lib/payments/link";
+
 import type { CallInit } from "./in-process-app";
+import type { SandboxControl } from "./sandbox-control";
+import { SIGNATURE_HEADER } from "./sign-delivery";
+import { waitFor } from "./wait-for";
 import { solvedChallenge } from "./pay-solve";
 
 export { solvedChallenge } from "./pay-solve";
@@ -38,8 +45,8 @@ export function payInit(slug: string, body: PayBody, address: string): CallInit<
 }
 
 /** One pass of the pay pages' sender as its job runs it: the app's `public` service client, no fetch gate. */
-export function payPass(db: Db, max = 100): Promise<PayPassResult> {
-  return sendPayPageSubmissions({ ...requestDeps(db, getPublicService()), fetchGate: undefined }, max);
+export function payPass(db: Db, max = 100, now?: () => Date): Promise<PayPassResult> {
+  return sendPayPageSubmissions({ ...requestDeps(db, getPublicService()), fetchGate: undefined }, max, undefined, now);
 }
 
 /**
@@ -48,3 +55,22 @@ export function payPass(db: Db, max = 100): Promise<PayPassResult> {
  * them to the webhook route themselves); a service limit so high no pass waits for the budget.
  */
 export const PAY_APP_ENV = { TRUST_PROXY: "1", APP_URL: "http://127.0.0.1:9", SERVICE_RATE_LIMIT_PER_MIN: "60000" } as const;
+
+/**
+ * The payer accepts `requestId` in the sandbox's app; the service's signed notice (whose delivery to the suites'
+ * unreachable APP_URL failed) is handed to the webhook route as sent, and linked as the payment's follow-up job would.
+ */
+export async function acceptAndLink(db: Db, control: SandboxControl, requestId: string): Promise<void> {
+  await control.accept(requestId);
+  const delivery = await waitFor("the sandbox's payment notice", async () => (await control.deliveries()).find((d) => String(d.request_id) === requestId));
+  const received = await deliver(
+    new Request("http://localhost/api/webhooks/peer-transfer", {
+      method: "POST",
+      headers: { "content-type": "application/json", [SIGNATURE_HEADER]: delivery.signature },
+      body: delivery.body,
+    }),
+  );
+  if (received.status !== 200) throw new Error(`the payment notice was answered ${received.status}`);
+  const linked = await linkPayment(paymentDeps(db), delivery.transaction_uuid);
+  if (!linked.linked) throw new Error(`the payment was not linked: ${JSON.stringify(linked)}`);
+}

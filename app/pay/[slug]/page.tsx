@@ -6,16 +6,17 @@ import { cache } from "react";
 import { amountAsked } from "@/components/pay/naira";
 import { PayForm } from "@/components/pay/pay-form";
 import { SLUG_RE } from "@/lib/client/pay-pages/schemas";
-import type { PayPageState } from "@/lib/client/pay-pages/view";
+import type { PublicPageState } from "@/lib/client/pay-pages/view";
 import { getDb } from "@/lib/db";
 import { viewPublicPage } from "@/lib/pay-pages/queries";
 
 type Params = Promise<{ slug: string }>;
 
-const CLOSED: Record<Exclude<PayPageState, "open">, string> = {
+const CLOSED: Record<Exclude<PublicPageState, "open">, string> = {
   off: "This page is not taking payments right now.",
   expired: "This page has closed.",
   full: "This page has taken all the payments it can.",
+  today_full: "This page has taken all it can for today. Try again tomorrow.",
 };
 
 // Once per request: the metadata and the page share one read, so a visit counts one view.

@@ -5,10 +5,13 @@ import type { PayPageAmount } from "./schemas";
 /** `off`: turned off; `expired`: past its expiry; `full`: its most payments reached. Only `open` sends. */
 export type PayPageState = "open" | "off" | "expired" | "full";
 
+/** What the public page says: a page's state, or `today_full` when it has taken its daily limit of submissions. */
+export type PublicPageState = PayPageState | "today_full";
+
 export interface PayPageCounts {
   views: number;
   submissions: number;
-  /** Requests sent and taken by the service (one it refused, such as an unknown tag's, is not counted; nor a plan page's "joined"). */
+  /** Requests sent and taken by the service (one it refused, such as an unknown tag's, is not counted). */
   requests: number;
   accepted: number;
   declined: number;
@@ -48,12 +51,12 @@ export interface PublicPayPage {
   description: string;
   amount: PayPageAmount;
   fields: { label: string; required: boolean }[];
-  state: PayPageState;
+  state: PublicPageState;
 }
 
 /** The payer's status link: `waiting` until the request is accepted (paid) or declined. */
 export interface PayStatusView {
-  state: "waiting" | "paid" | "declined" | "joined";
+  state: "waiting" | "paid" | "declined";
   title: string;
   businessName: string;
   /** Naira, two decimals. */
@@ -61,6 +64,6 @@ export interface PayStatusView {
   /** As the service formats money ("₦5,000.00"). */
   amountText: string;
   successMessage: string | null;
-  /** For `joined` (a plan page, the period still to come): when the plan's next request is sent, ISO. */
-  nextAt: string | null;
+  /** A plan page's plan, which paying joins (named once paid); null for any other page. */
+  plan: string | null;
 }

@@ -4,7 +4,6 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 
 import { PayStatus } from "@/components/pay/pay-status";
-import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db";
 import { readPayStatus } from "@/lib/pay-pages/queries";
 
@@ -31,7 +30,7 @@ export default async function PayStatusPage({ params }: { params: Params }) {
   return (
     <main className="mx-auto w-full max-w-md px-4 py-8 sm:py-12">
       <p className="mb-1 text-sm font-medium text-slate-600">{status.businessName}</p>
-      <PayStatus slug={slug.toLowerCase()} token={token} initial={status} timeZone={getConfig().timeZone} />
+      <PayStatus slug={slug.toLowerCase()} token={token} initial={status} />
     </main>
   );
 }
