@@ -11,7 +11,6 @@ import { derivedKey } from "@/lib/auth/derived-key";
 import { amountFits, type PaySubmit } from "@/lib/client/pay-pages/schemas";
 import type { PayPageState } from "@/lib/client/pay-pages/view";
 import { payerKey } from "@/lib/client/payers/tag";
-import { dayOf, startOfDay } from "@/lib/client/time/zone";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { payPages, payPageSubmissions } from "@/lib/db/schema";
