@@ -37,13 +37,12 @@ export function BusinessName({ initial }: { initial: string }) {
   }
 
   return (
-    <section aria-labelledby="business-name-heading" className="space-y-3">
-      <h2 id="business-name-heading" className="text-lg font-semibold">
-        Business name
-      </h2>
+    // No aria-labelledby: a region named "Business name" would answer the staff form's "Name" label too.
+    <section className="space-y-3">
+      <h2 className="text-lg font-semibold">Business name</h2>
       <p className="text-sm text-slate-700">What payers see at the top of your pay pages.</p>
       <form className="flex flex-wrap items-end gap-3" noValidate onSubmit={form.handleSubmit(onSubmit)}>
-        <Field id="business-name" label="Name" error={errors.businessName?.message}>
+        <Field id="business-name" label="Shown on pay pages as" error={errors.businessName?.message}>
           <input
             id="business-name"
             className={inputClass}
