@@ -1,6 +1,6 @@
 import "server-only";
 
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 
 import type { BusinessEvent, EventType } from "@/lib/client/events/catalogue";
@@ -21,8 +21,11 @@ export interface EventConsumer {
   /** Stable (part of every job id): renaming it would act again on events not yet 30 days old. */
   name: string;
   types: readonly EventType[] | "all";
-  /** Whom this event is for (people, endpoints); [""] when there is one action per event; [] for none. */
-  recipients(db: Db, event: BusinessEvent): Promise<string[]>;
+  /**
+   * Whom events are for (people, endpoints): loads what that depends on once per dispatch pass, then answers each
+   * event's recipients ([""] when there is one action per event; [] for none) without another statement.
+   */
+  recipientsFor(db: Db): Promise<(event: BusinessEvent) => string[]>;
   job: Job<ConsumerPayload>;
 }
 
@@ -30,9 +33,24 @@ export function wants(consumer: Pick<EventConsumer, "types">, type: EventType): 
   return consumer.types === "all" || consumer.types.includes(type);
 }
 
+type EventRow = typeof events.$inferSelect;
+
+function toEvent(row: EventRow): BusinessEvent {
+  return { id: row.id, type: row.type as EventType, createdAt: row.createdAt.toISOString(), data: row.data };
+}
+
 /** The event a consumer's job names, as every consumer sees it; null once retention removed it. */
 export async function loadEvent(db: Db, id: string): Promise<BusinessEvent | null> {
   const [row] = await db.select().from(events).where(eq(events.id, id)).limit(1);
-  if (!row) return null;
-  return { id: row.id, type: row.type as EventType, createdAt: row.createdAt.toISOString(), data: row.data };
+  return row ? toEvent(row) : null;
+}
+
+/** The events a batch of jobs names, by id (those retention removed are absent). */
+export async function loadEvents(db: Db, ids: readonly string[]): Promise<Map<string, BusinessEvent>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(events)
+    .where(inArray(events.id, [...ids]));
+  return new Map(rows.map((r) => [r.id, toEvent(r)]));
 }

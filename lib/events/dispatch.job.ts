@@ -10,6 +10,7 @@ import { events } from "@/lib/db/schema";
 import { defineJob, type Job } from "@/lib/jobs/define";
 import { wakeWorkers } from "@/lib/jobs/engine";
 import { derivedJobId } from "@/lib/jobs/ids";
+import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 
 import { wants, type ConsumerPayload, type EventConsumer } from "./consumer";
 
@@ -19,6 +20,8 @@ import { wants, type ConsumerPayload, type EventConsumer } from "./consumer";
 const QUEUE = "events-dispatch";
 /** Pause between passes: an event waits at most this (plus a poll) before its consumers' jobs are queued. */
 const EVERY_MS = 500;
+/** The longest a pass waits for a lull in the payments arriving: their consumers still start within seconds. */
+const YIELD_MAX_MS = 2_000;
 /** Events per pass: a burst is taken in slices, the chain continuing at once while more wait. */
 const BATCH = 200;
 
@@ -36,11 +39,14 @@ export async function dispatchEvents(db: Db, boss: PgBoss, consumers: readonly E
   const rows = await db.select().from(events).where(isNull(events.dispatchedAt)).orderBy(asc(events.id)).limit(limit);
   const woken = new Set<string>();
   const jobs: PgBoss.JobInsert<ConsumerPayload>[] = [];
+  // Each consumer reads what its recipients depend on once a pass, not once an event: a burst of payments is
+  // hundreds of events, and on the embedded database every statement waits behind the payments arriving.
+  const deciders = rows.length === 0 ? [] : await Promise.all(consumers.map(async (c) => ({ consumer: c, recipients: await c.recipientsFor(db) })));
   for (const row of rows) {
     const event = { id: row.id, type: row.type as EventType, createdAt: row.createdAt.toISOString(), data: row.data };
-    for (const consumer of consumers) {
+    for (const { consumer, recipients } of deciders) {
       if (!wants(consumer, event.type)) continue;
-      for (const recipient of await consumer.recipients(db, event)) {
+      for (const recipient of recipients(event)) {
         jobs.push({ id: consumerJobId(consumer.name, event.id, recipient), name: consumer.job.queue, data: { eventId: event.id, recipient } });
         woken.add(consumer.job.queue);
       }
@@ -98,6 +104,9 @@ export function eventsDispatchJob(consumers: readonly EventConsumer[]): Job<Reco
       async () => {
         let taken = 0;
         try {
+          // Payments arriving come first (their 200 is what the service waits on): a pass waits for a lull in this
+          // instance's intake, at most YIELD_MAX_MS, as the payment follow-ups do.
+          await waitForQuietIntake(YIELD_MAX_MS);
           taken = await dispatchEvents(db, boss, consumers);
         } finally {
           const delay = taken === BATCH ? 0 : EVERY_MS;

@@ -16,6 +16,7 @@ import { announce } from "@/lib/live/notify";
 import { dropBalanceAfterPayment } from "@/lib/payments/after-record";
 import { insertHandPayment, type HandPaymentRecord } from "@/lib/payments/hand-record";
 import { acceptForPayment } from "@/lib/requests/status";
+import { allOrNothing } from "@/lib/db/all-or-nothing";
 
 import { toExceptionView } from "./queries";
 import { ExceptionRefused } from "./refused";
@@ -57,14 +58,15 @@ export async function recordPaymentByHand(db: Db, actor: Actor, id: string, inpu
   let recorded: HandPaymentRecord | null = null;
   // The uuid is made in the transaction; the request's side takes it there too.
   const uuid = randomUUID();
-  const linked = await acceptForPayment(db, request, { uuid, receivedAt: request.decidedAt ?? now }, async (tx) => {
+  const linked = await allOrNothing(db, async (tx) => {
+    if (!(await acceptForPayment(tx, request, { uuid, receivedAt: request.decidedAt ?? now }))) return false;
     recorded = await insertHandPayment(tx, request, { amountKobo: amount, feesKobo: fees, reference: input.payment.reference }, who.name, now, uuid);
     const [resolved] = await tx
       .update(exceptions)
       .set({ status: "resolved", resolvedById: who.id, resolvedByName: who.name, resolvedAt: now, note: input.note, paymentUuid: uuid })
       .where(and(eq(exceptions.id, id), eq(exceptions.status, "open")))
       .returning();
-    if (!resolved) throw new Error("resolved meanwhile");
+    if (!resolved) return false;
     await appendEvent(tx, "exception.resolved", toExceptionView(resolved));
     await writeAudit(tx, {
       action: "payment.recorded_by_hand",
@@ -74,6 +76,7 @@ export async function recordPaymentByHand(db: Db, actor: Actor, id: string, inpu
       ip: auditIpOf(actor),
     });
     await announce(tx, { type: "exceptions.changed" });
+    return true;
   });
   if (!linked) throw conflict("The request or this exception changed meanwhile; reload the inbox and try again.");
   await dropBalanceAfterPayment();

@@ -13,6 +13,7 @@ import { announce } from "@/lib/live/notify";
 import { auditActorOf, auditIpOf, requirePerson, type Actor } from "@/lib/actors/actor";
 import { authorize } from "@/lib/actors/permissions";
 import { writeAudit } from "@/lib/audit/write";
+import { allOrNothing } from "@/lib/db/all-or-nothing";
 import { linkByHand } from "@/lib/payments/link";
 
 import { scanExceptions } from "./detect";
@@ -117,7 +118,12 @@ async function linkAndResolve(
       "amount_differs",
       `Request #${requestId} asks ${formatMajor("NGN", request.amount)}, but this payment paid ${formatMajor("NGN", payment.actualAmount)}. Tick "Accept a different amount" to link it anyway; the audit log keeps both amounts.`,
     );
-  const done = await linkByHand(db, request, payment, resolveInTx);
+  // The payment's and request's side and this exception's, in one transaction.
+  const done = await allOrNothing(db, async (tx) => {
+    if (!(await linkByHand(tx, request, payment))) return false;
+    await resolveInTx(tx);
+    return true;
+  });
   if (!done) throw conflict("The request, the payment or this exception changed meanwhile; reload the inbox and try again.");
   linked({ paid: payment.actualAmount, asked: request.amount });
 }

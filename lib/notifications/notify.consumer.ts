@@ -9,9 +9,10 @@ import type { Channel } from "@/lib/client/notifications/preferences";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { notifications, staff } from "@/lib/db/schema";
-import { consumerPayload, loadEvent, type EventConsumer } from "@/lib/events/consumer";
+import { consumerPayload, loadEvents, type ConsumerPayload, type EventConsumer } from "@/lib/events/consumer";
 import { defineJob } from "@/lib/jobs/define";
 import { announce } from "@/lib/live/notify";
+import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 
 import { describeEvent } from "./content";
 import { queueEmail } from "./email.job";
@@ -20,6 +21,9 @@ import { allPreferences, mergePreferences } from "./preferences";
 // The notifications consumer (docs/architecture.md "Notifications"): for each event, every person whose preferences
 // want it gets one notification row (unique per event and person) and, when they chose e-mail at once, one e-mail
 // job; "digest" rows wait for the daily digest. Whether a person wants it is asked again when the job runs.
+
+/** The longest a batch of notifications waits for a lull in the payments arriving (then it runs anyway). */
+const YIELD_MAX_MS = 2_000;
 
 const EMAIL_STATE: Record<Exclude<Channel, "off">, "none" | "queued" | "digest"> = { dashboard: "none", email: "queued", digest: "digest" };
 
@@ -36,27 +40,49 @@ async function people(db: Db): Promise<{ id: string; role: Role }[]> {
   return db.select({ id: staff.id, role: staff.role }).from(staff).where(eq(staff.disabled, false));
 }
 
+type Decide = (event: Pick<BusinessEvent, "type" | "data">) => { id: string; channel: Channel }[];
+
+/** Reads the people and their preferences once, and answers who each event is for, with their channel. */
+export async function audienceOf(db: Db): Promise<Decide> {
+  const [everyone, stored] = await Promise.all([people(db), allPreferences(db)]);
+  const prefs = everyone.map((p) => ({ id: p.id, prefs: mergePreferences(p.role, stored.get(p.id)) }));
+  return (event) => prefs.map((p) => ({ id: p.id, channel: channelFor(p.prefs, event) })).filter((p) => p.channel !== "off");
+}
+
 /** Everyone the event is for, with their channel. */
 export async function audience(db: Db, event: Pick<BusinessEvent, "type" | "data">): Promise<{ id: string; channel: Channel }[]> {
-  const [everyone, stored] = await Promise.all([people(db), allPreferences(db)]);
-  return everyone.map((p) => ({ id: p.id, channel: channelFor(mergePreferences(p.role, stored.get(p.id)), event) })).filter((p) => p.channel !== "off");
+  return (await audienceOf(db))(event);
 }
 
 /** One person's notification of one event: made once (the unique pair), its e-mail queued when they chose it. */
 export async function notifyPerson(db: Db, eventId: string, staffId: string): Promise<void> {
-  const event = await loadEvent(db, eventId);
-  if (!event) return;
-  const [person] = await db.select({ id: staff.id, role: staff.role, disabled: staff.disabled }).from(staff).where(eq(staff.id, staffId)).limit(1);
-  if (!person || person.disabled) return;
-  const channel = (await audience(db, event)).find((p) => p.id === staffId)?.channel ?? "off";
-  if (channel === "off") return;
-  const content = describeEvent(event, getConfig().timeZone);
+  await notifyAll(db, [{ eventId, recipient: staffId }]);
+}
+
+/**
+ * A batch of the consumer's jobs: the people, their preferences and the events are read once for the batch, then each
+ * (event, person) gets its row. Whether a person still wants it (and is still enabled) is decided now, not at dispatch.
+ */
+async function notifyAll(db: Db, jobs: readonly ConsumerPayload[]): Promise<void> {
+  const [decide, loaded] = await Promise.all([audienceOf(db), loadEvents(db, [...new Set(jobs.map((j) => j.eventId))])]);
+  const timeZone = getConfig().timeZone;
+  for (const job of jobs) {
+    const event = loaded.get(job.eventId);
+    if (!event) continue;
+    const channel = decide(event).find((p) => p.id === job.recipient)?.channel ?? "off";
+    if (channel === "off") continue;
+    await notifyOne(db, event, job.recipient, channel, timeZone);
+  }
+}
+
+async function notifyOne(db: Db, event: BusinessEvent, staffId: string, channel: Exclude<Channel, "off">, timeZone: string): Promise<void> {
+  const content = describeEvent(event, timeZone);
   const row = await db.transaction(async (tx) => {
     const [made] = await tx
       .insert(notifications)
       .values({
         staffId,
-        eventId,
+        eventId: event.id,
         type: event.type,
         title: content.title,
         body: content.lines.join("\n"),
@@ -75,7 +101,7 @@ export async function notifyPerson(db: Db, eventId: string, staffId: string): Pr
     : await db
         .select()
         .from(notifications)
-        .where(and(eq(notifications.eventId, eventId), eq(notifications.staffId, staffId)))
+        .where(and(eq(notifications.eventId, event.id), eq(notifications.staffId, staffId)))
         .limit(1);
   if (current?.email === "queued") await queueEmail(current.id);
 }
@@ -84,7 +110,10 @@ export const notifyConsumer: EventConsumer = {
   name: "notifications",
   // Every type: whom each reaches is the preferences' business (audience), not a list kept beside the catalogue.
   types: "all",
-  recipients: async (db, event) => (await audience(db, event)).map((p) => p.id),
+  recipientsFor: async (db) => {
+    const decide = await audienceOf(db);
+    return (event) => decide(event).map((p) => p.id);
+  },
   job: defineJob({
     queue: "notify",
     payload: consumerPayload,
@@ -96,13 +125,16 @@ export const notifyConsumer: EventConsumer = {
       expireInSeconds: 60,
       retentionMinutes: 60,
     },
-    // A burst of payments to many people: 2 × 4 at a time on each instance keeps the database's pool for the pages. The
+    // A burst of payments to many people: two workers on each instance keep the database's pool for the pages; a batch
+    // of 25 reads the people and events once (the engine's fetch and completion are a statement each per batch). The
     // dispatcher wakes these workers when it queues their jobs; the poll is the fallback (another instance's dispatch).
-    work: { workers: 2, batchSize: 4, pollingIntervalSeconds: 2 },
+    work: { workers: 2, batchSize: 25, pollingIntervalSeconds: 2 },
     handler:
       ({ db }) =>
       async (jobs) => {
-        for (const job of jobs) await notifyPerson(db, job.eventId, job.recipient);
+        // Payments arriving come first: a batch waits for a lull in this instance's intake, at most YIELD_MAX_MS.
+        await waitForQuietIntake(YIELD_MAX_MS);
+        await notifyAll(db, jobs);
       },
   }),
 };

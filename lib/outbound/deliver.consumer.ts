@@ -5,7 +5,7 @@ import { defineJob } from "@/lib/jobs/define";
 
 import { queueAttempt } from "./attempt.job";
 import { ensureDelivery } from "./deliveries";
-import { endpointsFor, findEndpoint } from "./endpoints";
+import { enabledEndpoints, findEndpoint, wantsType } from "./endpoints";
 
 // The outgoing webhooks' consumer (docs/architecture.md "Outgoing webhooks"): for each event, every enabled endpoint
 // that wants its type gets one delivery (unique per event and endpoint) and its first attempt, queued at once.
@@ -13,7 +13,10 @@ import { endpointsFor, findEndpoint } from "./endpoints";
 export const deliverConsumer: EventConsumer = {
   name: "outgoing-webhooks",
   types: "all",
-  recipients: async (db, event) => (await endpointsFor(db, event.type)).map((e) => e.id),
+  recipientsFor: async (db) => {
+    const endpoints = await enabledEndpoints(db);
+    return (event) => endpoints.filter((e) => wantsType(e, event.type)).map((e) => e.id);
+  },
   job: defineJob({
     queue: "webhook-deliver",
     payload: consumerPayload,

@@ -65,12 +65,17 @@ export async function findEndpoint(db: Db, id: string): Promise<WebhookEndpointR
 }
 
 /** The enabled endpoints that want this event type. */
-export async function endpointsFor(db: Db, type: EventType): Promise<WebhookEndpointRow[]> {
-  const rows = await db
+/** Every enabled endpoint (the deliveries' consumer reads them once a dispatch pass). */
+export async function enabledEndpoints(db: Db): Promise<WebhookEndpointRow[]> {
+  return db
     .select()
     .from(webhookEndpoints)
     .where(and(live, eq(webhookEndpoints.enabled, true)));
-  return rows.filter((r) => r.eventTypes === null || r.eventTypes.includes(type));
+}
+
+/** Whether the endpoint takes events of this type (null: every type). */
+export function wantsType(endpoint: Pick<WebhookEndpointRow, "eventTypes">, type: EventType): boolean {
+  return endpoint.eventTypes === null || endpoint.eventTypes.includes(type);
 }
 
 export async function countEndpoints(db: Db): Promise<number> {

@@ -124,7 +124,7 @@ describe.each(dbTargets())("payers on $name", (target) => {
       )
     ).items[0];
     expect(payer).toMatchObject({ tag: "late.payer", asked: 1, unanswered: 1, accepted: 0, payments: 1, collected: "235.00", name: "Late Payer" });
-    expect(await acceptForPayment(db, request, { uuid, receivedAt: new Date() }, async () => undefined)).toBe(true);
+    expect(await db.transaction((tx) => acceptForPayment(tx, request, { uuid, receivedAt: new Date() }))).toBe(true);
     // Accepted again (the reconciler saw it too): nothing moves twice.
     await answer(request.requestId ?? "", "accepted", "Late Payer", new Date());
     payer = (

@@ -21,8 +21,10 @@ import { processSingleton } from "@/lib/util/process-singleton";
 // link at the service, then verify it at the verify host. One job per payment uuid, queued by the webhook before its 200.
 
 const QUEUE = "payment-follow-up";
-// During a burst of deliveries a batch waits for a lull, at most this long (then it runs anyway): the
-// acknowledgement comes first, and follow-ups are never starved.
+// During a burst of deliveries a batch waits for a lull before linking, at most LINK_YIELD_MAX_MS, and before
+// verifying, at most YIELD_MAX_MS in all (then it runs anyway): the acknowledgement comes first, a request still
+// moves with its payment within a second or two, and follow-ups are never starved.
+const LINK_YIELD_MAX_MS = 1_500;
 const YIELD_MAX_MS = 5_000;
 // Each fetch takes a batch, worked this many at a time: a burst is followed up at tens a second, not one.
 const CONCURRENCY = 8;
@@ -47,11 +49,12 @@ export const followUpJob = defineJob({
   handler: ({ db }) => {
     const deps = paymentDeps(db);
     return async (jobs) => {
-      // At once, before any lull: a matching request turns accepted the moment its payment is recorded (no service call).
+      // Soon, after a short lull: a matching request turns accepted with its payment (no service call).
+      const waited = await waitForQuietIntake(LINK_YIELD_MAX_MS);
       await runLimited(jobs, CONCURRENCY, async (job) => {
         await linkPayment(deps, job.uuid);
       });
-      await waitForQuietIntake(YIELD_MAX_MS);
+      await waitForQuietIntake(Math.max(0, YIELD_MAX_MS - waited));
       // The batch is retried whole on a failure: the work is idempotent, so redoing the ones that succeeded changes nothing.
       const failures = await runLimited(jobs, CONCURRENCY, (job) => followUpPayment(deps, job.uuid));
       // What linking and verifying decided opens or closes the batch's exceptions now, not at the next minute's scan.

@@ -10,6 +10,7 @@ import { handRecordReplaced } from "@/lib/exceptions/record-by-hand";
 import { announce } from "@/lib/live/notify";
 import { formatMajor } from "@/lib/client/money";
 import { applyFetched } from "@/lib/requests/refresh";
+import { allOrNothing } from "@/lib/db/all-or-nothing";
 import { acceptForPayment, movePaymentLink, undoPaymentLink } from "@/lib/requests/status";
 import type { RequestStatus } from "@/lib/service/schemas";
 
@@ -111,11 +112,12 @@ const hand = alias(payments, "hand");
 /** The request's side is the status owner's (lib/requests/status.ts); the payment's side runs in its transaction. */
 async function linkTo(deps: PaymentDeps, request: Candidate, payment: PaymentRow, confirmedAt: Date | null): Promise<boolean> {
   if (request.handUuid) return replaceHandRecord(deps, request, request.handUuid, payment);
-  const linked = await acceptForPayment(deps.db, request, payment, async (tx) => {
+  return allOrNothing(deps.db, async (tx) => {
+    if (!(await acceptForPayment(tx, request, payment))) return false;
     await tx.update(payments).set({ fundRequestId: request.id, linkNote: null, linkConfirmedAt: confirmedAt }).where(eq(payments.uuid, payment.uuid));
     await announce(tx, { type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
+    return true;
   });
-  return linked;
 }
 
 /**
@@ -126,7 +128,8 @@ async function linkTo(deps: PaymentDeps, request: Candidate, payment: PaymentRow
 async function replaceHandRecord(deps: PaymentDeps, request: Candidate, handUuid: string, payment: PaymentRow): Promise<boolean> {
   const [old] = await deps.db.select().from(payments).where(eq(payments.uuid, handUuid)).limit(1);
   if (!old) return false;
-  const moved = await movePaymentLink(deps.db, request, handUuid, payment.uuid, async (tx) => {
+  return allOrNothing(deps.db, async (tx) => {
+    if (!(await movePaymentLink(tx, request, handUuid, payment.uuid))) return false;
     await tx.delete(payments).where(and(eq(payments.uuid, handUuid), eq(payments.source, "hand")));
     await adjustKeptHour(tx, old, -1);
     await tx.update(payments).set({ fundRequestId: request.id, linkNote: null, linkConfirmedAt: null }).where(eq(payments.uuid, payment.uuid));
@@ -144,8 +147,8 @@ async function replaceHandRecord(deps: PaymentDeps, request: Candidate, handUuid
       },
     });
     await announce(tx, { type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
+    return true;
   });
-  return moved;
 }
 
 /**
@@ -185,34 +188,33 @@ export async function confirmLink(deps: PaymentDeps, rawUuid: string, now = new 
   const amount = formatMajor("NGN", payment.amount);
   const requestNote = `A payment of ${amount} from @${payment.peerTag ?? payment.customerTag} matched this request, but the service says it is ${status}; the link was undone. Check with the payer.`;
   const paymentNote = `Matched request #${requestId}, but the service says that request is ${status}; the link was undone and this payment is not linked. Check with the payer.`;
-  const undone = await undoPaymentLink(db, request, payment.uuid, status === "declined" ? "declined" : "pending", requestNote, async (tx) => {
+  const undone = await allOrNothing(db, async (tx) => {
+    if (!(await undoPaymentLink(tx, request, payment.uuid, status === "declined" ? "declined" : "pending", requestNote))) return false;
     await tx.update(payments).set({ fundRequestId: null, linkNote: paymentNote, linkConfirmedAt: null }).where(eq(payments.uuid, payment.uuid));
     await announce(tx, { type: "payment.updated", uuid, verification: payment.verification });
+    return true;
   });
   return undone ? "undone" : "nothing to confirm";
 }
 
 /**
- * A person links a payment that linking left alone to a request (resolving its exception, lib/exceptions): the
- * request turns accepted with this payment, confirmed by the person (the service is not asked again; the audit
- * log says who), and
- * `alsoInTx` (the exception's half) runs in the same transaction. False when the payment or request changed meanwhile.
+ * A person links a payment that linking left alone to a request (resolving its exception, lib/exceptions), in the
+ * caller's transaction: the request turns accepted with this payment, confirmed by the person (the service is not
+ * asked again; the audit log says who). False when the payment or request changed meanwhile: the caller's
+ * transaction then keeps nothing (lib/db/all-or-nothing.ts).
  */
 export async function linkByHand(
-  db: PaymentDeps["db"],
+  tx: PaymentDeps["db"],
   request: Pick<FundRequestRow, "id" | "requestId" | "idempotencyKey">,
   payment: Pick<PaymentRow, "uuid" | "receivedAt" | "verification">,
-  alsoInTx: (tx: PaymentDeps["db"]) => Promise<void>,
 ): Promise<boolean> {
-  const linked = await acceptForPayment(db, request, payment, async (tx) => {
-    const moved = await tx
-      .update(payments)
-      .set({ fundRequestId: request.id, linkNote: null, linkConfirmedAt: new Date() })
-      .where(and(eq(payments.uuid, payment.uuid), isNull(payments.fundRequestId)))
-      .returning({ uuid: payments.uuid });
-    if (moved.length === 0) throw new Error("payment linked meanwhile");
-    await alsoInTx(tx);
-    await announce(tx, { type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
-  });
-  return linked;
+  if (!(await acceptForPayment(tx, request, payment))) return false;
+  const moved = await tx
+    .update(payments)
+    .set({ fundRequestId: request.id, linkNote: null, linkConfirmedAt: new Date() })
+    .where(and(eq(payments.uuid, payment.uuid), isNull(payments.fundRequestId)))
+    .returning({ uuid: payments.uuid });
+  if (moved.length === 0) return false;
+  await announce(tx, { type: "payment.updated", uuid: payment.uuid, verification: payment.verification });
+  return true;
 }

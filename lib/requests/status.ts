@@ -159,94 +159,67 @@ export async function applyServiceState(db: Db, requestId: string, s: ServiceSta
 }
 
 /**
- * A payment's link: the request becomes `accepted` with the payment's uuid, decided at the payment's time, and
- * `linkOtherSide` (the payment's half) runs in the same transaction. False when the request changed meanwhile
- * (linked elsewhere, declined).
+ * A payment's link, in the caller's transaction (lib/db/all-or-nothing.ts): the request becomes `accepted` with the
+ * payment's uuid, decided at the payment's time. False, with nothing written, when the request changed meanwhile
+ * (linked elsewhere, declined); the caller then writes nothing of its own either.
  */
 export async function acceptForPayment(
-  db: Db,
+  tx: Db,
   request: Pick<FundRequestRow, "id" | "requestId" | "idempotencyKey">,
   payment: { uuid: string; receivedAt: Date },
-  linkOtherSide: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
-  const linked = await db
-    .transaction(async (tx) => {
-      const [before] = await tx.select({ status: fundRequests.status }).from(fundRequests).where(eq(fundRequests.id, request.id));
-      const [moved] = await tx
-        .update(fundRequests)
-        .set({ paymentUuid: payment.uuid, status: "accepted", decidedAt: payment.receivedAt, updatedAt: new Date() })
-        .where(and(eq(fundRequests.id, request.id), isNull(fundRequests.paymentUuid), inArray(fundRequests.status, ["pending", "accepted", "unknown"])))
-        .returning();
-      if (!moved) throw new Error("request changed meanwhile");
-      // Accepted now by its payment; one the service had already called accepted has its event from then.
-      if (before?.status !== "accepted") await appendEvent(tx, "request.accepted", toRequestView(moved));
-      await linkOtherSide(tx);
-      await tellBrowsers(tx, moved);
-    })
-    .then(
-      () => true,
-      () => false,
-    );
-  return linked;
+  const [before] = await tx.select({ status: fundRequests.status }).from(fundRequests).where(eq(fundRequests.id, request.id));
+  const [moved] = await tx
+    .update(fundRequests)
+    .set({ paymentUuid: payment.uuid, status: "accepted", decidedAt: payment.receivedAt, updatedAt: new Date() })
+    .where(and(eq(fundRequests.id, request.id), isNull(fundRequests.paymentUuid), inArray(fundRequests.status, ["pending", "accepted", "unknown"])))
+    .returning();
+  if (!moved) return false;
+  // Accepted now by its payment; one the service had already called accepted has its event from then.
+  if (before?.status !== "accepted") await appendEvent(tx, "request.accepted", toRequestView(moved));
+  await tellBrowsers(tx, moved);
+  return true;
 }
 
 /**
- * A request's payment recorded by hand is replaced by its late payment notice: the request keeps its status and
- * takes `toUuid`; `otherSide` (the payments' half) runs in the same transaction. False when it changed meanwhile.
+ * A request's payment recorded by hand is replaced by its late payment notice, in the caller's transaction: the
+ * request keeps its status and takes `toUuid`. False, with nothing written, when it changed meanwhile.
  */
 export async function movePaymentLink(
-  db: Db,
+  tx: Db,
   request: Pick<FundRequestRow, "id" | "requestId" | "idempotencyKey">,
   fromUuid: string,
   toUuid: string,
-  otherSide: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
-  const moved = await db
-    .transaction(async (tx) => {
-      const rows = await tx
-        .update(fundRequests)
-        .set({ paymentUuid: toUuid, updatedAt: new Date() })
-        .where(and(eq(fundRequests.id, request.id), eq(fundRequests.paymentUuid, fromUuid), eq(fundRequests.status, "accepted")))
-        .returning({ id: fundRequests.id });
-      if (rows.length === 0) throw new Error("request changed meanwhile");
-      await otherSide(tx);
-      await tellBrowsers(tx, { requestId: request.requestId, idempotencyKey: request.idempotencyKey, status: "accepted" });
-    })
-    .then(
-      () => true,
-      () => false,
-    );
-  return moved;
+  const rows = await tx
+    .update(fundRequests)
+    .set({ paymentUuid: toUuid, updatedAt: new Date() })
+    .where(and(eq(fundRequests.id, request.id), eq(fundRequests.paymentUuid, fromUuid), eq(fundRequests.status, "accepted")))
+    .returning({ id: fundRequests.id });
+  if (rows.length === 0) return false;
+  await tellBrowsers(tx, { requestId: request.requestId, idempotencyKey: request.idempotencyKey, status: "accepted" });
+  return true;
 }
 
 /**
- * The one way back: a payment linked at once whose request the service then reported `pending` or `declined`
- * (lib/payments/link.ts confirmLink). The request takes the service's status with `note` saying why, and
- * `unlinkOtherSide` (the payment's half) runs in the same transaction. False when it was not linked to that payment.
+ * The one way back, in the caller's transaction: a payment linked at once whose request the service then reported
+ * `pending` or `declined` (lib/payments/link.ts confirmLink). The request takes the service's status with `note`
+ * saying why. False, with nothing written, when it was not linked to that payment.
  */
 export async function undoPaymentLink(
-  db: Db,
+  tx: Db,
   request: Pick<FundRequestRow, "id" | "requestId" | "idempotencyKey">,
   paymentUuid: string,
   serviceStatus: "pending" | "declined",
   note: string,
-  unlinkOtherSide: (tx: Db) => Promise<void>,
 ): Promise<boolean> {
-  const undone = await db
-    .transaction(async (tx) => {
-      const [moved] = await tx
-        .update(fundRequests)
-        .set({ paymentUuid: null, status: serviceStatus, decidedAt: serviceStatus === "declined" ? new Date() : null, error: note, updatedAt: new Date() })
-        .where(and(eq(fundRequests.id, request.id), eq(fundRequests.paymentUuid, paymentUuid), eq(fundRequests.status, "accepted")))
-        .returning();
-      if (!moved) throw new Error("request changed meanwhile");
-      if (serviceStatus === "declined") await appendEvent(tx, "request.declined", toRequestView(moved));
-      await unlinkOtherSide(tx);
-      await tellBrowsers(tx, moved);
-    })
-    .then(
-      () => true,
-      () => false,
-    );
-  return undone;
+  const [moved] = await tx
+    .update(fundRequests)
+    .set({ paymentUuid: null, status: serviceStatus, decidedAt: serviceStatus === "declined" ? new Date() : null, error: note, updatedAt: new Date() })
+    .where(and(eq(fundRequests.id, request.id), eq(fundRequests.paymentUuid, paymentUuid), eq(fundRequests.status, "accepted")))
+    .returning();
+  if (!moved) return false;
+  if (serviceStatus === "declined") await appendEvent(tx, "request.declined", toRequestView(moved));
+  await tellBrowsers(tx, moved);
+  return true;
 }

@@ -23,7 +23,7 @@ export function testConsumer(db: Db, { holdMs = 0 }: { holdMs?: number } = {}): 
   return {
     name: TEST_CONSUMER,
     types: ["payer.updated"],
-    recipients: async (_db: Db, event: BusinessEvent) => (event.type === "payer.updated" ? ["alice", "bola"] : []),
+    recipientsFor: async () => (event: BusinessEvent) => (event.type === "payer.updated" ? ["alice", "bola"] : []),
     job: defineJob({
       queue: "consumer-test",
       payload: consumerPayload,
