@@ -40,6 +40,7 @@ const TABLES: Record<string, string> = {
   apiKeys: "api_keys",
   apiIdempotency: "api_idempotency",
   apiRateWindows: "api_rate_windows",
+  apiAddressWindows: "api_address_windows",
   payPages: "pay_pages",
   payPageSubmissions: "pay_page_submissions",
   payChallengesUsed: "pay_challenges_used",

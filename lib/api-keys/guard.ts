@@ -8,13 +8,14 @@ import type { V1Operation } from "@/lib/api/v1/operation";
 import { getDb } from "@/lib/db";
 import type { Db } from "@/lib/db/client";
 import { ApiError, badRequest, conflict, errorResponse, notFound, tooLarge, unprocessable } from "@/lib/http/api-error";
+import { hashedAddress } from "@/lib/http/address-bucket";
 import { clientIp } from "@/lib/http/client-ip";
 import { readCapped } from "@/lib/http/read-capped";
 import { malformedParam } from "@/lib/http/route-params";
 
 import { authenticateKey } from "./authenticate";
 import { claimIdempotencyKey, requestHash, settleIdempotencyKey } from "./idempotency";
-import { rateLimitHeaders, spendKeyCall, type RateState } from "./rate-limit";
+import { rateLimitHeaders, spendKeyCall, spendRefusedCall, type RateState } from "./rate-limit";
 import { noteUse } from "./store";
 
 // Every /api/v1 handler is wrapped by this, naming its documented operation (docs/architecture.md "The API"): the key authenticated, its rate limit
@@ -66,7 +67,15 @@ export function withApiKey<P extends Params = Record<string, never>>(
     try {
       const db = await getDb();
       const ip = clientIp(request.headers);
-      const { actor, row } = await authenticateKey(db, request.headers.get("authorization"), ip);
+      const { actor, row } = await authenticateKey(db, request.headers.get("authorization"), ip).catch(async (refusal: unknown) => {
+        // A refused key is counted against its address, so its 401 carries RateLimit headers and guessing meets a 429.
+        rate = await spendRefusedCall(db, hashedAddress(ip, "api-refused-key"));
+        if (!rate.ok)
+          throw new ApiError(429, `Too many calls from this address with a key that is not valid; try again in ${rate.resetSeconds} s.`, {
+            retryAfterMs: rate.resetSeconds * 1000,
+          });
+        throw refusal;
+      });
       const write = request.method !== "GET" && request.method !== "HEAD";
       rate = await spendKeyCall(db, row.id, write ? "write" : "read", write ? row.writesPerMinute : row.readsPerMinute);
       if (!rate.ok) {

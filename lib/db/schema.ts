@@ -811,6 +811,17 @@ export const apiRateWindows = pgTable(
   (t) => [primaryKey({ columns: [t.apiKeyId, t.kind, t.windowStart] })],
 );
 
+/** Calls to /api/v1 whose key was refused, per address (a keyed hash) a minute: key guessing meets a limit too. */
+export const apiAddressWindows = pgTable(
+  "api_address_windows",
+  {
+    addressKey: text("address_key").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.addressKey, t.windowStart] })],
+);
+
 // Pay pages (docs/architecture.md "Pay pages"): a public page a payer opens to be sent a request. Amount is fixed or
 // bounded; `fields` are the extra questions (one may be the business's reference). `views` counts page loads.
 export const payPages = pgTable(

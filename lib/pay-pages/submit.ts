@@ -1,20 +1,18 @@
 import "server-only";
 
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 import { and, eq, gte, sql } from "drizzle-orm";
-import ipaddr from "ipaddr.js";
 
 import type { PublicActor } from "@/lib/actors/actor";
 import { authorize } from "@/lib/actors/permissions";
-import { derivedKey } from "@/lib/auth/derived-key";
 import { amountFits, type PaySubmit } from "@/lib/client/pay-pages/schemas";
 import type { PayPageState } from "@/lib/client/pay-pages/view";
 import { payerKey } from "@/lib/client/payers/tag";
-import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { payPages, payPageSubmissions } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
+import { hashedAddress } from "@/lib/http/address-bucket";
 
 import { spendChallenge, type ChallengeCheck } from "./challenge";
 import { acceptedCount, amountOf, stateOf, submittedToday } from "./queries";
@@ -39,25 +37,9 @@ export type SubmitOutcome =
   | { kind: "address_limited"; retryAfterSeconds: number }
   | { kind: "page_daily_limit" };
 
-/**
- * What the limits count for an address: an IPv4 address as it is, an IPv6 address by its /64 (one host holds a whole
- * /64, so counting each address would let it use a new one per try); a port or brackets a proxy wrote are dropped.
- */
-export function addressBucket(ip: string | null): string {
-  const text = (ip ?? "").trim();
-  const bare = /^\[([^\]]+)\](?::\d+)?$/.exec(text)?.[1] ?? /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(text)?.[1] ?? text;
-  if (!ipaddr.isValid(bare)) return bare || "unknown";
-  const parsed = ipaddr.process(bare);
-  if (parsed.kind() === "ipv4") return parsed.toString();
-  return `${(parsed as ipaddr.IPv6).parts
-    .slice(0, 4)
-    .map((p) => p.toString(16))
-    .join(":")}::/64`;
-}
-
 /** A keyed hash of the address's bucket: limits count it without the submissions table ever holding an address. */
 export function addressKey(ip: string | null): string {
-  return createHmac("sha256", derivedKey(getConfig().authSecret, "pay-address")).update(addressBucket(ip)).digest("base64url");
+  return hashedAddress(ip, "pay-address");
 }
 
 function checkAnswers(page: typeof payPages.$inferSelect, input: PaySubmit): { amount: string } | { fields: Record<string, string> } {

@@ -7,7 +7,10 @@ import { V1_OPERATIONS } from "@/lib/api/v1/operations";
 import { createApiKey, revokeApiKey, rollApiKey } from "@/lib/api-keys/manage";
 import { newApiKey } from "@/lib/api-keys/key";
 import { queryRows } from "@/lib/db/client";
-import { apiKeys, auditLog, events } from "@/lib/db/schema";
+import { REFUSED_PER_MINUTE } from "@/lib/api-keys/rate-limit";
+import { apiAddressWindows, apiKeys, auditLog, events } from "@/lib/db/schema";
+import { hashedAddress } from "@/lib/http/address-bucket";
+import { clientIp } from "@/lib/http/client-ip";
 import { GET as listPayments } from "@/app/api/v1/payments/route";
 import { POST as createRequest } from "@/app/api/v1/requests/route";
 import { POST as createEndpoint } from "@/app/api/v1/webhook-endpoints/route";
@@ -154,6 +157,33 @@ describe("an API key", () => {
     expect(Number(answers[3]?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(answers[0]?.headers.get("ratelimit-policy")).toBe('"reads";q=3;w=60');
     expect(answers.map((a) => a.headers.get("ratelimit")?.replace(/;t=\d+$/, ""))).toEqual(['"reads";r=2', '"reads";r=1', '"reads";r=0', '"reads";r=0']);
+  });
+});
+
+describe("a refused key", () => {
+  it("is counted against its address: its 401 carries the refused-keys RateLimit headers, and past its limit a minute the answer is 429 with Retry-After", async () => {
+    const db = await app.db();
+    const bucket = hashedAddress(clientIp(new Headers()), "api-refused-key");
+    try {
+      const first = await callRoute(listPayments, "/api/v1/payments", { key: newApiKey("live") });
+      expect([first.status, first.json.code]).toEqual([401, "unauthenticated"]);
+      expect(first.headers.get("ratelimit-policy")).toBe(`"refused-keys";q=${REFUSED_PER_MINUTE};w=60`);
+      expect(first.headers.get("ratelimit")).toMatch(/^"refused-keys";r=\d+;t=\d+$/);
+      // The address has spent this minute and the next (as that many guesses would), whichever the next call falls in.
+      await db.execute(sql`
+        insert into api_address_windows (address_key, window_start, count)
+        select ${bucket}, date_trunc('minute', now()) + make_interval(mins => m), ${REFUSED_PER_MINUTE} from generate_series(0, 1) as m
+        on conflict (address_key, window_start) do update set count = excluded.count`);
+      const limited = await callRoute(listPayments, "/api/v1/payments", { key: newApiKey("live") });
+      expect([limited.status, limited.json.code]).toEqual([429, "rate_limited"]);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      expect(limited.headers.get("ratelimit")).toMatch(/^"refused-keys";r=0;t=\d+$/);
+      // A valid key from the same address is its own policy's business.
+      const { key } = await makeKey("everything");
+      expect((await callRoute(listPayments, "/api/v1/payments", { key })).status).toBe(200);
+    } finally {
+      await db.delete(apiAddressWindows).where(eq(apiAddressWindows.addressKey, bucket));
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { addressBucket } from "./submit";
+import { addressBucket } from "./address-bucket";
 
 // The pay pages' address limits count buckets (docs/decisions.md "Pay pages"): one IPv6 host holds a /64, and a port
 // a proxy wrote is not part of the address.
