@@ -1,7 +1,7 @@
 // The e2e suite's own fixtures: its ports and URLs, sessions as Playwright request contexts, staff to
 // sign in as, and the e2e sandbox's control API. Shared parts come from tests/support (relative paths:
 // this file is also loaded by playwright.config.ts).
-import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse, type Browser, type BrowserContext } from "@playwright/test";
 
 import { DEMO_ADMIN } from "../lib/auth/demo";
 import type { Role } from "../lib/client/auth/roles";
@@ -29,6 +29,18 @@ let counter = 0;
 export function uniqueEmail(prefix: string): string {
   counter += 1;
   return `${prefix}.${Date.now().toString(36)}.${counter}@e2e.test`;
+}
+
+/**
+ * A browser of its own, signed in as `email` from its own pretend address: a session no other spec's sign-out,
+ * password change or "sign out everywhere else" can end (the shared admin state is one session for the whole run).
+ */
+export async function ownSession(browser: Browser, email: string, password: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { "x-forwarded-for": fakeAddress() } });
+  const signedIn = await signInOverHttp(context.request, email, password);
+  expect(signedIn.status(), "the sign-in redirects").toBe(302);
+  expect(signedIn.headers().location ?? "", "the sign-in succeeded").not.toContain("error=");
+  return context;
 }
 
 /** Signs in over HTTP the way the sign-in form's endpoint does; the context keeps the session cookie. */

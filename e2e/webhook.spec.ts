@@ -3,6 +3,7 @@ import { expect, test } from "@playwright/test";
 import { DEV_API_KEY } from "@/lib/config/dev-key";
 import { payload } from "../tests/support/payloads";
 import { deliverySignature } from "../tests/support/sign-delivery";
+import { DEMO_ADMIN, ownSession } from "./support";
 
 const sign = (body: string, key = DEV_API_KEY) => deliverySignature(body, key);
 const URL_PATH = "/api/webhooks/peer-transfer";
@@ -39,7 +40,9 @@ test.describe("the webhook route over HTTP", () => {
 
 // docs/architecture.md: forged deliveries are refused at once, logged without a body in the background, and
 // three in an hour show admins a banner naming both likely causes and where they came from.
-test("forged deliveries raise the admin banner, which names both causes and the source", async ({ page, request }) => {
+test("forged deliveries raise the admin banner, which names both causes and the source", async ({ browser, request }) => {
+  const admin = await ownSession(browser, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  const page = await admin.newPage();
   const source = "203.0.113.77";
   const body = JSON.stringify(payload());
   for (let i = 0; i < 3; i++) {
@@ -76,9 +79,12 @@ test("forged deliveries raise the admin banner, which names both causes and the 
   const outcomes = await page.getByTestId("delivery-row").evaluateAll((list) => list.map((row) => row.getAttribute("data-outcome")));
   expect(new Set(outcomes)).toEqual(new Set(["bad_signature"]));
   await expect(page.getByTestId("delivery-row").filter({ hasText: "::ffff:" })).toHaveCount(0);
+  await admin.close();
 });
 
-test("an accepted delivery reads as a payment in words, with the whole message folded away", async ({ page, request }) => {
+test("an accepted delivery reads as a payment in words, with the whole message folded away", async ({ browser, request }) => {
+  const admin = await ownSession(browser, DEMO_ADMIN.email, DEMO_ADMIN.password);
+  const page = await admin.newPage();
   const body = JSON.stringify(payload({ amount: 2750, description: "Invoice 921" }));
   const res = await request.post(URL_PATH, {
     data: Buffer.from(body),
@@ -99,4 +105,5 @@ test("an accepted delivery reads as a payment in words, with the whole message f
   await row.getByText("Show the full message").click();
   await expect(row.getByLabel("The message as received")).toContainText('"description": "Invoice 921"');
   await expect(row.getByLabel("The message as received")).not.toContainText("22123456789");
+  await admin.close();
 });

@@ -32,6 +32,12 @@ export interface Database {
 // Statically scoped so the bundler traces only the migrations folder.
 export const MIGRATIONS_DIR = path.join(process.cwd(), "drizzle");
 
+/**
+ * The embedded database's buffer cache lives in the server's own memory and never shrinks (WebAssembly memory):
+ * 64 MB instead of Postgres's 128 MB keeps a year's exports under the 600 MB ceiling (docs/decisions.md, "The embedded database's buffer cache").
+ */
+const PGLITE_START = [...PGlite.defaultStartParams, "-c", "shared_buffers=64MB"];
+
 /** Opens and migrates a database. On PGlite in a folder, holds that folder's lock until close(). */
 export async function openDatabase(target: DbTarget, opts: { migrate?: boolean; poolSize?: number } = {}): Promise<Database> {
   const migrate = opts.migrate ?? true;
@@ -55,9 +61,9 @@ export async function openDatabase(target: DbTarget, opts: { migrate?: boolean; 
     lock = acquireDataDirLock(target.dataDir);
     const pgdata = path.join(target.dataDir, "pgdata");
     mkdirSync(pgdata, { recursive: true });
-    client = new PGlite(pgdata);
+    client = new PGlite(pgdata, { startParams: PGLITE_START });
   } else {
-    client = new PGlite();
+    client = new PGlite({ startParams: PGLITE_START });
   }
   try {
     await client.waitReady;
