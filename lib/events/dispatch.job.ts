@@ -10,7 +10,7 @@ import { events } from "@/lib/db/schema";
 import { defineJob, type Job } from "@/lib/jobs/define";
 import { wakeWorkers } from "@/lib/jobs/engine";
 import { derivedJobId } from "@/lib/jobs/ids";
-import { waitWhileIntakeBusy } from "@/lib/webhooks/intake-pressure";
+import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 
 import { wants, type ConsumerPayload, type EventConsumer } from "./consumer";
 
@@ -20,7 +20,7 @@ import { wants, type ConsumerPayload, type EventConsumer } from "./consumer";
 const QUEUE = "events-dispatch";
 /** Pause between passes: an event waits at most this (plus a poll) before its consumers' jobs are queued. */
 const EVERY_MS = 500;
-/** The longest a pass waits while payments flood in: their consumers still start within seconds. */
+/** The longest a pass waits for a lull in the payments arriving: their consumers still start within seconds. */
 const YIELD_MAX_MS = 2_000;
 /** Events per pass: a burst is taken in slices, the chain continuing at once while more wait. */
 const BATCH = 200;
@@ -104,9 +104,9 @@ export function eventsDispatchJob(consumers: readonly EventConsumer[]): Job<Reco
       async () => {
         let taken = 0;
         try {
-          // Payments arriving come first (their 200 is what the service waits on): while they queue up in this
-          // instance (a flood), a pass waits, at most YIELD_MAX_MS; at a steady pace it runs at once.
-          await waitWhileIntakeBusy(YIELD_MAX_MS);
+          // Payments arriving come first (their 200 is what the service waits on): a pass waits for a lull in this
+          // instance's intake, at most YIELD_MAX_MS, as the payment follow-ups do.
+          await waitForQuietIntake(YIELD_MAX_MS);
           taken = await dispatchEvents(db, boss, consumers);
         } finally {
           const delay = taken === BATCH ? 0 : EVERY_MS;

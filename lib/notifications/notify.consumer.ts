@@ -12,7 +12,7 @@ import { notifications, staff } from "@/lib/db/schema";
 import { consumerPayload, loadEvents, type ConsumerPayload, type EventConsumer } from "@/lib/events/consumer";
 import { defineJob } from "@/lib/jobs/define";
 import { announce } from "@/lib/live/notify";
-import { waitWhileIntakeBusy } from "@/lib/webhooks/intake-pressure";
+import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 
 import { describeEvent } from "./content";
 import { queueEmail } from "./email.job";
@@ -22,7 +22,7 @@ import { allPreferences, mergePreferences } from "./preferences";
 // want it gets one notification row (unique per event and person) and, when they chose e-mail at once, one e-mail
 // job; "digest" rows wait for the daily digest. Whether a person wants it is asked again when the job runs.
 
-/** The longest a batch of notifications waits while payments flood in (then it runs anyway). */
+/** The longest a batch of notifications waits for a lull in the payments arriving (then it runs anyway). */
 const YIELD_MAX_MS = 2_000;
 
 const EMAIL_STATE: Record<Exclude<Channel, "off">, "none" | "queued" | "digest"> = { dashboard: "none", email: "queued", digest: "digest" };
@@ -132,8 +132,8 @@ export const notifyConsumer: EventConsumer = {
     handler:
       ({ db }) =>
       async (jobs) => {
-        // Payments arriving come first: while they queue up in this instance (a flood), a batch waits, at most YIELD_MAX_MS.
-        await waitWhileIntakeBusy(YIELD_MAX_MS);
+        // Payments arriving come first: a batch waits for a lull in this instance's intake, at most YIELD_MAX_MS.
+        await waitForQuietIntake(YIELD_MAX_MS);
         await notifyAll(db, jobs);
       },
   }),

@@ -10,7 +10,7 @@ import { jobEngine, wakeWorkers } from "@/lib/jobs/engine";
 import { derivedJobId } from "@/lib/jobs/ids";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { createGroupCommit, type GroupCommit } from "@/lib/util/group-commit";
-import { waitForQuietIntake, waitWhileIntakeBusy } from "@/lib/webhooks/intake-pressure";
+import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 
 import { followUpPayment } from "./after-record";
 import { linkPayment } from "./link";
@@ -21,9 +21,9 @@ import { processSingleton } from "@/lib/util/process-singleton";
 // link at the service, then verify it at the verify host. One job per payment uuid, queued by the webhook before its 200.
 
 const QUEUE = "payment-follow-up";
-// While deliveries queue up (a flood) a batch waits before linking, at most LINK_YIELD_MAX_MS, and for a lull before
+// During a burst of deliveries a batch waits for a lull before linking, at most LINK_YIELD_MAX_MS, and before
 // verifying, at most YIELD_MAX_MS in all (then it runs anyway): the acknowledgement comes first, a request still
-// moves with its payment at once at a steady pace (within 1.5 s in a flood), and follow-ups are never starved.
+// moves with its payment within a second or two, and follow-ups are never starved.
 const LINK_YIELD_MAX_MS = 1_500;
 const YIELD_MAX_MS = 5_000;
 // Each fetch takes a batch, worked this many at a time: a burst is followed up at tens a second, not one.
@@ -50,7 +50,7 @@ export const followUpJob = defineJob({
     const deps = paymentDeps(db);
     return async (jobs) => {
       // Soon, after a short lull: a matching request turns accepted with its payment (no service call).
-      const waited = await waitWhileIntakeBusy(LINK_YIELD_MAX_MS);
+      const waited = await waitForQuietIntake(LINK_YIELD_MAX_MS);
       await runLimited(jobs, CONCURRENCY, async (job) => {
         await linkPayment(deps, job.uuid);
       });

@@ -1,31 +1,26 @@
 import { describe, expect, it } from "vitest";
 
-import { BUSY_IN_FLIGHT, deliveryStarted, intakeBusy, intakeQuiet, waitWhileIntakeBusy } from "./intake-pressure";
+import { deliveryStarted, intakeQuiet, waitForQuietIntake } from "./intake-pressure";
 
-// Background work yields to payments arriving (docs/architecture.md "A webhook delivery"): the follow-up's
-// verification waits for a full lull, the events' consumers only while deliveries queue up.
+// Background work yields to payments arriving (docs/architecture.md "A webhook delivery"): the follow-ups and the
+// events' consumers wait for a lull in this process's intake, each never longer than its cap.
 
 describe("the intake's pressure", () => {
-  it("is busy from BUSY_IN_FLIGHT deliveries in progress, not at a steady one or two, and quiet only with none", () => {
-    const done = [deliveryStarted()];
-    expect(intakeBusy()).toBe(false);
+  it("is quiet only with no delivery in progress and none ended within the quiet time", () => {
+    const done = [deliveryStarted(), deliveryStarted()];
     expect(intakeQuiet(0)).toBe(false);
-    while (done.length < BUSY_IN_FLIGHT) done.push(deliveryStarted());
-    expect(intakeBusy()).toBe(true);
     done.pop()?.();
-    expect(intakeBusy()).toBe(false);
-    for (const end of done) end();
+    expect(intakeQuiet(0)).toBe(false);
+    done.pop()?.();
     expect(intakeQuiet(0)).toBe(true);
+    expect(intakeQuiet(60_000)).toBe(false);
   });
 
-  it("lets a consumer through as soon as the flood ebbs, and after its cap if it never does", async () => {
-    const flood = Array.from({ length: BUSY_IN_FLIGHT }, () => deliveryStarted());
-    const capped = await waitWhileIntakeBusy(60);
-    expect(capped).toBeGreaterThanOrEqual(60);
-    const ebbing = waitWhileIntakeBusy(10_000);
-    flood.pop()?.();
-    expect(await ebbing).toBeLessThan(1_000);
-    for (const end of flood) end();
-    expect(await waitWhileIntakeBusy(10_000)).toBeLessThan(25);
+  it("lets the work through once the deliveries end, and after its cap if they never do", async () => {
+    const end = deliveryStarted();
+    expect(await waitForQuietIntake(60)).toBeGreaterThanOrEqual(60);
+    const waiting = waitForQuietIntake(10_000, 20);
+    end();
+    expect(await waiting).toBeLessThan(1_000);
   });
 });

@@ -2,8 +2,8 @@ import { sleep } from "@/lib/util/sleep";
 import { processSingleton } from "@/lib/util/process-singleton";
 
 // The webhook's acknowledgement comes before follow-up work (docs/architecture.md, "A webhook delivery"): while
-// deliveries are arriving, this process's follow-up worker waits for a lull, up to a cap so it is never starved;
-// the events' consumers wait only while deliveries queue up (a flood), so at a steady pace they keep up at once.
+// deliveries are arriving, this process's follow-up worker and the events' consumers wait for a lull, each up to a cap
+// so it is never starved.
 
 type State = { inFlight: number; lastAt: number };
 
@@ -35,20 +35,5 @@ export function intakeQuiet(quietMs: number, now = Date.now()): boolean {
 export async function waitForQuietIntake(maxWaitMs: number, quietMs = 50, stepMs = 25): Promise<number> {
   const started = Date.now();
   while (!intakeQuiet(quietMs) && Date.now() - started < maxWaitMs) await sleep(stepMs);
-  return Date.now() - started;
-}
-
-/** Deliveries in progress at once from which they are queueing for the one thread (each needs a few ms of it alone). */
-export const BUSY_IN_FLIGHT = 4;
-
-/** True while at least `atLeast` deliveries are in progress in this process. */
-export function intakeBusy(atLeast = BUSY_IN_FLIGHT): boolean {
-  return state().inFlight >= atLeast;
-}
-
-/** Waits while the intake is busy, or until `maxWaitMs` has passed; answers how long it waited. */
-export async function waitWhileIntakeBusy(maxWaitMs: number, atLeast = BUSY_IN_FLIGHT, stepMs = 25): Promise<number> {
-  const started = Date.now();
-  while (intakeBusy(atLeast) && Date.now() - started < maxWaitMs) await sleep(stepMs);
   return Date.now() - started;
 }
