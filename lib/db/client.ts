@@ -34,7 +34,7 @@ export const MIGRATIONS_DIR = path.join(process.cwd(), "drizzle");
 
 /**
  * The embedded database's buffer cache lives in the server's own memory and never shrinks (WebAssembly memory):
- * 64 MB instead of Postgres's 128 MB keeps a year's exports under the 600 MB ceiling (docs/decisions.md, "The embedded database's buffer cache").
+ * 64 MB instead of Postgres's 128 MB lowers the ceiling six exports of a year reach (docs/decisions.md, "The embedded database's buffer cache").
  */
 const PGLITE_START = [...PGlite.defaultStartParams, "-c", "shared_buffers=64MB"];
 
