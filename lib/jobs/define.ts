@@ -17,6 +17,9 @@ export interface JobContext {
   signal: AbortSignal;
 }
 
+/** What a batch handler answers: nothing (worked), or "wait" (put back; fetch again only at the next poll). */
+export type BatchOutcome = void | "wait";
+
 export interface JobDefinition<T extends object = object> {
   /** The queue's name in pg-boss (kebab-case, stable: renaming it strands queued jobs). */
   queue: string;
@@ -32,8 +35,12 @@ export interface JobDefinition<T extends object = object> {
   scheduleTimeZone?: () => string;
   /** Queue one job at start (a chain that each run continues). */
   kickOff?: boolean;
-  /** Made once per instance at start (it may keep state across runs); answers the batch handler. */
-  handler: (ctx: JobContext) => (jobs: readonly T[]) => Promise<void>;
+  /**
+   * Made once per instance at start (it may keep state across runs); answers the batch handler. The handler answers
+   * "wait" when what it took could not be worked yet (put back for later): its worker then waits its polling interval
+   * instead of fetching again at once.
+   */
+  handler: (ctx: JobContext) => (jobs: readonly T[]) => Promise<BatchOutcome>;
 }
 
 /** A declared job as the engine holds it: payloads are parsed with the job's schema before its handler runs. */
@@ -44,7 +51,7 @@ export interface Job<T extends object = object> {
   schedule?: string;
   scheduleTimeZone?: () => string;
   kickOff?: boolean;
-  start(ctx: JobContext): (payloads: readonly unknown[]) => Promise<void>;
+  start(ctx: JobContext): (payloads: readonly unknown[]) => Promise<BatchOutcome>;
   /** Carries the payload type to sendJob; never set. */
   readonly payloadType?: T;
 }

@@ -114,6 +114,92 @@ describe("the job engine on the embedded database only", () => {
     }
   });
 
+  it("drains a backlog at the handler's pace: a full batch fetches again at once, not after the polling interval", async () => {
+    const seen: string[] = [];
+    let resolveAll: () => void = () => undefined;
+    const all = new Promise<void>((resolve) => (resolveAll = resolve));
+    const job = defineJob({
+      queue: "engine-test-backlog",
+      payload: z.object({ n: z.number() }),
+      policy: { policy: "standard", retryLimit: 0, expireInSeconds: 60 },
+      // A poll far longer than the test's timeout: only draining gets through ten jobs in time.
+      work: { workers: 1, batchSize: 2, pollingIntervalSeconds: 600 },
+      handler: () => async (jobs) => {
+        for (const j of jobs) seen.push(String(j.n));
+        if (seen.length === 10) resolveAll();
+      },
+    });
+    const boss = await createJobEngine(database, null, [job]);
+    try {
+      await boss.insert(Array.from({ length: 10 }, (_, n) => ({ name: job.queue, data: { n } })));
+      await registerJobs(boss, [job], { db: database.db, log: () => undefined, signal: new AbortController().signal });
+      await all;
+      expect(seen.map(Number).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    } finally {
+      await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
+    }
+  });
+
+  it("lets the event loop turn between batches while it drains", async () => {
+    const seen: number[] = [];
+    let seenWhenLoopTurned = -1;
+    let resolveAll: () => void = () => undefined;
+    const all = new Promise<void>((resolve) => (resolveAll = resolve));
+    const job = defineJob({
+      queue: "engine-test-turns",
+      payload: z.object({ n: z.number() }),
+      policy: { policy: "standard", retryLimit: 0, expireInSeconds: 60 },
+      work: { workers: 1, batchSize: 1, pollingIntervalSeconds: 600 },
+      handler: () => async (jobs) => {
+        // On the embedded database the fetch, this query and the completion never leave the microtask queue.
+        await database.db.execute("select 1");
+        for (const j of jobs) seen.push(j.n);
+        if (seen.length === 1) setImmediate(() => (seenWhenLoopTurned = seen.length));
+        if (seen.length === 20) resolveAll();
+        return undefined;
+      },
+    });
+    const boss = await createJobEngine(database, null, [job]);
+    try {
+      await boss.insert(Array.from({ length: 20 }, (_, n) => ({ name: job.queue, data: { n } })));
+      await registerJobs(boss, [job], { db: database.db, log: () => undefined, signal: new AbortController().signal });
+      await all;
+      expect(seenWhenLoopTurned).toBeGreaterThan(0);
+      expect(seenWhenLoopTurned).toBeLessThan(20);
+    } finally {
+      await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
+    }
+  });
+
+  it('does not fetch again at once after a batch that was put back ("wait")', async () => {
+    const seen: number[] = [];
+    let resolveFirst: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => (resolveFirst = resolve));
+    const job = defineJob({
+      queue: "engine-test-put-back",
+      payload: z.object({ n: z.number() }),
+      policy: { policy: "standard", retryLimit: 0, expireInSeconds: 60 },
+      work: { workers: 1, batchSize: 1, pollingIntervalSeconds: 600 },
+      handler: () => async (jobs) => {
+        for (const j of jobs) seen.push(j.n);
+        resolveFirst();
+        return "wait";
+      },
+    });
+    const boss = await createJobEngine(database, null, [job]);
+    try {
+      await boss.insert([0, 1].map((n) => ({ name: job.queue, data: { n } })));
+      await registerJobs(boss, [job], { db: database.db, log: () => undefined, signal: new AbortController().signal });
+      await first;
+      // Room for a drain to happen: the loop turns and the database answers in order behind any fetch.
+      for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 3; i++) await database.db.execute("select 1");
+      expect(seen).toHaveLength(1);
+    } finally {
+      await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
+    }
+  });
+
   it("registers a job: its handler gets parsed payloads, and a payload that does not fit fails the job unseen", async () => {
     const seen: string[] = [];
     let resolveSeen: () => void = () => undefined;

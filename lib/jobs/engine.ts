@@ -85,8 +85,17 @@ export async function registerJobs(boss: PgBoss, jobs: readonly Job[], ctx: Omit
     const run = job.start({ ...ctx, boss });
     const { workers, ...options } = job.work;
     for (let i = 0; i < workers; i++) {
-      const id = await boss.work<object>(job.queue, options, async (batch) => {
-        await run(batch.map((j) => j.data));
+      let id = "";
+      id = await boss.work<object>(job.queue, options, async (batch) => {
+        const outcome = await run(batch.map((j) => j.data));
+        // pg-boss waits out the polling interval after every fetch; a full batch that was worked means more may be
+        // waiting, so the worker fetches again at once and a backlog drains at the handler's pace. It first lets the
+        // event loop turn: on the embedded database a query never leaves the microtask queue, so a draining worker
+        // would otherwise starve timers and sockets (docs/decisions.md, "Workers drain").
+        if (batch.length >= options.batchSize && outcome !== "wait") {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          boss.notifyWorker(id);
+        }
         return { workedBy: WORKED_BY };
       });
       ids.set(job.queue, [...(ids.get(job.queue) ?? []), id]);

@@ -74,15 +74,19 @@ export const attemptJob = defineJob({
   handler:
     ({ db, boss }) =>
     async (jobs) => {
+      let deferred = false;
       for (const job of jobs) {
         const delivery = await findDelivery(db, job.deliveryId);
         if (!delivery) continue;
         const result: AttemptResult | null = await underCap(delivery.endpointId, () => attemptDelivery({ db }, job.deliveryId, job.round, job.attempt));
         if (result === null) {
           await queueAttempt({ ...job, deferred: job.deferred + 1 }, new Date(Date.now() + DEFER_MS), boss);
+          deferred = true;
           continue;
         }
         if (result.kind === "retry") await queueAttempt({ deliveryId: job.deliveryId, round: job.round, attempt: result.attempt }, result.at, boss);
       }
+      // Put back over the cap: this worker waits its poll rather than taking the next deferred attempt at once.
+      return deferred ? "wait" : undefined;
     },
 });
