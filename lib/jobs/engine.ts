@@ -125,6 +125,22 @@ export async function sendJob<T extends object>(job: Job<T>, data: T, options: P
   }
 }
 
+/**
+ * Queues several jobs of one queue in one statement (each its own id; an id already queued is left alone); a failure
+ * is logged, never thrown. Answers whether they were queued.
+ */
+export async function sendJobs<T extends object>(job: Job<T>, items: readonly { id: string; data: T }[]): Promise<boolean> {
+  const boss = jobEngine();
+  if (!boss || items.length === 0) return false;
+  try {
+    await boss.insert(items.map((item) => ({ id: item.id, name: job.queue, data: item.data })));
+    return true;
+  } catch (error) {
+    console.error(`[jobs] could not queue ${items.length} of ${job.queue}: ${safeErrorSummary(error)}`);
+    return false;
+  }
+}
+
 /** Stops taking jobs and lets running ones finish (up to 10 s). */
 export async function stopJobEngine(): Promise<void> {
   const boss = peekProcessSingleton<PgBoss>("jobs");

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 
 import type { Role } from "@/lib/client/auth/roles";
 import type { BusinessEvent } from "@/lib/client/events/catalogue";
@@ -15,15 +15,18 @@ import { announce } from "@/lib/live/notify";
 import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 
 import { describeEvent } from "./content";
-import { queueEmail } from "./email.job";
+import { queueEmails } from "./email.job";
 import { allPreferences, mergePreferences } from "./preferences";
 
 // The notifications consumer (docs/architecture.md "Notifications"): for each event, every person whose preferences
 // want it gets one notification row (unique per event and person) and, when they chose e-mail at once, one e-mail
 // job; "digest" rows wait for the daily digest. Whether a person wants it is asked again when the job runs.
 
-/** The longest a batch of notifications waits for a lull in the payments arriving (then it runs anyway). */
-const YIELD_MAX_MS = 2_000;
+/**
+ * The longest a batch of notifications waits for a lull in the payments arriving (then it runs anyway): a batch is a
+ * few statements however many rows it makes, and an e-mail is due within seconds of its payment.
+ */
+const YIELD_MAX_MS = 250;
 
 const EMAIL_STATE: Record<Exclude<Channel, "off">, "none" | "queued" | "digest"> = { dashboard: "none", email: "queued", digest: "digest" };
 
@@ -60,50 +63,59 @@ export async function notifyPerson(db: Db, eventId: string, staffId: string): Pr
 }
 
 /**
- * A batch of the consumer's jobs: the people, their preferences and the events are read once for the batch, then each
- * (event, person) gets its row. Whether a person still wants it (and is still enabled) is decided now, not at dispatch.
+ * A batch of the consumer's jobs: the people, their preferences and the events are read once for the batch, then the
+ * batch's rows are inserted in one statement (unique per event and person) and their e-mails queued in one. Whether a
+ * person still wants it (and is still enabled) is decided now, not at dispatch.
  */
 async function notifyAll(db: Db, jobs: readonly ConsumerPayload[]): Promise<void> {
   const [decide, loaded] = await Promise.all([audienceOf(db), loadEvents(db, [...new Set(jobs.map((j) => j.eventId))])]);
   const timeZone = getConfig().timeZone;
+  const contents = new Map<string, ReturnType<typeof describeEvent>>();
+  const rows: (typeof notifications.$inferInsert)[] = [];
+  const seen = new Set<string>();
   for (const job of jobs) {
     const event = loaded.get(job.eventId);
-    if (!event) continue;
+    const key = `${job.eventId}:${job.recipient}`;
+    if (!event || seen.has(key)) continue;
     const channel = decide(event).find((p) => p.id === job.recipient)?.channel ?? "off";
     if (channel === "off") continue;
-    await notifyOne(db, event, job.recipient, channel, timeZone);
+    seen.add(key);
+    const content = contents.get(event.id) ?? describeEvent(event, timeZone);
+    contents.set(event.id, content);
+    rows.push({
+      staffId: job.recipient,
+      eventId: event.id,
+      type: event.type,
+      title: content.title,
+      body: content.lines.join("\n"),
+      link: content.link,
+      createdAt: new Date(event.createdAt),
+      email: EMAIL_STATE[channel],
+    });
   }
-}
-
-async function notifyOne(db: Db, event: BusinessEvent, staffId: string, channel: Exclude<Channel, "off">, timeZone: string): Promise<void> {
-  const content = describeEvent(event, timeZone);
-  const row = await db.transaction(async (tx) => {
-    const [made] = await tx
+  if (rows.length === 0) return;
+  await db.transaction(async (tx) => {
+    const made = await tx
       .insert(notifications)
-      .values({
-        staffId,
-        eventId: event.id,
-        type: event.type,
-        title: content.title,
-        body: content.lines.join("\n"),
-        link: content.link,
-        createdAt: new Date(event.createdAt),
-        email: EMAIL_STATE[channel],
-      })
+      .values(rows)
       .onConflictDoNothing({ target: [notifications.eventId, notifications.staffId] })
-      .returning();
-    if (made) await announce(tx, { type: "notification.created", staffId, id: made.id });
-    return made;
+      .returning({ id: notifications.id, staffId: notifications.staffId });
+    if (made.length > 0) await announce(tx, ...made.map((m) => ({ type: "notification.created" as const, staffId: m.staffId, id: m.id })));
   });
-  // A retried job finds its row made: its e-mail is queued again under the same job id, so it is sent once.
-  const [current] = row
-    ? [row]
-    : await db
-        .select()
-        .from(notifications)
-        .where(and(eq(notifications.eventId, event.id), eq(notifications.staffId, staffId)))
-        .limit(1);
-  if (current?.email === "queued") await queueEmail(current.id);
+  // The batch's rows still waiting for their e-mail, made now or by a retried job: queued again under the same job
+  // ids, so each is sent once.
+  const queued = await db
+    .select({ id: notifications.id, eventId: notifications.eventId, staffId: notifications.staffId })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.email, "queued"),
+        inArray(notifications.eventId, [...new Set(rows.map((r) => r.eventId))]),
+        inArray(notifications.staffId, [...new Set(rows.map((r) => r.staffId))]),
+      ),
+    );
+  const ids = queued.filter((q) => seen.has(`${q.eventId}:${q.staffId}`)).map((q) => q.id);
+  if (ids.length > 0) await queueEmails(ids);
 }
 
 export const notifyConsumer: EventConsumer = {
@@ -126,9 +138,10 @@ export const notifyConsumer: EventConsumer = {
       retentionMinutes: 60,
     },
     // A burst of payments to many people: two workers on each instance keep the database's pool for the pages; a batch
-    // of 25 reads the people and events once (the engine's fetch and completion are a statement each per batch). The
-    // dispatcher wakes these workers when it queues their jobs; the poll is the fallback (another instance's dispatch).
-    work: { workers: 2, batchSize: 25, pollingIntervalSeconds: 2 },
+    // of 100 reads the people and events once and writes its rows, announcements and e-mail jobs in a statement each
+    // (1,000 payments to 5 people are 50 batches). The dispatcher wakes these workers when it queues their jobs; the
+    // poll is the fallback (another instance's dispatch).
+    work: { workers: 2, batchSize: 100, pollingIntervalSeconds: 2 },
     handler:
       ({ db }) =>
       async (jobs) => {

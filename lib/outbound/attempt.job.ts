@@ -4,7 +4,7 @@ import type PgBoss from "pg-boss";
 import { z } from "zod";
 
 import { defineJob } from "@/lib/jobs/define";
-import { sendJob, wakeWorkers } from "@/lib/jobs/engine";
+import { sendJob, sendJobs, wakeWorkers } from "@/lib/jobs/engine";
 import { derivedJobId } from "@/lib/jobs/ids";
 
 import { attemptDelivery, type AttemptResult } from "./attempt";
@@ -38,6 +38,17 @@ export async function queueAttempt(p: Omit<AttemptPayload, "deferred"> & { defer
   if (boss) await boss.send(QUEUE, data, options);
   else await sendJob(attemptJob, data, options);
   if (!at) wakeWorkers(QUEUE);
+}
+
+/** Queues the first attempt of each delivery in one statement (each once: the ids are derived). */
+export async function queueFirstAttempts(deliveries: readonly { deliveryId: string; round: number }[]): Promise<void> {
+  const items = deliveries.map((d) => {
+    const data: AttemptPayload = { deliveryId: d.deliveryId, round: d.round, attempt: 1, deferred: 0 };
+    return { id: attemptJobId(data), data };
+  });
+  if (items.length === 0) return;
+  await sendJobs(attemptJob, items);
+  wakeWorkers(QUEUE);
 }
 
 const inFlight = new Map<string, number>();
@@ -78,7 +89,9 @@ export const attemptJob = defineJob({
       for (const job of jobs) {
         const delivery = await findDelivery(db, job.deliveryId);
         if (!delivery) continue;
-        const result: AttemptResult | null = await underCap(delivery.endpointId, () => attemptDelivery({ db }, job.deliveryId, job.round, job.attempt));
+        const result: AttemptResult | null = await underCap(delivery.endpointId, () =>
+          attemptDelivery({ db }, job.deliveryId, job.round, job.attempt, delivery),
+        );
         if (result === null) {
           await queueAttempt({ ...job, deferred: job.deferred + 1 }, new Date(Date.now() + DEFER_MS), boss);
           deferred = true;

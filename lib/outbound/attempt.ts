@@ -2,7 +2,7 @@ import "server-only";
 
 import { writeAudit } from "@/lib/audit/write";
 import type { Db } from "@/lib/db/client";
-import type { WebhookEndpointRow } from "@/lib/db/schema";
+import type { OutboundDeliveryRow, WebhookEndpointRow } from "@/lib/db/schema";
 import { tellAdmins } from "@/lib/notifications/notices";
 
 import { findDelivery, giveUp, recordAttempt } from "./deliveries";
@@ -31,10 +31,17 @@ const describe = (outcome: PostOutcome): string =>
       ? `Not sent: ${outcome.reason}`
       : `No answer: ${outcome.reason}`;
 
-export async function attemptDelivery(deps: AttemptDeps, deliveryId: string, round: number, attempt: number): Promise<AttemptResult> {
+export async function attemptDelivery(
+  deps: AttemptDeps,
+  deliveryId: string,
+  round: number,
+  attempt: number,
+  // The row as the caller just read it (the attempt job reads it for the endpoint's cap); read here when absent.
+  known?: OutboundDeliveryRow,
+): Promise<AttemptResult> {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
-  const delivery = await findDelivery(db, deliveryId);
+  const delivery = known ?? (await findDelivery(db, deliveryId));
   // A resend or recover starts another round (its attempts numbered from 1 again, on the full schedule): an attempt
   // of an older round, or of a delivery no longer pending, does nothing.
   if (!delivery || delivery.status !== "pending" || delivery.round !== round) return { kind: "skipped" };

@@ -1,19 +1,19 @@
 import { randomBytes } from "node:crypto";
 
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { staffActor, type StaffActor } from "@/lib/actors/actor";
 import type { Db } from "@/lib/db/client";
-import { auditLog, notifications, staff, webhookEndpoints } from "@/lib/db/schema";
+import { auditLog, notifications, outboundDeliveries, staff, webhookEndpoints } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
 import type { Sandbox } from "@/sandbox/server";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { startTestSandbox } from "@/tests/support/sandbox";
 
 import { attemptDelivery } from "./attempt";
-import { ensureDelivery, findDelivery } from "./deliveries";
+import { ensureDeliveries, ensureDelivery, findDelivery } from "./deliveries";
 import { createEndpoint, recoverSince, resendDelivery, rotateSecret } from "./manage";
 
 interface Received {
@@ -72,6 +72,40 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
     expect(new Webhook(made.secret).verify(second.body, second.headers)).toEqual(event);
     // A wrong secret does not verify.
     expect(() => new Webhook(`whsec_${randomBytes(32).toString("base64")}`).verify(second.body, second.headers)).toThrow();
+  });
+
+  it("makes a batch's deliveries once each: one per (event, endpoint), a repeated pair and a pair made before answered by the rows made first", async () => {
+    const db = database.db;
+    const actor = await admin(db);
+    const [a, b] = [
+      await endpointAt(db, actor, `batch-a-${randomBytes(3).toString("hex")}`),
+      await endpointAt(db, actor, `batch-b-${randomBytes(3).toString("hex")}`),
+    ];
+    const [e1, e2] = await db.transaction(async (tx) => [
+      await appendEvent(tx, "payment.received", { uuid: "u-b1", actualAmount: "5000.00" }),
+      await appendEvent(tx, "payment.received", { uuid: "u-b2", actualAmount: "7000.00" }),
+    ]);
+    if (!e1 || !e2) throw new Error("no events");
+    const before = await ensureDelivery(db, a.endpoint.id, e1);
+    const rows = await ensureDeliveries(db, [
+      { endpointId: a.endpoint.id, event: e1 },
+      { endpointId: b.endpoint.id, event: e1 },
+      { endpointId: a.endpoint.id, event: e2 },
+      { endpointId: b.endpoint.id, event: e2 },
+      { endpointId: b.endpoint.id, event: e2 },
+    ]);
+    expect(rows.map((r) => `${r.eventId}:${r.endpointId}`).sort()).toEqual(
+      [`${e1.id}:${a.endpoint.id}`, `${e1.id}:${b.endpoint.id}`, `${e2.id}:${a.endpoint.id}`, `${e2.id}:${b.endpoint.id}`].sort(),
+    );
+    expect(rows.find((r) => r.eventId === e1.id && r.endpointId === a.endpoint.id)?.id).toBe(before.id);
+    const again = await ensureDeliveries(db, [{ endpointId: b.endpoint.id, event: e2 }]);
+    expect(again.map((r) => r.id)).toEqual(rows.filter((r) => r.eventId === e2.id && r.endpointId === b.endpoint.id).map((r) => r.id));
+    expect(
+      await db
+        .select()
+        .from(outboundDeliveries)
+        .where(inArray(outboundDeliveries.endpointId, [a.endpoint.id, b.endpoint.id])),
+    ).toHaveLength(4);
   });
 
   it("tries a failing endpoint again on the schedule (5 s, then 1 min), with the same webhook-id, and recover re-sends what failed", async () => {

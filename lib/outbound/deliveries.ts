@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 
 import type { BusinessEvent } from "@/lib/client/events/catalogue";
 import type { DeliveryStatus, DeliveryView } from "@/lib/client/outbound/schemas";
@@ -31,19 +31,39 @@ export function toDeliveryView(row: OutboundDeliveryRow): DeliveryView {
 
 /** The event's delivery to the endpoint, made once (the unique pair): a repeat answers the one made first. */
 export async function ensureDelivery(db: Db, endpointId: string, event: BusinessEvent): Promise<OutboundDeliveryRow> {
-  const [made] = await db
+  const [row] = await ensureDeliveries(db, [{ endpointId, event }]);
+  if (!row) throw new Error("delivery vanished");
+  return row;
+}
+
+const pairKey = (eventId: string, endpointId: string) => `${eventId}:${endpointId}`;
+
+/**
+ * Each (endpoint, event)'s delivery, made once (the unique pair) in one insert; pairs made before (a repeated job) are
+ * read back in one select. Answers one row a distinct pair.
+ */
+export async function ensureDeliveries(db: Db, items: readonly { endpointId: string; event: BusinessEvent }[]): Promise<OutboundDeliveryRow[]> {
+  const unique = [...new Map(items.map((i) => [pairKey(i.event.id, i.endpointId), i])).values()];
+  if (unique.length === 0) return [];
+  const now = new Date();
+  const made = await db
     .insert(outboundDeliveries)
-    .values({ endpointId, eventId: event.id, eventType: event.type, body: JSON.stringify(event), nextAttemptAt: new Date() })
+    .values(unique.map(({ endpointId, event }) => ({ endpointId, eventId: event.id, eventType: event.type, body: JSON.stringify(event), nextAttemptAt: now })))
     .onConflictDoNothing({ target: [outboundDeliveries.eventId, outboundDeliveries.endpointId] })
     .returning();
-  if (made) return made;
-  const [found] = await db
+  const have = new Set(made.map((r) => pairKey(r.eventId, r.endpointId)));
+  const missing = new Set(unique.map((i) => pairKey(i.event.id, i.endpointId)).filter((k) => !have.has(k)));
+  if (missing.size === 0) return made;
+  const found = await db
     .select()
     .from(outboundDeliveries)
-    .where(and(eq(outboundDeliveries.eventId, event.id), eq(outboundDeliveries.endpointId, endpointId)))
-    .limit(1);
-  if (!found) throw new Error("delivery vanished");
-  return found;
+    .where(
+      and(
+        inArray(outboundDeliveries.eventId, [...new Set(unique.map((i) => i.event.id))]),
+        inArray(outboundDeliveries.endpointId, [...new Set(unique.map((i) => i.endpointId))]),
+      ),
+    );
+  return [...made, ...found.filter((r) => missing.has(pairKey(r.eventId, r.endpointId)))];
 }
 
 export async function findDelivery(db: Db, id: string): Promise<OutboundDeliveryRow | null> {

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 
 import { openSecret, sealSecret } from "@/lib/auth/secret-box";
 import type { EndpointView } from "@/lib/client/outbound/schemas";
@@ -66,6 +66,16 @@ export async function findEndpoint(db: Db, id: string): Promise<WebhookEndpointR
 
 /** The enabled endpoints that want this event type. */
 /** Every enabled endpoint (the deliveries' consumer reads them once a dispatch pass). */
+/** The live endpoints among `ids`, by id, in one statement. */
+export async function findEndpoints(db: Db, ids: readonly string[]): Promise<Map<string, WebhookEndpointRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(inArray(webhookEndpoints.id, [...ids]), live));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 export async function enabledEndpoints(db: Db): Promise<WebhookEndpointRow[]> {
   return db
     .select()
