@@ -200,6 +200,36 @@ describe("the job engine on the embedded database only", () => {
     }
   });
 
+  it("does not drain a stately chain: the next pass, due at once, waits for the next poll", async () => {
+    let runs = 0;
+    let resolveFirst: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => (resolveFirst = resolve));
+    const job = defineJob({
+      queue: "engine-test-stately-chain",
+      payload: z.object({}),
+      policy: { policy: "stately", retryLimit: 0, expireInSeconds: 60 },
+      work: { workers: 1, batchSize: 1, pollingIntervalSeconds: 600 },
+      handler:
+        ({ boss }) =>
+        async () => {
+          runs += 1;
+          await boss.send("engine-test-stately-chain", {});
+          resolveFirst();
+        },
+    });
+    const boss = await createJobEngine(database, null, [job]);
+    try {
+      await boss.send(job.queue, {});
+      await registerJobs(boss, [job], { db: database.db, log: () => undefined, signal: new AbortController().signal });
+      await first;
+      for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+      for (let i = 0; i < 3; i++) await database.db.execute("select 1");
+      expect(runs).toBe(1);
+    } finally {
+      await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
+    }
+  });
+
   it("registers a job: its handler gets parsed payloads, and a payload that does not fit fails the job unseen", async () => {
     const seen: string[] = [];
     let resolveSeen: () => void = () => undefined;

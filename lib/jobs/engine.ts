@@ -84,6 +84,9 @@ export async function registerJobs(boss: PgBoss, jobs: readonly Job[], ctx: Omit
   for (const job of jobs) {
     const run = job.start({ ...ctx, boss });
     const { workers, ...options } = job.work;
+    // A "stately" queue holds one waiting job at most (a chain's next pass, queued for later): a full batch says nothing
+    // is waiting, and fetching again at once would only let the instance that ran a pass take the next one too.
+    const drains = (job.policy.policy ?? "standard") === "standard";
     for (let i = 0; i < workers; i++) {
       let id = "";
       id = await boss.work<object>(job.queue, options, async (batch) => {
@@ -92,7 +95,7 @@ export async function registerJobs(boss: PgBoss, jobs: readonly Job[], ctx: Omit
         // waiting, so the worker fetches again at once and a backlog drains at the handler's pace. It first lets the
         // event loop turn: on the embedded database a query never leaves the microtask queue, so a draining worker
         // would otherwise starve timers and sockets (docs/decisions.md, "Workers drain").
-        if (batch.length >= options.batchSize && outcome !== "wait") {
+        if (drains && batch.length >= options.batchSize && outcome !== "wait") {
           await new Promise<void>((resolve) => setImmediate(resolve));
           boss.notifyWorker(id);
         }
