@@ -32,7 +32,7 @@ export function intakeQuiet(quietMs: number, now = Date.now()): boolean {
 }
 
 /** Waits until the intake is quiet, or `maxWaitMs` has passed; answers how long it waited. */
-export async function waitForQuietIntake(maxWaitMs: number, quietMs = 20, stepMs = 10): Promise<number> {
+export async function waitForQuietIntake(maxWaitMs: number, quietMs = 50, stepMs = 25): Promise<number> {
   const started = Date.now();
   while (!intakeQuiet(quietMs) && Date.now() - started < maxWaitMs) await sleep(stepMs);
   return Date.now() - started;
