@@ -28,6 +28,19 @@ const chainJob = defineJob({
 const JOBS = [itemJob, chainJob];
 const itemId = (key: string) => derivedJobId(itemJob.queue, key.toLowerCase());
 
+/** A promise and the function that settles it: a handler says "this happened", the test awaits it. */
+function signal(): [Promise<void>, () => void] {
+  let settle: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => (settle = resolve));
+  return [promise, settle];
+}
+
+/** Room for a worker to fetch again at once, were it to: the loop turns and the database answers behind any fetch. */
+async function roomForADrain(database: Database): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let i = 0; i < 3; i++) await database.db.execute("select 1");
+}
+
 const urlOf = (database: Database): string | null => (database.pool ? (database.pool.options.connectionString ?? null) : null);
 
 // pg-boss as the one job engine, on each database the dashboard runs on: jobs outlive the process
@@ -116,8 +129,7 @@ describe("the job engine on the embedded database only", () => {
 
   it("drains a backlog at the handler's pace: a full batch fetches again at once, not after the polling interval", async () => {
     const seen: string[] = [];
-    let resolveAll: () => void = () => undefined;
-    const all = new Promise<void>((resolve) => (resolveAll = resolve));
+    const [all, resolveAll] = signal();
     const job = defineJob({
       queue: "engine-test-backlog",
       payload: z.object({ n: z.number() }),
@@ -143,8 +155,7 @@ describe("the job engine on the embedded database only", () => {
   it("lets the event loop turn between batches while it drains", async () => {
     const seen: number[] = [];
     let seenWhenLoopTurned = -1;
-    let resolveAll: () => void = () => undefined;
-    const all = new Promise<void>((resolve) => (resolveAll = resolve));
+    const [all, resolveAll] = signal();
     const job = defineJob({
       queue: "engine-test-turns",
       payload: z.object({ n: z.number() }),
@@ -173,8 +184,7 @@ describe("the job engine on the embedded database only", () => {
 
   it('does not fetch again at once after a batch that was put back ("wait")', async () => {
     const seen: number[] = [];
-    let resolveFirst: () => void = () => undefined;
-    const first = new Promise<void>((resolve) => (resolveFirst = resolve));
+    const [first, resolveFirst] = signal();
     const job = defineJob({
       queue: "engine-test-put-back",
       payload: z.object({ n: z.number() }),
@@ -191,9 +201,7 @@ describe("the job engine on the embedded database only", () => {
       await boss.insert([0, 1].map((n) => ({ name: job.queue, data: { n } })));
       await registerJobs(boss, [job], { db: database.db, log: () => undefined, signal: new AbortController().signal });
       await first;
-      // Room for a drain to happen: the loop turns and the database answers in order behind any fetch.
-      for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-      for (let i = 0; i < 3; i++) await database.db.execute("select 1");
+      await roomForADrain(database);
       expect(seen).toHaveLength(1);
     } finally {
       await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
@@ -202,8 +210,7 @@ describe("the job engine on the embedded database only", () => {
 
   it("does not drain a stately chain: the next pass, due at once, waits for the next poll", async () => {
     let runs = 0;
-    let resolveFirst: () => void = () => undefined;
-    const first = new Promise<void>((resolve) => (resolveFirst = resolve));
+    const [first, resolveFirst] = signal();
     const job = defineJob({
       queue: "engine-test-stately-chain",
       payload: z.object({}),
@@ -222,8 +229,7 @@ describe("the job engine on the embedded database only", () => {
       await boss.send(job.queue, {});
       await registerJobs(boss, [job], { db: database.db, log: () => undefined, signal: new AbortController().signal });
       await first;
-      for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-      for (let i = 0; i < 3; i++) await database.db.execute("select 1");
+      await roomForADrain(database);
       expect(runs).toBe(1);
     } finally {
       await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
@@ -232,8 +238,7 @@ describe("the job engine on the embedded database only", () => {
 
   it("registers a job: its handler gets parsed payloads, and a payload that does not fit fails the job unseen", async () => {
     const seen: string[] = [];
-    let resolveSeen: () => void = () => undefined;
-    const handled = new Promise<void>((resolve) => (resolveSeen = resolve));
+    const [handled, resolveSeen] = signal();
     const job = defineJob({
       queue: "engine-test-registered",
       payload: z.object({ uuid: z.string() }),
