@@ -92,4 +92,19 @@ describe.each(dbTargets())("accounting export on $name", (target) => {
     expect(all?.map((p) => p.actualAmount)).toEqual(["100.00", "101.00", "102.00", "103.00", "104.00"]);
     expect(await paymentsForExport(database.db, range, LAGOS, { pageSize: 2, max: 4 })).toBeNull();
   });
+
+  it("starts at the first Lagos day's first instant, ends before the day after the last, and keeps payments at one instant across pages", async () => {
+    // Lagos midnight of the 24th is 23:00 UTC on the 23rd; two payments share 10:00 UTC and fall on either side of a page.
+    await paid("0b7d2f4e-0000-4000-8000-000000000031", 201, 1, "2026-11-23T22:59:59.999Z", "Before the first day");
+    await paid("0b7d2f4e-0000-4000-8000-000000000032", 202, 1, "2026-11-23T23:00:00.000Z", "First instant");
+    await paid("0b7d2f4e-0000-4000-8000-000000000034", 204, 1, "2026-11-24T10:00:00.000Z", "Same instant, later uuid");
+    await paid("0b7d2f4e-0000-4000-8000-000000000033", 203, 1, "2026-11-24T10:00:00.000Z", "Same instant, earlier uuid");
+    await paid("0b7d2f4e-0000-4000-8000-000000000035", 205, 1, "2026-11-25T22:59:59.999Z", "Last instant");
+    await paid("0b7d2f4e-0000-4000-8000-000000000036", 206, 1, "2026-11-25T23:00:00.000Z", "After the last day");
+    const range = { from: "2026-11-24", to: "2026-11-25" };
+    for (const pageSize of [1, 2, 3, 10]) {
+      const all = await paymentsForExport(database.db, range, LAGOS, { pageSize });
+      expect(all?.map((p) => p.actualAmount), `pages of ${pageSize}`).toEqual(["202.00", "203.00", "204.00", "205.00"]);
+    }
+  });
 });

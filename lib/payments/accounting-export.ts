@@ -1,6 +1,6 @@
 import "server-only";
 
-// Payments and their fees for an accountant (docs/architecture.md "Closing the books", docs/architecture.md "Closing the books"): Xero's bank
+// Payments and their fees for an accountant (docs/architecture.md "Closing the books"): Xero's bank
 // statement CSV and QuickBooks' three-column CSV, a line per payment (the gross amount the payer sent) and a line per
 // fee (negative), each on the day it was received in TIMEZONE, formula-guarded (plain numbers stay numbers).
 import { and, asc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
@@ -41,7 +41,7 @@ function ledgerDate(at: Date, timeZone: string): string {
 const negative = (amount: string) => (/^0+(\.0+)?$/.test(amount) ? null : `-${amount}`);
 
 /** Payments read per query: a year of a busy wallet is read in pieces, never all in one result. */
-const EXPORT_PAGE = 5_000;
+const EXPORT_PAGE = 1_000;
 /** The most payments one file carries; more is refused (never cut short: the file must balance with the day book). */
 export const EXPORT_MAX_PAYMENTS = 500_000;
 
@@ -68,10 +68,15 @@ export async function countForExport(db: Db, range: DayRange, timeZone: string, 
  * (received, uuid), an order new payments only extend, so a file is streamed with one page in memory.
  */
 export async function* exportPages(db: Db, range: DayRange, timeZone: string, pageSize = EXPORT_PAGE): AsyncGenerator<ExportPayment[]> {
-  const where = rangeConditions(range, timeZone);
-  let after: { receivedAt: Date; uuid: string } | null = null;
+  const { from, to } = instantsOfDays(range, timeZone);
+  // The first day's first instant is the first key ("" sorts before every uuid). Every page is one bound on the
+  // (received, uuid) index and the end of the range, and only the page's own rows are joined: with the range's two
+  // ends and the join around it, the embedded database (no statistics) sorted every payment left for each page
+  // (docs/decisions.md, "What the exports' memory is, measured").
+  let after: { receivedAt: Date; uuid: string } | null = from ? { receivedAt: from, uuid: "" } : null;
   for (;;) {
-    const page: ExportPayment[] = await db
+    const keyset = after ? sql`(${payments.receivedAt}, ${payments.uuid}) > (${after.receivedAt.toISOString()}::timestamptz, ${after.uuid})` : undefined;
+    const taken = db
       .select({
         uuid: payments.uuid,
         receivedAt: payments.receivedAt,
@@ -82,13 +87,29 @@ export async function* exportPages(db: Db, range: DayRange, timeZone: string, pa
         description: payments.description,
         source: payments.source,
         handReference: payments.handReference,
-        businessReference: fundRequests.businessReference,
+        fundRequestId: payments.fundRequestId,
       })
       .from(payments)
-      .leftJoin(fundRequests, eq(fundRequests.id, payments.fundRequestId))
-      .where(and(where, after ? sql`(${payments.receivedAt}, ${payments.uuid}) > (${after.receivedAt.toISOString()}::timestamptz, ${after.uuid})` : undefined))
+      .where(and(keyset, to ? lt(payments.receivedAt, to) : undefined))
       .orderBy(asc(payments.receivedAt), asc(payments.uuid))
-      .limit(pageSize);
+      .limit(pageSize)
+      .as("page");
+    const page: ExportPayment[] = await db
+      .select({
+        uuid: taken.uuid,
+        receivedAt: taken.receivedAt,
+        actualAmount: taken.actualAmount,
+        fees: taken.fees,
+        customerName: taken.customerName,
+        customerTag: taken.customerTag,
+        description: taken.description,
+        source: taken.source,
+        handReference: taken.handReference,
+        businessReference: fundRequests.businessReference,
+      })
+      .from(taken)
+      .leftJoin(fundRequests, eq(fundRequests.id, taken.fundRequestId))
+      .orderBy(asc(taken.receivedAt), asc(taken.uuid));
     if (page.length > 0) yield page;
     const last = page.at(-1);
     if (page.length < pageSize || !last) return;

@@ -7,7 +7,7 @@ import { processSingleton } from "@/lib/util/process-singleton";
 
 /** A person's exports at once: a second click waits for the first file. */
 const PER_PERSON = 1;
-/** An instance's exports at once: each streams a page of 5,000 payments at a time. */
+/** An instance's exports at once: each streams a page of 1,000 payments at a time. */
 const PER_INSTANCE = 3;
 
 interface Slots {
