@@ -14,6 +14,7 @@ import pg from "pg";
 
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 import * as schema from "./schema";
+import { withTurns } from "./turns";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -61,9 +62,9 @@ export async function openDatabase(target: DbTarget, opts: { migrate?: boolean; 
     lock = acquireDataDirLock(target.dataDir);
     const pgdata = path.join(target.dataDir, "pgdata");
     mkdirSync(pgdata, { recursive: true });
-    client = new PGlite(pgdata, { startParams: PGLITE_START });
+    client = withTurns(new PGlite(pgdata, { startParams: PGLITE_START }));
   } else {
-    client = new PGlite({ startParams: PGLITE_START });
+    client = withTurns(new PGlite({ startParams: PGLITE_START }));
   }
   try {
     await client.waitReady;

@@ -1,0 +1,70 @@
+import { PGlite } from "@electric-sql/pglite";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { createTurns, withTurns } from "./turns";
+
+// docs/decisions.md, "The embedded database takes turns": busy chains of statements leave the event loop its turns.
+
+/** Runs `chains` chains of `each` statements side by side; answers how many had run when a callback queued with setImmediate (standing in for a socket's read) ran. */
+async function statementsBeforeATurn(db: PGlite, chains: number, each: number): Promise<{ before: number; total: number }> {
+  let done = 0;
+  let before = -1;
+  const turned = new Promise<void>((resolve) =>
+    setImmediate(() => {
+      before = done;
+      resolve();
+    }),
+  );
+  await Promise.all(
+    Array.from({ length: chains }, async () => {
+      for (let i = 0; i < each; i++) {
+        await db.query("select $1::int as n", [i]);
+        done++;
+      }
+    }),
+  );
+  await turned;
+  return { before, total: done };
+}
+
+describe("the embedded database's turns", () => {
+  const open: PGlite[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((db) => db.close()));
+  });
+
+  it("lets the event loop turn while chains of statements run, in and out of transactions", async () => {
+    const db = withTurns(new PGlite(), createTurns(2));
+    open.push(db);
+    await db.waitReady;
+    const { before, total } = await statementsBeforeATurn(db, 8, 200);
+    expect(total).toBe(1_600);
+    // Within a few slices of 2 ms, not after all 1,600 statements.
+    expect(before).toBeLessThan(total / 2);
+
+    let inside = -1;
+    let ran = 0;
+    await db.transaction(async (tx) => {
+      setImmediate(() => (inside = ran));
+      for (let i = 0; i < 400; i++) {
+        await tx.query("select 1");
+        ran++;
+      }
+    });
+    expect(inside).toBeGreaterThanOrEqual(0);
+    expect(inside).toBeLessThan(ran);
+  });
+
+  it("answers at once within a slice and gives every caller past it the same turn", async () => {
+    let clock = 0;
+    const turns = createTurns(5, () => clock);
+    expect(turns.take()).toBeNull();
+    clock = 6;
+    const first = turns.take();
+    expect(first).not.toBeNull();
+    expect(turns.take()).toBe(first);
+    await first;
+    // The slice starts again after the turn.
+    expect(turns.take()).toBeNull();
+  });
+});

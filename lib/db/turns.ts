@@ -1,0 +1,61 @@
+import "server-only";
+
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+
+// The embedded database runs each statement on the server's own thread and answers it in a microtask, so a few
+// busy job chains can keep the event loop from reading any socket (an SMTP reply, an HTTP request) for seconds.
+// Every statement waits here once its slice is used up: all of them for the same one turn of the event loop, so no
+// chain carries on in microtasks while the others wait (docs/decisions.md, "The embedded database takes turns").
+
+/** How long statements may run back to back before the event loop gets a turn. */
+export const SLICE_MS = 5;
+
+export interface Turns {
+  /** Resolves at once within a slice; after it, once the event loop has turned (the same promise for every caller). */
+  take(): Promise<void> | null;
+}
+
+export function createTurns(sliceMs = SLICE_MS, now: () => number = () => performance.now()): Turns {
+  let sliceStart = now();
+  let pending: Promise<void> | null = null;
+  return {
+    take() {
+      if (pending) return pending;
+      if (now() - sliceStart < sliceMs) return null;
+      pending = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          pending = null;
+          sliceStart = now();
+          resolve();
+        }),
+      );
+      return pending;
+    },
+  };
+}
+
+type Runner = Pick<PGlite | Transaction, "query" | "exec">;
+
+type Call = (...args: unknown[]) => Promise<unknown>;
+
+function takeTurns<T extends Runner>(target: T, turns: Turns): T {
+  const query = target.query.bind(target) as Call;
+  const exec = target.exec.bind(target) as Call;
+  target.query = (async (...args: unknown[]) => {
+    await turns.take();
+    return query(...args);
+  }) as T["query"];
+  target.exec = (async (...args: unknown[]) => {
+    await turns.take();
+    return exec(...args);
+  }) as T["exec"];
+  return target;
+}
+
+/** Makes every statement on `client` (and in its transactions) take its turn with the event loop. */
+export function withTurns(client: PGlite, turns: Turns = createTurns()): PGlite {
+  takeTurns(client, turns);
+  const transaction = client.transaction.bind(client);
+  client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) => transaction((tx) => callback(takeTurns(tx, turns)))) as PGlite["transaction"];
+  return client;
+}
