@@ -104,7 +104,10 @@ describe.each(dbTargets())("accounting export on $name", (target) => {
     const range = { from: "2026-11-24", to: "2026-11-25" };
     for (const pageSize of [1, 2, 3, 10]) {
       const all = await paymentsForExport(database.db, range, LAGOS, { pageSize });
-      expect(all?.map((p) => p.actualAmount), `pages of ${pageSize}`).toEqual(["202.00", "203.00", "204.00", "205.00"]);
+      expect(
+        all?.map((p) => p.actualAmount),
+        `pages of ${pageSize}`,
+      ).toEqual(["202.00", "203.00", "204.00", "205.00"]);
     }
   });
 });
