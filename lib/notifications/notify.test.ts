@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SMTPServer } from "smtp-server";
 
@@ -15,7 +15,7 @@ import { Mailbox } from "@/sandbox/mailbox";
 import { startMailSink, type MailSink } from "@/sandbox/mail-sink";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
-import { attemptEmail, EMAIL_RETRY_DELAYS_MS, messageIdOf, type MailDeps } from "./email.job";
+import { attemptEmail, EMAIL_RETRY_DELAYS_MS, markSent, messageIdOf, type MailDeps } from "./email.job";
 import { audience, notifyPerson } from "./notify.consumer";
 import { storePreferences } from "./preferences";
 
@@ -165,6 +165,43 @@ describe.each(dbTargets())("the notifications consumer on $name", (target) => {
     expect(mail).toHaveLength(1);
     expect(mail[0]?.subject).toBe(row.title);
     expect(mail[0]?.html).toContain("https://dash.example.test/exceptions");
+  });
+
+  it("a batch notes the e-mails it sent together, each once, with its attempt", async () => {
+    const db = database.db;
+    const admin = await person(db, "admin");
+    const rows = [];
+    for (const id of ["e-b1", "e-b2"]) {
+      const opened = await db.transaction((tx) => appendEvent(tx, "exception.opened", { id, kind: "unlinked_payment", tag: "ada.obi", amount: "5000.00" }));
+      await notifyPerson(db, opened.id, admin.id);
+      const [row] = await db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.staffId, admin.id), eq(notifications.eventId, opened.id)));
+      if (!row) throw new Error("no notification");
+      rows.push(row);
+    }
+    const sent: { id: string; attempt: number }[] = [];
+    expect(await attemptEmail(deps(), rows[0]!.id, 1, async () => undefined, undefined, sent)).toBe("sent");
+    expect(await attemptEmail(deps(), rows[1]!.id, 3, async () => undefined, undefined, sent)).toBe("sent");
+    // Listed, not yet noted: the batch notes them together.
+    expect(sent).toEqual([
+      { id: rows[0]!.id, attempt: 1 },
+      { id: rows[1]!.id, attempt: 3 },
+    ]);
+    await markSent(db, sent);
+    const noted = await db
+      .select()
+      .from(notifications)
+      .where(inArray(notifications.id, [rows[0]!.id, rows[1]!.id]));
+    expect(noted.map((n) => [n.id, n.email, n.emailAttempts, n.emailedAt !== null]).sort()).toEqual(
+      [
+        [rows[0]!.id, "sent", 1, true],
+        [rows[1]!.id, "sent", 3, true],
+      ].sort(),
+    );
+    expect(await attemptEmail(deps(), rows[0]!.id, 1, async () => undefined)).toBe("skipped");
+    expect(mailbox.list(admin.email)).toHaveLength(2);
   });
 
   it("refused for good (550) fails at once, with the server's reason", async () => {

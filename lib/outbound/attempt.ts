@@ -6,7 +6,7 @@ import type { OutboundDeliveryRow, WebhookEndpointRow } from "@/lib/db/schema";
 import { tellAdmins } from "@/lib/notifications/notices";
 
 import { findDelivery, giveUp, recordAttempt } from "./deliveries";
-import { addressMode, disableEndpoint, findEndpoint, markWarned, noteAttempt, signingSecrets } from "./endpoints";
+import { addressMode, disableEndpoint, findEndpoints, markWarned, noteAttempts, signingSecrets, type AttemptOutcome } from "./endpoints";
 import { postDelivery, type PostOutcome } from "./post";
 import { failingVerdict, MAX_ATTEMPTS, nextDelayMs, parseRetryAfter } from "./schedule";
 import { signDelivery } from "./sign";
@@ -39,20 +39,86 @@ export async function attemptDelivery(
   // The row as the caller just read it (the attempt job reads it for the endpoint's cap); read here when absent.
   known?: OutboundDeliveryRow,
 ): Promise<AttemptResult> {
+  const delivery = known ?? (await findDelivery(deps.db, deliveryId));
+  const [result] = await attemptDeliveries(deps, [{ deliveryId, round, attempt }], {
+    deliveries: new Map(delivery ? [[delivery.id, delivery]] : []),
+    endpoints: delivery ? await findEndpoints(deps.db, [delivery.endpointId]) : new Map(),
+  });
+  return result ?? { kind: "skipped" };
+}
+
+export interface AttemptItem {
+  deliveryId: string;
+  round: number;
+  attempt: number;
+}
+
+/** What a batch of attempts needs, read beforehand in a statement each (`findDeliveries`, `findEndpoints`). */
+export interface AttemptRows {
+  deliveries: Map<string, OutboundDeliveryRow>;
+  endpoints: Map<string, WebhookEndpointRow>;
+}
+
+/** Each endpoint's outcomes of a batch, in the order they were recorded. */
+type Noted = Map<string, { endpoint: WebhookEndpointRow; outcomes: AttemptOutcome[]; gone: boolean }>;
+
+/**
+ * A batch of attempts, side by side: each posted (through `run`, the endpoint's cap: null = not run now, answered as
+ * null for the caller to put back) and recorded; then each endpoint's outcomes are noted once and what they decide
+ * (410, 4 or 5 days failing) is done. Answers each item's result in order.
+ */
+export async function attemptDeliveries(
+  deps: AttemptDeps,
+  items: readonly AttemptItem[],
+  rows: AttemptRows,
+  run: <T>(endpointId: string, work: () => Promise<T>) => Promise<T | null> = (_, work) => work(),
+): Promise<(AttemptResult | null)[]> {
+  const { db } = deps;
+  const noted: Noted = new Map();
+  const results = await Promise.all(
+    items.map(async ({ deliveryId, round, attempt }): Promise<AttemptResult | null> => {
+      const delivery = rows.deliveries.get(deliveryId);
+      // A resend or recover starts another round (its attempts numbered from 1 again, on the full schedule): an
+      // attempt of an older round, or of a delivery no longer pending, does nothing.
+      if (!delivery || delivery.status !== "pending" || delivery.round !== round) return { kind: "skipped" };
+      const endpoint = rows.endpoints.get(delivery.endpointId);
+      if (!endpoint || !endpoint.enabled) {
+        const why = endpoint
+          ? `The endpoint is turned off${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}; nothing was sent.`
+          : "The endpoint was deleted; nothing was sent.";
+        await giveUp(db, deliveryId, round, why);
+        return { kind: "failed", why };
+      }
+      return run(endpoint.id, async () => {
+        const done = await postAndRecord(deps, delivery, endpoint, attempt);
+        if (done.outcome) {
+          const entry = noted.get(endpoint.id) ?? { endpoint, outcomes: [], gone: false };
+          entry.outcomes.push(done.outcome);
+          entry.gone ||= done.gone;
+          noted.set(endpoint.id, entry);
+        }
+        return done.result;
+      });
+    }),
+  );
+  for (const { endpoint, outcomes, gone } of noted.values()) {
+    const at = outcomes.reduce((latest, o) => (o.at > latest ? o.at : latest), outcomes[0]?.at ?? new Date());
+    const after = await noteAttempts(db, endpoint.id, outcomes);
+    if (gone) await turnOff(db, endpoint, "The endpoint answered 410 Gone, which asks for no more deliveries.", at);
+    else if (after?.failingSince) await watchFailing(db, after, at);
+  }
+  return results;
+}
+
+/** Signs and posts one attempt and records its answer; the outcome is null when a resend since made it stale. */
+async function postAndRecord(
+  deps: AttemptDeps,
+  delivery: OutboundDeliveryRow,
+  endpoint: WebhookEndpointRow,
+  attempt: number,
+): Promise<{ result: AttemptResult; outcome: AttemptOutcome | null; gone: boolean }> {
   const { db } = deps;
   const now = deps.now ?? (() => new Date());
-  const delivery = known ?? (await findDelivery(db, deliveryId));
-  // A resend or recover starts another round (its attempts numbered from 1 again, on the full schedule): an attempt
-  // of an older round, or of a delivery no longer pending, does nothing.
-  if (!delivery || delivery.status !== "pending" || delivery.round !== round) return { kind: "skipped" };
-  const endpoint = await findEndpoint(db, delivery.endpointId);
-  if (!endpoint || !endpoint.enabled) {
-    const why = endpoint
-      ? `The endpoint is turned off${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}; nothing was sent.`
-      : "The endpoint was deleted; nothing was sent.";
-    await giveUp(db, deliveryId, round, why);
-    return { kind: "failed", why };
-  }
   const at = now();
   const headers = signDelivery({ id: delivery.eventId, timestamp: at, body: delivery.body, secrets: signingSecrets(endpoint, at) });
   const outcome = await (deps.post ?? postDelivery)({ url: endpoint.url, headers, body: delivery.body, mode: addressMode() });
@@ -61,7 +127,7 @@ export async function attemptDelivery(
   const retryAfter = outcome.kind === "answered" ? parseRetryAfter(outcome.retryAfter, at) : null;
   const delay = delivered || gone ? null : nextDelayMs(attempt, retryAfter, deps.random);
   const next = delay === null ? null : new Date(at.getTime() + delay);
-  const record = await recordAttempt(db, deliveryId, round, {
+  const record = await recordAttempt(db, delivery.id, delivery.round, {
     attempt,
     at,
     statusCode: outcome.kind === "answered" ? outcome.status : null,
@@ -69,13 +135,14 @@ export async function attemptDelivery(
     error: delivered ? null : describe(outcome),
     outcome: delivered ? { status: "delivered" } : next ? { status: "pending", next } : { status: "failed" },
   });
-  if (!record) return { kind: "skipped" };
-  const after = await noteAttempt(db, endpoint.id, delivered, at);
-  if (gone) await turnOff(db, endpoint, "The endpoint answered 410 Gone, which asks for no more deliveries.", at);
-  else if (!delivered && after) await watchFailing(db, after, at);
-  if (delivered) return { kind: "delivered" };
-  if (next && !gone) return { kind: "retry", attempt: attempt + 1, at: next };
-  return { kind: "failed", why: attempt >= MAX_ATTEMPTS ? `Failed ${MAX_ATTEMPTS} times: ${describe(outcome)}` : describe(outcome) };
+  if (!record) return { result: { kind: "skipped" }, outcome: null, gone: false };
+  const noted = { outcome: { delivered, at }, gone };
+  if (delivered) return { result: { kind: "delivered" }, ...noted };
+  if (next && !gone) return { result: { kind: "retry", attempt: attempt + 1, at: next }, ...noted };
+  return {
+    result: { kind: "failed", why: attempt >= MAX_ATTEMPTS ? `Failed ${MAX_ATTEMPTS} times: ${describe(outcome)}` : describe(outcome) },
+    ...noted,
+  };
 }
 
 async function turnOff(db: Db, endpoint: WebhookEndpointRow, reason: string, at: Date): Promise<void> {

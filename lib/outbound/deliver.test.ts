@@ -12,8 +12,9 @@ import type { Sandbox } from "@/sandbox/server";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { startTestSandbox } from "@/tests/support/sandbox";
 
-import { attemptDelivery } from "./attempt";
-import { ensureDeliveries, ensureDelivery, findDelivery } from "./deliveries";
+import { attemptDeliveries, attemptDelivery } from "./attempt";
+import { ensureDeliveries, ensureDelivery, findDeliveries, findDelivery } from "./deliveries";
+import { findEndpoints, noteAttempts } from "./endpoints";
 import { createEndpoint, recoverSince, resendDelivery, rotateSecret } from "./manage";
 
 interface Received {
@@ -170,6 +171,56 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
     expect((await db.select().from(notifications).where(eq(notifications.staffId, actor.id))).length).toBe(3);
     // Nothing more is sent to an endpoint that is off.
     expect(await attemptDelivery({ db }, d2.id, 0, 4)).toMatchObject({ kind: "failed" });
+  });
+
+  it("attempts a batch side by side, and notes each endpoint's outcomes once, as if one by one in time order", async () => {
+    const db = database.db;
+    const actor = await admin(db);
+    const okName = `batch-ok-${randomBytes(3).toString("hex")}`;
+    const ok = await endpointAt(db, actor, okName);
+    const down = await endpointAt(db, actor, `batch-down-${randomBytes(3).toString("hex")}`, "?status=503");
+    const events = await Promise.all([1, 2, 3].map((i) => db.transaction((tx) => appendEvent(tx, "payer.updated", { tag: `batch${i}` }))));
+    const deliveries = await ensureDeliveries(db, [
+      ...events.map((event) => ({ endpointId: ok.endpoint.id, event })),
+      ...events.map((event) => ({ endpointId: down.endpoint.id, event })),
+    ]);
+    const items = deliveries.map((d) => ({ deliveryId: d.id, round: 0, attempt: 1 }));
+    const rows = {
+      deliveries: await findDeliveries(
+        db,
+        items.map((i) => i.deliveryId),
+      ),
+      endpoints: await findEndpoints(db, [ok.endpoint.id, down.endpoint.id]),
+    };
+    const results = await attemptDeliveries({ db, now: clock("2026-11-28T10:00:00Z") }, items, rows);
+    expect(results.map((r) => r?.kind)).toEqual(["delivered", "delivered", "delivered", "retry", "retry", "retry"]);
+    expect((await hooks(okName)).map((h) => JSON.parse(h.body).id).sort()).toEqual(events.map((e) => e.id).sort());
+    const [okRow] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, ok.endpoint.id));
+    const [downRow] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, down.endpoint.id));
+    expect(okRow).toMatchObject({ lastSuccessAt: new Date("2026-11-28T10:00:00Z"), failingSince: null });
+    expect(downRow).toMatchObject({ lastSuccessAt: null, failingSince: new Date("2026-11-28T10:00:00Z") });
+
+    // One by one in time order: a failure after the batch's last success opens the spell at that failure; a success
+    // after every failure closes it; failures alone keep a spell already open.
+    const t = (minute: number) => new Date(`2026-11-28T11:0${minute}:00Z`);
+    expect(
+      await noteAttempts(db, ok.endpoint.id, [
+        { delivered: false, at: t(1) },
+        { delivered: true, at: t(2) },
+        { delivered: false, at: t(3) },
+        { delivered: false, at: t(4) },
+      ]),
+    ).toMatchObject({
+      lastSuccessAt: t(2),
+      failingSince: t(3),
+    });
+    expect(
+      await noteAttempts(db, ok.endpoint.id, [
+        { delivered: false, at: t(5) },
+        { delivered: true, at: t(6) },
+      ]),
+    ).toMatchObject({ lastSuccessAt: t(6), failingSince: null });
+    expect(await noteAttempts(db, down.endpoint.id, [{ delivered: false, at: t(7) }])).toMatchObject({ failingSince: new Date("2026-11-28T10:00:00Z") });
   });
 
   it("refuses a URL at the cloud metadata address (in every mode), and refuses a viewer", async () => {

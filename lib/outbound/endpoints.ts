@@ -152,14 +152,27 @@ export async function rotateEndpointSecret(db: Db, id: string, secret: string, o
   return row ?? null;
 }
 
-/** An attempt's outcome on its endpoint: a success clears the failing spell; a failure starts one if none is open. */
-export async function noteAttempt(db: Db, id: string, delivered: boolean, at: Date): Promise<WebhookEndpointRow | null> {
+export interface AttemptOutcome {
+  delivered: boolean;
+  at: Date;
+}
+
+/**
+ * Attempts' outcomes on their endpoint, noted in one statement as if one by one in time order: a success clears the
+ * failing spell; a failure starts one if none is open (so the spell starts at the first failure after the last success).
+ */
+export async function noteAttempts(db: Db, id: string, outcomes: readonly AttemptOutcome[]): Promise<WebhookEndpointRow | null> {
+  if (outcomes.length === 0) return null;
+  const successes = outcomes.filter((o) => o.delivered).map((o) => o.at.getTime());
+  const lastSuccess = successes.length > 0 ? Math.max(...successes) : null;
+  const failuresAfter = outcomes.filter((o) => !o.delivered && (lastSuccess === null || o.at.getTime() > lastSuccess)).map((o) => o.at.getTime());
+  const firstFailure = failuresAfter.length > 0 ? new Date(Math.min(...failuresAfter)) : null;
   const [row] = await db
     .update(webhookEndpoints)
     .set(
-      delivered
-        ? { lastSuccessAt: at, failingSince: null, warnedAt: null }
-        : { failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${at.toISOString()}::timestamptz)` },
+      lastSuccess !== null
+        ? { lastSuccessAt: new Date(lastSuccess), failingSince: firstFailure, warnedAt: null }
+        : { failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${(firstFailure ?? new Date()).toISOString()}::timestamptz)` },
     )
     .where(eq(webhookEndpoints.id, id))
     .returning();
