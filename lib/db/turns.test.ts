@@ -55,6 +55,37 @@ describe("the embedded database's turns", () => {
     expect(inside).toBeLessThan(ran);
   });
 
+  it("takes the turn as a statement starts, so none of many chains runs while the turn is due", async () => {
+    // A turn falls due at the 50th statement; while it is due, no statement may finish (none may have been queued
+    // past it); after it, all run on.
+    let calls = 0;
+    let due: Promise<void> | null = null;
+    const turns = {
+      take() {
+        calls += 1;
+        if (calls === 50) due = new Promise<void>((resolve) => setImmediate(() => ((due = null), resolve())));
+        return due;
+      },
+    };
+    const db = withTurns(new PGlite(), turns);
+    open.push(db);
+    await db.waitReady;
+    let finishedWhileDue = 0;
+    let finished = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let i = 0; i < 10; i++) {
+          await db.query("select 1");
+          finished += 1;
+          if (due) finishedWhileDue += 1;
+        }
+      }),
+    );
+    expect(finished).toBe(160);
+    expect(calls).toBeGreaterThanOrEqual(160);
+    expect(finishedWhileDue).toBe(0);
+  });
+
   it("answers at once within a slice and gives every caller past it the same turn", async () => {
     let clock = 0;
     const turns = createTurns(5, () => clock);

@@ -38,24 +38,35 @@ type Runner = Pick<PGlite | Transaction, "query" | "exec">;
 
 type Call = (...args: unknown[]) => Promise<unknown>;
 
-function takeTurns<T extends Runner>(target: T, turns: Turns): T {
+/** Runs each call of `target`'s query and exec through `gate` (which waits for the turn, then runs it). */
+function gated<T extends Runner>(target: T, gate: <R>(run: () => Promise<R>) => Promise<R>): T {
   const query = target.query.bind(target) as Call;
   const exec = target.exec.bind(target) as Call;
-  target.query = (async (...args: unknown[]) => {
-    await turns.take();
-    return query(...args);
-  }) as T["query"];
-  target.exec = (async (...args: unknown[]) => {
-    await turns.take();
-    return exec(...args);
-  }) as T["exec"];
+  target.query = ((...args: unknown[]) => gate(() => query(...args))) as T["query"];
+  target.exec = ((...args: unknown[]) => gate(() => exec(...args))) as T["exec"];
   return target;
 }
 
-/** Makes every statement on `client` (and in its transactions) take its turn with the event loop. */
+/**
+ * Makes every statement on `client` (and in its transactions) take its turn with the event loop. Statements and
+ * transactions are queued here, one at a time, and the turn is taken as each starts, not as it is queued: queued
+ * first, a dozen statements of as many job chains would each run after the turn was due.
+ */
 export function withTurns(client: PGlite, turns: Turns = createTurns()): PGlite {
-  takeTurns(client, turns);
+  let last: Promise<unknown> = Promise.resolve();
+  const inTurn = async <R>(run: () => Promise<R>): Promise<R> => {
+    await turns.take();
+    return run();
+  };
+  const queued = <R>(run: () => Promise<R>): Promise<R> => {
+    const result = last.then(() => inTurn(run));
+    last = result.catch(() => undefined);
+    return result;
+  };
   const transaction = client.transaction.bind(client);
-  client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) => transaction((tx) => callback(takeTurns(tx, turns)))) as PGlite["transaction"];
+  gated(client, queued);
+  // A transaction holds the queue until it ends; its own statements take their turns inside it.
+  client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
+    queued(() => transaction((tx) => callback(gated(tx, inTurn))))) as PGlite["transaction"];
   return client;
 }
