@@ -64,7 +64,10 @@ export function withTurns(client: PGlite, turns: Turns = createTurns()): PGlite 
     return result;
   };
   const transaction = client.transaction.bind(client);
+  const close = client.close.bind(client);
   gated(client, queued);
+  // Closing waits for what was queued before it, as PGlite's own queue would have.
+  client.close = () => queued(close);
   // A transaction holds the queue until it ends; its own statements take their turns inside it.
   client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
     queued(() => transaction((tx) => callback(gated(tx, inTurn))))) as PGlite["transaction"];
