@@ -14,6 +14,8 @@ test("an admin adds an endpoint, sends a test event, and sees it and a real paym
   const name = `walk${Date.now().toString(36)}`;
   await page.goto("/developers/webhooks");
   await expect(page.getByRole("heading", { name: "Outgoing webhooks", level: 1 })).toBeVisible();
+  // Hydrated (its live stream is open): a box ticked before that is set back to the form's default as it hydrates.
+  await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
   await page.getByLabel("URL").fill(`${SANDBOX_URL}/sandbox/hooks/${name}`);
   await page.getByLabel("Description (optional)").fill("Our ERP");
   await page.getByLabel("All events, including types added later").uncheck();
