@@ -29,6 +29,16 @@ async function person(db: Db, role: Role, disabled = false): Promise<{ id: strin
   return { id: row.id, email };
 }
 
+/** The one notification a person has for an event. */
+async function notificationOf(db: Db, staffId: string, eventId: string): Promise<typeof notifications.$inferSelect> {
+  const [row] = await db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.staffId, staffId), eq(notifications.eventId, eventId)));
+  if (!row) throw new Error("no notification");
+  return row;
+}
+
 /** A port nothing listens on. */
 async function deadPort(): Promise<number> {
   const server = createServer();
@@ -121,11 +131,7 @@ describe.each(dbTargets())("the notifications consumer on $name", (target) => {
       appendEvent(tx, "exception.opened", { id: "e-2", kind: "unlinked_payment", tag: "ada.obi", amount: "5000.00" }),
     );
     await notifyPerson(db, opened.id, admin.id);
-    const [row] = await db
-      .select()
-      .from(notifications)
-      .where(and(eq(notifications.staffId, admin.id), eq(notifications.eventId, opened.id)));
-    if (!row) throw new Error("no notification");
+    const row = await notificationOf(db, admin.id, opened.id);
 
     // The server is down: attempts 1–5 each queue the next after 1 min, 5 min, 30 min, 2 h, 6 h; the 6th gives up.
     const down = createMailTransport(`smtp://127.0.0.1:${await deadPort()}`, { from: "f@localhost", timeouts: { connectionTimeout: 2_000 } });
@@ -174,12 +180,7 @@ describe.each(dbTargets())("the notifications consumer on $name", (target) => {
     for (const id of ["e-b1", "e-b2"]) {
       const opened = await db.transaction((tx) => appendEvent(tx, "exception.opened", { id, kind: "unlinked_payment", tag: "ada.obi", amount: "5000.00" }));
       await notifyPerson(db, opened.id, admin.id);
-      const [row] = await db
-        .select()
-        .from(notifications)
-        .where(and(eq(notifications.staffId, admin.id), eq(notifications.eventId, opened.id)));
-      if (!row) throw new Error("no notification");
-      rows.push(row);
+      rows.push(await notificationOf(db, admin.id, opened.id));
     }
     const sent: { id: string; attempt: number }[] = [];
     expect(await attemptEmail(deps(), rows[0]!.id, 1, async () => undefined, undefined, sent)).toBe("sent");
