@@ -130,14 +130,16 @@ export async function benchExports(ctx: BenchContext): Promise<ExportsResult> {
           } else throw new Error(`export: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
         }),
       );
-      // Those refused ask again now that the first files are done, as Retry-After told them.
-      await Promise.all(
-        again.map(async (s) => {
+      // Those refused ask again now that the first files are done, as Retry-After told them: as many at once as were
+      // streamed at first (the server's slots), each next ask after a file ends.
+      const lane = async () => {
+        for (let s = again.shift(); s; s = again.shift()) {
           const res = await s.fetch(file);
           if (res.status !== 200) throw new Error(`export asked again: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
           await read(res);
-        }),
-      );
+        }
+      };
+      await Promise.all(Array.from({ length: Math.max(1, streamed) }, lane));
     } finally {
       clearInterval(sampler);
       watching = false;

@@ -1,8 +1,8 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
 
 import { fakeAddress } from "../tests/support/sign-in";
 import { expectAxeClean } from "./axe";
-import { BASE_URL, SANDBOX_URL, createStaff, sandbox, sendRequestWithinBudget, uniqueTag } from "./support";
+import { BASE_URL, SANDBOX_URL, createStaff, requestAcceptedInConsumerApp, uniqueTag } from "./support";
 
 // Issue 39: a person is told. A payment accepted in the sandbox app reaches the bell within seconds and, when the
 // person chose e-mail, the sandbox mailbox; their choices on /account change what arrives.
@@ -25,13 +25,15 @@ async function choose(page: Page, label: string, channel: string): Promise<void>
   await expect(page.getByTestId("notification-preferences-saved")).toHaveText("Your notification settings are saved.");
 }
 
-/** A request to a fresh tag for `amount`, accepted as the consumer would: its payment notice follows. */
-async function paid(request: import("@playwright/test").APIRequestContext, amount: string): Promise<string> {
+/** A request to a fresh tag for `amount`, accepted by the person in the sandbox's consumer app: its payment notice follows. */
+async function paid(request: APIRequestContext, consumer: Page, amount: string): Promise<string> {
   const tag = uniqueTag("told");
-  const made = await sendRequestWithinBudget(request, { tag, amount, description: "Notified", idempotencyKey: `told${Date.now()}${amount.replace(".", "")}` });
-  expect(made.status(), await made.text()).toBe(201);
-  const { requestId } = ((await made.json()) as { data: { requestId: string } }).data;
-  await sandbox.act(requestId, "accept");
+  await requestAcceptedInConsumerApp(request, consumer, {
+    tag,
+    amount,
+    description: "Notified",
+    idempotencyKey: `told${Date.now()}${amount.replace(".", "")}`,
+  });
   return tag;
 }
 
@@ -47,19 +49,27 @@ test("a payment reaches the bell and, by the person's choice, their mailbox; tur
 
     await page.goto("/notifications");
     await expect(page.getByTestId("live-status")).toHaveAttribute("data-state", "open");
-    const tag = await paid(request, "4321.77");
+    const consumer = await context.newPage();
+    const tag = await paid(request, consumer, "4321.77");
     // The bell moves by itself (the live event of this person), and the list shows the payment.
     await expect(page.getByTestId("notification-count")).toHaveText(/^[1-9]/, { timeout: 20_000 });
     const item = page.getByTestId("notification-item").filter({ hasText: `@${tag}` });
     await expect(item).toContainText("NGN 4,321.77 received from");
     await expect(item).toContainText(/E-mail(ed| on its way)/, { timeout: 20_000 });
 
-    // The e-mail, in the sandbox's mailbox, opened in the browser.
+    // The e-mail, in the sandbox's mailbox, opened in the browser: listed, then read whole, its link to the payment.
     const mail = await context.newPage();
+    const subject = mail.getByRole("link", { name: new RegExp(`^NGN 4,321\\.77 received from .*@${tag}`) });
     await expect(async () => {
-      await mail.goto(`${SANDBOX_URL}/mail`);
-      await expect(mail.getByText(`NGN 4,321.77 received from`).first()).toBeVisible({ timeout: 1_000 });
+      await mail.goto(`${SANDBOX_URL}/mail?to=${encodeURIComponent(person.email)}`);
+      await expect(subject).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 30_000 });
+    await expectAxeClean(mail, "the sandbox mailbox");
+    await subject.click();
+    await expect(mail.getByRole("heading", { level: 1 })).toHaveText(/^NGN 4,321\.77 received from .*\(@told/);
+    await expect(mail.getByRole("link", { name: new RegExp(`^${BASE_URL}/payments/`) })).toBeVisible();
+    await expect(mail.getByText("NGN 4,321.77", { exact: false }).first()).toBeVisible();
+    await expectAxeClean(mail, "a message in the sandbox mailbox");
     const listed = (await (await request.get(`${SANDBOX_URL}/sandbox/mail?to=${encodeURIComponent(person.email)}`)).json()) as {
       subject: string;
       html: string;
@@ -74,7 +84,7 @@ test("a payment reaches the bell and, by the person's choice, their mailbox; tur
 
     // Turned off: the next payment reaches the admin (dashboard by default) but not this person.
     await choose(page, "A payment arrived", "Off");
-    const second = await paid(request, "4321.78");
+    const second = await paid(request, consumer, "4321.78");
     await expect(async () => {
       const mine = (await (await request.get("/api/notifications?page=1")).json()) as { data: { items: { title: string }[] } };
       expect(mine.data.items.some((n) => n.title.includes(`@${second}`))).toBe(true);

@@ -1,7 +1,7 @@
 // The e2e suite's own fixtures: its ports and URLs, sessions as Playwright request contexts, staff to
 // sign in as, and the e2e sandbox's control API. Shared parts come from tests/support (relative paths:
 // this file is also loaded by playwright.config.ts).
-import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse, type Browser, type BrowserContext } from "@playwright/test";
+import { expect, request as playwrightRequest, type APIRequestContext, type APIResponse, type Browser, type BrowserContext, type Page } from "@playwright/test";
 
 import { DEMO_ADMIN } from "../lib/auth/demo";
 import type { Role } from "../lib/client/auth/roles";
@@ -132,6 +132,22 @@ export async function sendRequestWithinBudget(ctx: APIRequestContext, data: Reco
     if (res.status() !== 503 || !/keeping under the service's limit/.test(await res.text()) || !(wait > 0)) return res;
     await new Promise((resolve) => setTimeout(resolve, wait * 1000));
   }
+}
+
+/** A request sent to `tag` and accepted by that person in the sandbox's consumer app (its own page), as a payer would. */
+export async function requestAcceptedInConsumerApp(
+  request: APIRequestContext,
+  consumer: Page,
+  data: { tag: string; amount: string; description: string; idempotencyKey: string },
+): Promise<string> {
+  const made = await sendRequestWithinBudget(request, data);
+  expect(made.status(), await made.text()).toBe(201);
+  const { requestId } = ((await made.json()) as { data: { requestId: string } }).data;
+  await consumer.goto(`${SANDBOX_URL}/?tag=${encodeURIComponent(data.tag)}`);
+  const accept = consumer.getByRole("button", { name: new RegExp(`^Accept request ${requestId},`) });
+  await accept.click();
+  await expect(accept).toHaveCount(0);
+  return requestId;
 }
 
 export function uniqueTag(prefix = "e2e"): string {

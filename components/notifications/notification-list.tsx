@@ -11,12 +11,13 @@ import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import type { NotificationQuery, NotificationView } from "@/lib/client/notifications/view";
 import { keys, notificationListQuery } from "@/lib/client/query/options";
 
-// The notifications page's list (newest first, paged in the URL), with mark read and mark all read.
+// The notifications page's list (newest first, paged in the URL), with mark read and mark all read; above it, the
+// person's daily digests that could not be sent, with why (never silent).
 
 const EMAIL_WORDS: Record<NotificationView["email"], string | null> = {
   none: null,
   queued: "E-mail on its way",
-  digest: "In tomorrow's digest",
+  digest: "Kept for the daily digest",
   sent: "E-mailed",
   failed: "E-mail failed",
 };
@@ -39,10 +40,27 @@ export function NotificationList({ query }: { query: NotificationQuery }) {
   const error = mark.isError ? (mark.error instanceof ApiError ? mark.error.message : "That did not save. Try again.") : null;
   if (list.isError) return <ErrorNote role="alert">The notifications could not be read. Reload the page to try again.</ErrorNote>;
   if (!list.data) return <p className="text-sm text-slate-600">Loading…</p>;
-  const { items, page, pageSize, total, unread } = list.data;
+  const { items, failedDigests, page, pageSize, total, unread } = list.data;
   const pages = Math.max(1, Math.ceil(total / pageSize));
   return (
     <div className="space-y-4">
+      {failedDigests.length > 0 ? (
+        <section aria-labelledby="failed-digests" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900" data-testid="failed-digests">
+          <h2 id="failed-digests" className="font-semibold">
+            {failedDigests.length === 1 ? "A daily digest could not be sent" : "Daily digests that could not be sent"}
+          </h2>
+          <ul className="mt-1 space-y-1">
+            {failedDigests.map((d) => (
+              <li key={d.day} data-testid="failed-digest">
+                The digest of {d.dayLabel} failed: {d.error}{" "}
+                <Link href={d.link} className="underline">
+                  Open that day in the day book
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <Link href={href({ unread: false, page: 1 })} aria-current={query.unread ? undefined : "page"} className={query.unread ? "underline" : "font-semibold"}>
           All

@@ -41,13 +41,14 @@ export function PreferencesForm({ initial }: { initial: NotificationPreferences 
       setMessage({ kind: "ok", text: said });
     } catch (error) {
       if (error instanceof ApiError) {
-        const beside = showServerFieldErrors(form.setError, error.fieldErrors, ["paymentThreshold"]);
+        const beside = showServerFieldErrors(form.setError, error.fieldErrors, ["paymentThreshold", "digest"]);
         setMessage(beside ? null : { kind: "error", text: error.message });
       } else setMessage({ kind: "error", text: "Your notification settings could not be saved. Try again." });
     }
   }
 
   const thresholdError = errors.paymentThreshold?.message;
+  const digestError = errors.digest?.message;
   return (
     <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="space-y-4" data-testid="notification-preferences" aria-label="Notification settings">
       <div className="grid gap-3 sm:grid-cols-2">
@@ -73,10 +74,22 @@ export function PreferencesForm({ initial }: { initial: NotificationPreferences 
           {...form.register("paymentThreshold")}
         />
       </Field>
-      <label className="flex items-center gap-2 text-sm text-slate-800">
-        <input type="checkbox" {...form.register("digest")} />
-        The daily digest by e-mail at 08:00: yesterday&apos;s day book, open exceptions, declines and top payers
-      </label>
+      <div>
+        <label className="flex items-center gap-2 text-sm text-slate-800">
+          <input
+            type="checkbox"
+            aria-invalid={digestError ? true : undefined}
+            aria-describedby={digestError ? "digest-error" : undefined}
+            {...form.register("digest")}
+          />
+          The daily digest by e-mail at 08:00: yesterday&apos;s day book, open exceptions, declines and top payers
+        </label>
+        {digestError ? (
+          <p id="digest-error" role="alert" className="mt-1 text-sm text-red-700">
+            {digestError}
+          </p>
+        ) : null}
+      </div>
       <div className="flex flex-wrap items-center gap-3">
         <Button type="submit" disabled={isSubmitting}>
           {isSubmitting ? "Saving…" : "Save notification settings"}

@@ -12,6 +12,8 @@ import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import type { DeliveryView, EndpointView } from "@/lib/client/outbound/schemas";
 import { endpointDeliveriesQuery, keys } from "@/lib/client/query/options";
 
+import { RotateSecretForm } from "./endpoint-rotate-form";
+
 // One outgoing webhook endpoint on /developers/webhooks: its state and secret, its actions (test, turn on/off, rotate,
 // reveal, recover, delete) and its deliveries with resend.
 
@@ -105,9 +107,6 @@ export function EndpointCard({ endpoint, onSecret }: { endpoint: EndpointView; o
         <Button variant="secondary" disabled={busy} onClick={() => run(`${base}/reveal`)}>
           Reveal secret
         </Button>
-        <Button variant="secondary" disabled={busy} onClick={() => run(`${base}/rotate-secret`, { overlapHours: 24 })}>
-          Rotate secret
-        </Button>
         <Button
           variant="quiet"
           disabled={busy}
@@ -118,6 +117,7 @@ export function EndpointCard({ endpoint, onSecret }: { endpoint: EndpointView; o
           Delete
         </Button>
       </div>
+      <RotateSecretForm endpointId={id} endpointUrl={endpoint.url} busy={busy} onRotate={(values) => run(`${base}/rotate-secret`, values)} />
       <div className="flex flex-wrap items-end gap-2">
         <label className="text-sm">
           <span className="block text-slate-700">Re-send what failed since</span>

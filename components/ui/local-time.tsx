@@ -4,7 +4,7 @@ import { createContext, useContext, type ReactNode } from "react";
 
 import { formatTime, zoneLabel } from "@/lib/client/time/format";
 
-// The business's TIMEZONE, given once by the dashboard layout from the server's config (docs/decisions.md "Days are days in TIMEZONE").
+// The business's TIMEZONE, given once by the dashboard layout from the server's config (docs/decisions.md "Days are days in `TIMEZONE`").
 const TimeZoneContext = createContext<string>("UTC");
 
 export function TimeZoneProvider({ timeZone, children }: { timeZone: string; children: ReactNode }) {

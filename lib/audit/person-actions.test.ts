@@ -18,7 +18,7 @@ import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { planFields } from "@/tests/support/plan-fields";
 import { insertStaff, newKey, newTag } from "@/tests/support/request-deps";
 
-// The audit rows of a person's actions (docs/architecture.md "Audit"): a plan paused, resumed, ended, its members or
+// The audit rows of a person's actions (docs/architecture.md "The audit log"): a plan paused, resumed, ended, its members or
 // schedule changed; a campaign asked again; a payer marked and cleared do-not-ask; an exception reopened. Each is the
 // use case every front door calls, as one person, and the row is read back: the action, the actor, the target and
 // the detail; a refusal writes none.

@@ -201,7 +201,7 @@ export async function askAgain(
     origin: { parentId: parent.id, familyId, round, cooldownOverride: input.overrideCooldown === true },
     leftOut,
     ...options,
-    // The round and its audit row commit together (docs/architecture.md "Audit").
+    // The round and its audit row commit together (docs/architecture.md "The audit log").
     inTransaction: async (tx, campaignId) => {
       await options.inTransaction?.(tx, campaignId);
       if (audit)

@@ -3,7 +3,7 @@ import Papa from "papaparse";
 import { MAX_CAMPAIGN_BYTES } from "@/lib/client/campaigns/schemas";
 import { businessReferenceSchema, descriptionSchema, nairaAmountSchema, tagSchema } from "@/lib/client/requests/schemas";
 
-// A campaign file (docs/architecture.md, "A campaign"): UTF-8 with or without BOM, comma or semicolon,
+// A campaign file (docs/architecture.md, "Campaigns"): UTF-8 with or without BOM, comma or semicolon,
 // a header naming tag, amount and description in any order and case, an optional `reference` (the business's own),
 // extra columns ignored.
 
@@ -113,7 +113,7 @@ export interface CampaignRowInput {
 
 /**
  * Rows sent as JSON rather than in a file (POST /api/v1/campaigns), checked row by row exactly as a file's are
- * (`checkRow`), numbered from 1 in the order sent; the same limits as a file's (docs/architecture.md "A campaign").
+ * (`checkRow`), numbered from 1 in the order sent; the same limits as a file's (docs/architecture.md "Campaigns").
  */
 export function checkCampaignRows(rows: readonly CampaignRowInput[]): ParseOutcome {
   if (rows.length === 0) return { ok: false, status: 422, message: "Send at least one row to ask." };

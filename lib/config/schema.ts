@@ -70,7 +70,7 @@ export const envSchema = z.object({
     .min(1, "must be between 1 and 90")
     .max(90, "must be between 1 and 90")
     .default(7),
-  // The business's time zone (docs/decisions.md "Days are days in TIMEZONE"): every time shown and every day boundary ("today", the chart, date filters).
+  // The business's time zone (docs/decisions.md "Days are days in `TIMEZONE`"): every time shown and every day boundary ("today", the chart, date filters).
   TIMEZONE: z.string().default("Africa/Lagos").refine(isTimeZone, "must be an IANA time zone name, such as Africa/Lagos or Europe/London"),
   // An accepted request with no payment this many minutes later is a lost webhook (docs/architecture.md "Closing the books", lib/exceptions).
   LOST_WEBHOOK_MINUTES: z.coerce

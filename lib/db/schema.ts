@@ -268,7 +268,7 @@ export const balanceCache = pgTable("balance_cache", {
   refreshingUntil: timestamp("refreshing_until", { withTimezone: true, mode: "date" }),
 });
 
-// Collection campaigns (docs/architecture.md, "A campaign"): a CSV becomes rows; each queued row is
+// Collection campaigns (docs/architecture.md, "Campaigns"): a CSV becomes rows; each queued row is
 // sent as one fund request by the campaign-send job. A sent row's status follows its request's.
 export const campaigns = pgTable(
   "campaigns",

@@ -1,4 +1,4 @@
-// The types of security-headers.js, the one source of the security headers (docs/decisions.md, "Security headers").
+// The types of security-headers.js, the one source of the security headers (docs/decisions.md, "The security headers have one source").
 
 export interface HeaderPair {
   key: string;

@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 
 import { getConfig } from "@/lib/config";
@@ -11,12 +11,12 @@ import { safeErrorSummary } from "@/lib/log/safe-error";
 import { MailError } from "@/lib/mail/errors";
 import { sendMail } from "@/lib/mail/transport";
 
-import { digestContent, markDigestSent } from "./digest";
+import { digestContent, markDigestFailed, markDigestSent } from "./digest";
 import { BUSINESS_NAME, EMAIL_RETRY_DELAYS_MS, type MailDeps } from "./email.job";
 import { renderDigestEmail } from "./render";
 
 // One person's daily digest (docs/architecture.md "Notifications"): one job per (digest, attempt), ids derived, retried
-// on the notifications' delays; the row says sent or failed.
+// on the notifications' delays; the row says sent or failed, and a failed one shows on the person's notifications page.
 
 export const DIGEST_EMAIL_QUEUE = "notify-digest-email";
 
@@ -64,10 +64,7 @@ export async function attemptDigest(
   } catch (error: unknown) {
     const reason = error instanceof MailError ? error.message : `The digest could not be sent (${safeErrorSummary(error)}).`;
     const last = attempt > EMAIL_RETRY_DELAYS_MS.length || (error instanceof MailError && error.permanent);
-    await db
-      .update(notificationDigests)
-      .set({ status: last ? "failed" : "queued", attempts: attempt, error: reason })
-      .where(and(eq(notificationDigests.id, digestId), eq(notificationDigests.status, "queued")));
+    await markDigestFailed(db, { digestId, staffId, day }, timeZone, attempt, reason, last);
     if (last) return "failed";
     await queueNext(attempt + 1, new Date(Date.now() + (EMAIL_RETRY_DELAYS_MS[attempt - 1] ?? 0)));
     return "retry";

@@ -24,8 +24,9 @@ export const digestJob = defineJob({
   handler:
     ({ db, boss }) =>
     async () => {
-      const day = digestDay(new Date(), getConfig().timeZone);
-      for (const d of await claimDigests(db, day))
+      const { timeZone } = getConfig();
+      const day = digestDay(new Date(), timeZone);
+      for (const d of await claimDigests(db, day, timeZone))
         await boss.send(DIGEST_EMAIL_QUEUE, { digestId: d.digestId, attempt: 1 }, { id: digestJobId(d.digestId, 1) });
     },
 });

@@ -12,7 +12,11 @@ import { notificationPreferences } from "@/lib/db/schema";
 
 type StoredPreferences = typeof notificationPreferences.$inferSelect;
 
-/** A stored row over the role's defaults: a type added since the person saved keeps its default. */
+/**
+ * A stored row over the role's defaults: a type added since the person saved keeps its default. A type kept for the
+ * digest by someone whose digest is off (saved before that was refused) is shown in the dashboard only: nothing waits
+ * for a digest that is never sent.
+ */
 export function mergePreferences(role: Role, row: StoredPreferences | null | undefined): NotificationPreferences {
   const defaults = defaultPreferences(role);
   if (!row) return defaults;
@@ -20,6 +24,7 @@ export function mergePreferences(role: Role, row: StoredPreferences | null | und
   for (const type of EVENT_TYPES) {
     const chosen = row.choices[type];
     if (chosen && (CHANNELS as readonly string[]).includes(chosen)) choices[type] = chosen as Channel;
+    if (choices[type] === "digest" && !row.digest) choices[type] = "dashboard";
   }
   return { choices, paymentThreshold: row.paymentThreshold, digest: row.digest };
 }

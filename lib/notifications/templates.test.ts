@@ -50,10 +50,10 @@ describe("notification content and templates", () => {
     const digest = await renderDigestEmail({
       businessName: "Fundboard",
       dayLabel: dayLabel("2026-11-27"),
-      book: { asked: "NGN 10,000.00", collected: "NGN 4,990.50", fees: "NGN 100.00", settled: "NGN 4,890.50", unexplained: null },
+      book: { asked: "NGN 10,000.00", paid: "NGN 4,990.50", fees: "NGN 100.00", settled: "NGN 4,890.50", unexplained: null },
       openExceptions: 2,
       declines: 1,
-      topPayers: [{ name: PAYER.name, tag: PAYER.tag, paid: "NGN 4,990.50" }],
+      topPayers: [{ name: PAYER.name, tag: PAYER.tag, collected: "NGN 4,890.50" }],
       items: [{ title: "NGN 4,990.50 received from Ada Obi (@ada.obi)", url: "https://dash.example.test/payments/x" }],
       url: "https://dash.example.test/reports?from=2026-11-27&to=2026-11-27",
       preferencesUrl: "https://dash.example.test/account#notifications",

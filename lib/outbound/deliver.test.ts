@@ -15,7 +15,8 @@ import { startTestSandbox } from "@/tests/support/sandbox";
 import { attemptDeliveries, attemptDelivery } from "./attempt";
 import { ensureDeliveries, ensureDelivery, findDeliveries, findDelivery } from "./deliveries";
 import { findEndpoints, noteAttempts } from "./endpoints";
-import { createEndpoint, recoverSince, resendDelivery, rotateSecret } from "./manage";
+import { changeEndpoint, createEndpoint, recoverSince, resendDelivery, rotateSecret } from "./manage";
+import { BODY_LIMIT_BYTES } from "./sign";
 
 interface Received {
   headers: Record<string, string>;
@@ -139,7 +140,48 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
     expect(await findDelivery(db, delivery.id)).toMatchObject({ status: "failed", attempts: 11, nextAttemptAt: null });
     const recovered = await recoverSince(db, actor, made.endpoint.id, new Date(Date.now() - 60_000));
     expect(recovered).toEqual({ kind: "queued", count: 1 });
-    expect(await findDelivery(db, delivery.id)).toMatchObject({ status: "pending", round: 1 });
+    const again = await findDelivery(db, delivery.id);
+    expect(again).toMatchObject({ status: "pending", round: 1 });
+    if (!again) throw new Error("the delivery vanished");
+
+    // The receiver is mended (it answers 200 now); the recovered round's first attempt reaches it with the first
+    // attempt's webhook-id and the same bytes, signed anew, while a stray attempt of the old round does nothing.
+    const mended = await changeEndpoint(db, actor, made.endpoint.id, { url: `${sandbox.apiUrl}/sandbox/hooks/${name}` });
+    expect(mended.kind).toBe("updated");
+    expect(await attemptDelivery({ db }, delivery.id, 0, 11)).toEqual({ kind: "skipped" });
+    expect(await attemptDelivery({ db }, delivery.id, again.round, 1)).toEqual({ kind: "delivered" });
+    const received = await hooks(name);
+    expect(received).toHaveLength(12);
+    const [last] = received;
+    const first = received.at(-1);
+    if (!last || !first) throw new Error("nothing received");
+    expect(last.status).toBe(200);
+    expect(last.headers["webhook-id"]).toBe(first.headers["webhook-id"]);
+    expect(last.headers["webhook-id"]).toBe(event.id);
+    expect(last.body).toBe(first.body);
+    expect(new Webhook(made.secret).verify(last.body, last.headers)).toEqual(event);
+    expect(await findDelivery(db, delivery.id)).toMatchObject({ status: "delivered", round: 1, attempts: 12 });
+  });
+
+  it("sends an event over 64 KiB cut down to its identifying fields and marked truncated, signed over the bytes sent", async () => {
+    const db = database.db;
+    const actor = await admin(db);
+    const name = `large-${randomBytes(3).toString("hex")}`;
+    const made = await endpointAt(db, actor, name);
+    const event = await db.transaction((tx) => appendEvent(tx, "payer.updated", { tag: "ada", doNotAsk: false, note: "n".repeat(100 * 1024) }));
+    const delivery = await ensureDelivery(db, made.endpoint.id, event);
+    expect(Buffer.byteLength(delivery.body, "utf8")).toBeLessThanOrEqual(BODY_LIMIT_BYTES);
+    expect(await attemptDelivery({ db }, delivery.id, 0, 1)).toEqual({ kind: "delivered" });
+    const [got] = await hooks(name);
+    if (!got) throw new Error("nothing received");
+    expect(Buffer.byteLength(got.body, "utf8")).toBeLessThanOrEqual(BODY_LIMIT_BYTES);
+    expect(got.headers["webhook-id"]).toBe(event.id);
+    expect(new Webhook(made.secret).verify(got.body, got.headers)).toEqual({
+      id: event.id,
+      type: "payer.updated",
+      createdAt: event.createdAt,
+      data: { tag: "ada", truncated: true },
+    });
   });
 
   it("turns an endpoint off at once on 410 Gone, and after 5 days without a success; its admins are told, at 4 days too", async () => {

@@ -7,7 +7,10 @@ import type { DeliveryStatus, DeliveryView } from "@/lib/client/outbound/schemas
 import type { Db } from "@/lib/db/client";
 import { outboundDeliveries, type OutboundDeliveryRow } from "@/lib/db/schema";
 
+import { deliveryBody } from "./body";
+
 // One delivery per (event, endpoint) (docs/architecture.md "Outgoing webhooks"): the one writer of outbound_deliveries.
+// Its body is made once, at most 64 KiB (body.ts), and every attempt of every round sends those bytes.
 
 export const DELIVERY_PAGE_SIZE = 25;
 
@@ -48,7 +51,7 @@ export async function ensureDeliveries(db: Db, items: readonly { endpointId: str
   const now = new Date();
   const made = await db
     .insert(outboundDeliveries)
-    .values(unique.map(({ endpointId, event }) => ({ endpointId, eventId: event.id, eventType: event.type, body: JSON.stringify(event), nextAttemptAt: now })))
+    .values(unique.map(({ endpointId, event }) => ({ endpointId, eventId: event.id, eventType: event.type, body: deliveryBody(event), nextAttemptAt: now })))
     .onConflictDoNothing({ target: [outboundDeliveries.eventId, outboundDeliveries.endpointId] })
     .returning();
   const have = new Set(made.map((r) => pairKey(r.eventId, r.endpointId)));

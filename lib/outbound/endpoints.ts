@@ -88,6 +88,14 @@ export function wantsType(endpoint: Pick<WebhookEndpointRow, "eventTypes">, type
   return endpoint.eventTypes === null || endpoint.eventTypes.includes(type);
 }
 
+/**
+ * Holds every other caller of this until the transaction `tx` ends (a transaction-level advisory lock, on Postgres and
+ * PGlite alike): a create counts the live endpoints and inserts under it, so the cap of 20 holds when creates race.
+ */
+export async function lockEndpointCount(tx: Db): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${"webhook-endpoints:count"}, 0))`);
+}
+
 export async function countEndpoints(db: Db): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })

@@ -15,6 +15,7 @@ import {
   findEndpoint,
   insertEndpoint,
   listEndpoints,
+  lockEndpointCount,
   markDeleted,
   openWebhookSecret,
   rotateEndpointSecret,
@@ -44,7 +45,7 @@ export async function endpointView(db: Db, actor: Actor, id: string): Promise<En
   return row ? toEndpointView(row) : null;
 }
 
-/** At most MAX_ENDPOINTS; the URL checked (https in live mode; a literal private address refused). The secret is answered once. */
+/** At most MAX_ENDPOINTS, however many are made at once; the URL checked (https in live mode; a literal private address refused). The secret is answered once. */
 export async function createEndpoint(
   db: Db,
   actor: Actor,
@@ -53,17 +54,23 @@ export async function createEndpoint(
   authorize(actor, "webhooks.manage");
   const url = checkEndpointUrl(input.url, addressMode());
   if (!url.ok) return { kind: "invalid_url", message: url.message };
-  if ((await countEndpoints(db)) >= MAX_ENDPOINTS) return { kind: "limit" };
   const secret = newWebhookSecret();
-  const row = await insertEndpoint(db, {
-    url: url.url,
-    description: input.description,
-    eventTypes: input.eventTypes === "all" ? null : [...input.eventTypes],
-    enabled: input.enabled,
-    secret,
-    createdBy: actor.kind === "staff" ? actor.id : actor.kind === "api_key" ? actor.ownerId : null,
+  const row = await db.transaction(async (tx) => {
+    // One create at a time counts and inserts (a transaction-level lock): two at once never both see 19 and make 21.
+    await lockEndpointCount(tx);
+    if ((await countEndpoints(tx)) >= MAX_ENDPOINTS) return null;
+    const made = await insertEndpoint(tx, {
+      url: url.url,
+      description: input.description,
+      eventTypes: input.eventTypes === "all" ? null : [...input.eventTypes],
+      enabled: input.enabled,
+      secret,
+      createdBy: actor.kind === "staff" ? actor.id : actor.kind === "api_key" ? actor.ownerId : null,
+    });
+    await writeAudit(tx, { action: "webhook_endpoint.created", ...by(actor), target: made.id, detail: { url: made.url, eventTypes: input.eventTypes } });
+    return made;
   });
-  await writeAudit(db, { action: "webhook_endpoint.created", ...by(actor), target: row.id, detail: { url: row.url, eventTypes: input.eventTypes } });
+  if (!row) return { kind: "limit" };
   return { kind: "created", endpoint: toEndpointView(row), secret };
 }
 

@@ -6,7 +6,7 @@ import { Webhook } from "standardwebhooks";
 // The `standardwebhooks` package computes each signature, so the bytes are exactly the spec's; this module only
 // joins them and names the headers (docs/decisions.md "Outgoing webhooks: signing and the address guard (issue 40)").
 
-/** The largest body (the event's JSON) an outgoing delivery carries; the caller refuses larger ones before signing. */
+/** The largest body (the event's JSON, in UTF-8 bytes) an outgoing delivery carries: a larger event is cut down (body.ts). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface DeliveryToSign {

@@ -1,6 +1,6 @@
 import "server-only";
 
-// The one writer of do_not_ask (docs/architecture.md, "Ownership"): marks and clears, and the check every way of
+// The one writer of do_not_ask (docs/architecture.md, "Owners"): marks and clears, and the check every way of
 // asking (the form, the API, a campaign upload, a chase, a plan period) makes before asking a tag.
 import { eq, inArray } from "drizzle-orm";
 

@@ -26,7 +26,7 @@ export async function dropBalanceAfterPayment(): Promise<void> {
  * not. A step that could not be done now (our budget had no room, the service could not be asked) fails the job
  * after the other steps ran, so its retry policy tries again in seconds.
  */
-export async function followUpPayment(deps: PaymentDeps, rawUuid: string): Promise<void> {
+export async function followUpPayment(deps: PaymentDeps, rawUuid: string, options: { link?: boolean } = {}): Promise<void> {
   const uuid = rawUuid.toLowerCase();
   const [row] = await deps.db
     .select({ fundRequestId: payments.fundRequestId, linkNote: payments.linkNote, verification: payments.verification })
@@ -34,7 +34,8 @@ export async function followUpPayment(deps: PaymentDeps, rawUuid: string): Promi
     .where(eq(payments.uuid, uuid))
     .limit(1);
   if (!row) return;
-  if (!row.fundRequestId && row.linkNote === null) await linkPayment(deps, uuid);
+  // `link: false`: the caller has just tried (the job links a batch first); a second try would ask the service again.
+  if (options.link !== false && !row.fundRequestId && row.linkNote === null) await linkPayment(deps, uuid);
   let retry: unknown = null;
   await confirmLink(deps, uuid).catch((error: unknown) => {
     retry = error;

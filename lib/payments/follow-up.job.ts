@@ -14,7 +14,7 @@ import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 
 import { followUpPayment } from "./after-record";
 import { linkPayment } from "./link";
-import { paymentDeps } from "./deps";
+import { paymentDeps, type PaymentDeps } from "./deps";
 import { processSingleton } from "@/lib/util/process-singleton";
 
 // A payment's follow-up (docs/architecture.md, "A webhook delivery"): link it to its request at once, confirm the
@@ -48,21 +48,33 @@ export const followUpJob = defineJob({
   work: { workers: 2, batchSize: 8, pollingIntervalSeconds: 1 },
   handler: ({ db }) => {
     const deps = paymentDeps(db);
-    return async (jobs) => {
-      // Soon, after a short lull: a matching request turns accepted with its payment (no service call).
-      const waited = await waitForQuietIntake(LINK_YIELD_MAX_MS);
-      await runLimited(jobs, CONCURRENCY, async (job) => {
-        await linkPayment(deps, job.uuid);
-      });
-      await waitForQuietIntake(Math.max(0, YIELD_MAX_MS - waited));
-      // The batch is retried whole on a failure: the work is idempotent, so redoing the ones that succeeded changes nothing.
-      const failures = await runLimited(jobs, CONCURRENCY, (job) => followUpPayment(deps, job.uuid));
-      // What linking and verifying decided opens or closes the batch's exceptions now, not at the next minute's scan.
-      await scanExceptions(db, { paymentUuids: jobs.map((j) => j.uuid), now: new Date(), lostWebhookMinutes: getConfig().lostWebhookMinutes });
-      if (failures.length > 0) throw new Error(`${failures.length} of ${jobs.length} follow-ups failed: ${safeErrorSummary(failures[0])}`);
-    };
+    return async (jobs) =>
+      followUpBatch(
+        deps,
+        jobs.map((job) => job.uuid),
+        getConfig().lostWebhookMinutes,
+      );
   },
 });
+
+/**
+ * One batch of follow-ups: linked after a short lull (a matching request turns accepted with its payment), then
+ * confirmed and verified. Throws when any step of any payment could not be done now, so the job is retried.
+ */
+export async function followUpBatch(deps: PaymentDeps, uuids: readonly string[], lostWebhookMinutes: number): Promise<void> {
+  const waited = await waitForQuietIntake(LINK_YIELD_MAX_MS);
+  const linkFailures = await runLimited(uuids, CONCURRENCY, async (uuid) => {
+    await linkPayment(deps, uuid);
+  });
+  await waitForQuietIntake(Math.max(0, YIELD_MAX_MS - waited));
+  // The batch is retried whole on a failure: the work is idempotent, so redoing the ones that succeeded changes
+  // nothing. Each payment is linked once a run (above): a link that could not be made now (the service not asked,
+  // or not yet saying which request) waits for the retry rather than asking the service again at once.
+  const failures = [...linkFailures, ...(await runLimited(uuids, CONCURRENCY, (uuid) => followUpPayment(deps, uuid, { link: false })))];
+  // What linking and verifying decided opens or closes the batch's exceptions now, not at the next minute's scan.
+  await scanExceptions(deps.db, { paymentUuids: [...uuids], now: new Date(), lostWebhookMinutes });
+  if (failures.length > 0) throw new Error(`${failures.length} steps of ${uuids.length} follow-ups failed: ${safeErrorSummary(failures[0])}`);
+}
 
 /** The one job id a payment's follow-up can have: a second send for the same uuid inserts nothing. */
 export function followUpJobId(paymentUuid: string): string {

@@ -17,6 +17,7 @@ import type { Sandbox } from "@/sandbox/server";
 /** The app's budget hook over the real shared budget, at a limit of 3 background calls a minute. */
 import type { PaymentDeps } from "./deps";
 import { followUpPayment } from "./after-record";
+import { followUpBatch } from "./follow-up.job";
 import { confirmLink, linkPayment, PENDING_GRACE_MS } from "./link";
 import { sweepOnce } from "./sweep";
 import { MAX_VERIFY_ATTEMPTS, verifyPayment } from "./verify";
@@ -273,6 +274,18 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     expect(note).toContain(`request #${second} (pending)`);
     expect(note).toContain("the service says none of them was accepted");
     expect((await paymentRow(uuid))?.fundRequestId).toBeNull();
+  });
+
+  it("a follow-up run asks the service about a payment's open requests once, and is retried when they are all pending", async () => {
+    const tag = newTag("once-a-run");
+    await pendingRequest(tag, "530", "once-a");
+    await pendingRequest(tag, "530", "once-b");
+    const { uuid } = await unpaidMatch(tag, "530.00");
+    await control.resetStats();
+    await expect(followUpBatch(deps(), [uuid], 30)).rejects.toThrow(/steps of 1 follow-ups failed: .*does not yet say which matching request/);
+    // Three open requests of that amount, all pending at the service: each asked once in the run, not twice.
+    expect(await control.count(FETCH_CALL)).toBe(3);
+    expect(await paymentRow(uuid)).toMatchObject({ fundRequestId: null, linkNote: null });
   });
 
   it("a declined twin is moved to declined by the answer and the accepted one is linked", async () => {

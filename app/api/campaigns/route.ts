@@ -21,7 +21,7 @@ export const GET = withStaff("campaigns.read", async (request, { db }) => {
   return ok(await readCampaignPage(db, pageParam(request.nextUrl.searchParams.get("page"))), "OK", 200, { "Cache-Control": "no-store" });
 });
 
-/** A CSV upload makes a draft campaign with every row checked (docs/architecture.md, "A campaign"). */
+/** A CSV upload makes a draft campaign with every row checked (docs/architecture.md, "Campaigns"). */
 export const POST = withStaff("campaigns.write", async (request, { db, actor }) => {
   const form = await readMultipart(request, MAX_UPLOAD_BYTES, "the campaign", TOO_LARGE);
   const name = campaignNameSchema.safeParse(form.get("name") ?? "");

@@ -40,4 +40,20 @@ describe("notification preferences", () => {
     const amount = preferencesSchema.safeParse({ choices, paymentThreshold: "lots", digest: true });
     expect(amount.success ? null : amount.error.issues[0]?.message).toBe("Enter an amount like 1500 or 1500.50");
   });
+
+  it("refuses a type kept for the daily digest with the digest off, on the digest's field, in the body and the form alike", () => {
+    const choices = { ...defaultPreferences("admin").choices, "payment.received": "digest", "exception.opened": "digest" } as const;
+    const body = preferencesSchema.safeParse({ choices, paymentThreshold: null, digest: false });
+    expect(body.success).toBe(false);
+    expect(body.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      ["digest", "The daily digest is off, but A payment arrived, An exception opened are set to go in it: turn the digest on, or choose another way for them"],
+    ]);
+    const channels = EVENT_TYPES.map((t) => choices[t]);
+    const form = preferencesFormSchema.safeParse({ channels, paymentThreshold: "", digest: false });
+    expect(form.error?.issues.map((i) => i.path.join("."))).toEqual(["digest"]);
+    // With the digest on, or with nothing kept for it, either is fine.
+    expect(preferencesSchema.safeParse({ choices, paymentThreshold: null, digest: true }).success).toBe(true);
+    expect(preferencesFormSchema.safeParse({ channels, paymentThreshold: "", digest: true }).success).toBe(true);
+    expect(preferencesSchema.safeParse({ choices: defaultPreferences("admin").choices, paymentThreshold: null, digest: false }).success).toBe(true);
+  });
 });

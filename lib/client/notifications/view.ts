@@ -16,13 +16,29 @@ export interface NotificationView {
   emailError: string | null;
 }
 
+/** A daily digest that could not be sent (every attempt failed, or the server refused it for good), with why. */
+export interface FailedDigestView {
+  /** The day it covered ("2026-11-27"), in the dashboard's time zone. */
+  day: string;
+  /** "Friday, 27 November 2026". */
+  dayLabel: string;
+  error: string;
+  /** That day in the day book: the digest's figures. */
+  link: string;
+}
+
 export interface NotificationPage {
   items: NotificationView[];
+  /** The person's daily digests of the last FAILED_DIGEST_DAYS days that failed, newest first: shown, never silent. */
+  failedDigests: FailedDigestView[];
   page: number;
   pageSize: number;
   total: number;
   unread: number;
 }
+
+/** How far back a failed digest is still shown on the notifications page. */
+export const FAILED_DIGEST_DAYS = 7;
 
 export interface NotificationQuery {
   unread: boolean;

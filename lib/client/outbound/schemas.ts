@@ -36,7 +36,14 @@ export const endpointPatchSchema = z
 export type EndpointPatch = z.output<typeof endpointPatchSchema>;
 
 export const rotateSecretSchema = z
-  .object({ overlapHours: z.number({ error: "Say how many hours the old secret keeps signing (0–168)" }).int().min(0).max(168).default(24) })
+  .object({
+    overlapHours: z
+      .number({ error: "Say how many hours the old secret keeps signing (0–168)" })
+      .int("Whole hours, 0 to 168")
+      .min(0, "0 to 168 hours")
+      .max(168, "0 to 168 hours")
+      .default(24),
+  })
   .strict();
 
 export const testEventSchema = z.object({ type: z.enum(EVENT_TYPES, { error: "Choose an event type from the list" }) }).strict();

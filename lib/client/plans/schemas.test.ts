@@ -45,6 +45,22 @@ describe("plan fields", () => {
     expect(Object.keys(errorsOf({ ...good, descriptionTemplate: `${"x".repeat(135)}{period}` }))).toEqual(["descriptionTemplate"]);
   });
 
+  it("refuses a start or end after 2100-12-31 (2999-12-30, 2101-01-01) or before 2000-01-01, naming the field: the schedule knows those years only", () => {
+    const bound = (what: string) => `Enter the ${what} between 2000-01-01 and 2100-12-31`;
+    for (const startsOn of ["2999-12-30", "2101-01-01", "1999-12-31"]) {
+      expect(errorsOf({ ...good, frequency: "weekly", day: "1", startsOn }), startsOn).toEqual({ startsOn: [bound("start date")] });
+      expect(errorsOf({ ...good, startsOn }), startsOn).toEqual({ startsOn: [bound("start date")] });
+    }
+    expect(errorsOf({ ...good, endsOn: "2101-01-01" })).toEqual({ endsOn: [bound("end date")] });
+    // The last days inside the bound are taken.
+    expect(planFieldsSchema.safeParse({ ...good, startsOn: "2100-12-31" }).success).toBe(true);
+    expect(planFieldsSchema.safeParse({ ...good, startsOn: "2000-01-01", endsOn: "2100-12-31" }).success).toBe(true);
+    // A schedule change is held to the same bound.
+    const schedule = { frequency: "weekly", day: 1, sendAt: "09:00", endsOn: null };
+    expect(planPatchSchema.safeParse({ schedule: { ...schedule, startsOn: "2999-12-30" } }).success).toBe(false);
+    expect(planPatchSchema.safeParse({ schedule: { ...schedule, startsOn: "2026-12-07" } }).success).toBe(true);
+  });
+
   it("takes one change at a time in a PATCH", () => {
     expect(planPatchSchema.safeParse({ status: "pause" }).success).toBe(true);
     expect(planPatchSchema.safeParse({ status: "pause", members: { add: [] } }).success).toBe(false);

@@ -1,4 +1,4 @@
-// Times shown to people, in the business's TIMEZONE (docs/decisions.md "Days are days in TIMEZONE"). The zone is passed in (the server's config, handed
+// Times shown to people, in the business's TIMEZONE (docs/decisions.md "Days are days in `TIMEZONE`"). The zone is passed in (the server's config, handed
 // to the browser by components/providers.tsx), so the server's and the browser's rendering never disagree.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,4 +1,4 @@
-// Days in the business's time zone (docs/decisions.md "Days are days in TIMEZONE": stored and sent as UTC, "today" and a report's day are days in
+// Days in the business's time zone (docs/decisions.md "Days are days in `TIMEZONE`": stored and sent as UTC, "today" and a report's day are days in
 // TIMEZONE). Pure and browser-safe: the zone is passed in, never read from the environment here.
 
 const parts = new Map<string, Intl.DateTimeFormat>();

@@ -1,16 +1,19 @@
 import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from "@react-email/components";
 
-// The daily digest (docs/architecture.md "Notifications"): yesterday's day book in the dashboard's time zone, the
-// open exceptions, the declines, the top payers and the notifications kept for the digest.
+// The daily digest (docs/architecture.md "Notifications"): yesterday's line of the day book in the dashboard's time
+// zone, with the day book's words (paid, fees, settled: collected is the settled amount after fees, docs/decisions.md),
+// the open exceptions, the declines, the top payers and the notifications kept for the digest.
 
 export interface DigestEmailProps {
   businessName: string;
   /** The day it covers, as people read it ("Friday, 27 November 2026"). */
   dayLabel: string;
-  book: { asked: string; collected: string; fees: string; settled: string; unexplained: string | null };
+  /** The day book's figures of the day: asked, paid (what payers sent), fees, settled (collected), unexplained. */
+  book: { asked: string; paid: string; fees: string; settled: string; unexplained: string | null };
   openExceptions: number;
   declines: number;
-  topPayers: { name: string; tag: string; paid: string }[];
+  /** By what was collected from them (settled, after fees). */
+  topPayers: { name: string; tag: string; collected: string }[];
   items: { title: string; url: string }[];
   url: string;
   preferencesUrl: string;
@@ -24,7 +27,7 @@ export function DigestEmail(p: DigestEmailProps) {
   return (
     <Html lang="en">
       <Head />
-      <Preview>{`${p.dayLabel}: collected ${p.book.collected}, ${p.openExceptions} open exceptions`}</Preview>
+      <Preview>{`${p.dayLabel}: collected ${p.book.settled} after fees, ${p.openExceptions} open exceptions`}</Preview>
       <Body style={body}>
         <Container style={box}>
           <Text style={{ fontSize: "12px", color: "#475569", margin: 0 }}>{p.businessName} · daily digest</Text>
@@ -33,9 +36,9 @@ export function DigestEmail(p: DigestEmailProps) {
           </Heading>
           <Section>
             <Text style={line}>Asked: {p.book.asked}</Text>
-            <Text style={line}>Collected: {p.book.collected}</Text>
+            <Text style={line}>Paid: {p.book.paid}</Text>
             <Text style={line}>Fees: {p.book.fees}</Text>
-            <Text style={line}>Settled: {p.book.settled}</Text>
+            <Text style={line}>Settled (collected): {p.book.settled}</Text>
             <Text style={line}>Unexplained: {p.book.unexplained ?? "no balance readings that day"}</Text>
           </Section>
           <Hr />
@@ -43,10 +46,10 @@ export function DigestEmail(p: DigestEmailProps) {
           <Text style={line}>Declines: {p.declines}</Text>
           {p.topPayers.length > 0 ? (
             <Section>
-              <Text style={{ ...line, fontWeight: "bold" }}>Top payers</Text>
+              <Text style={{ ...line, fontWeight: "bold" }}>Top payers (collected after fees)</Text>
               {p.topPayers.map((payer) => (
                 <Text key={payer.tag} style={line}>
-                  {payer.name} (@{payer.tag}): {payer.paid}
+                  {payer.name} (@{payer.tag}): {payer.collected}
                 </Text>
               ))}
             </Section>

@@ -18,7 +18,7 @@ export const GET = withApiKey(listCampaigns, async (request, { db }) => {
   return ok(await readCampaignPage(db, page, campaignPace(), pageSize));
 });
 
-/** The rows checked as an uploaded file's, drafted under the key's person, and started when asked (docs/architecture.md "A campaign"). */
+/** The rows checked as an uploaded file's, drafted under the key's person, and started when asked (docs/architecture.md "Campaigns"). */
 export const POST = withApiKey(
   createCampaign,
   async (request, { db, actor }) => {

@@ -8,7 +8,7 @@ import { campaignAnswer, campaignPageAnswer, campaignRowPageAnswer } from "../an
 import { operation } from "../operation";
 import { pagingQuery } from "../wire";
 
-// Campaigns through the API (docs/architecture.md "A campaign"): the rows a file would hold, sent as JSON and checked
+// Campaigns through the API (docs/architecture.md "Campaigns"): the rows a file would hold, sent as JSON and checked
 // row by row exactly as an uploaded file's (an invalid row is kept, marked, and never sent); start, pause, resume and
 // cancel as the campaign page's buttons.
 
