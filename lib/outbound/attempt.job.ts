@@ -120,7 +120,8 @@ export const attemptJob = defineJob({
     retentionMinutes: 24 * 60,
   },
   // 8 workers of 10 attempts on each instance, posted side by side, at most PER_ENDPOINT at once to one endpoint: a
-  // slow endpoint holds at most PER_ENDPOINT batches, never all. A batch reads its deliveries and endpoints in a
+  // slow endpoint holds at most PER_ENDPOINT batches (two at their full timeout can hold all 8: docs/decisions.md,
+  // "A slow endpoint holds at most 4 workers"). A batch reads its deliveries and endpoints in a
   // statement each and notes each endpoint once. Each worker polls every 2 s; an attempt queued here wakes them.
   work: { workers: 8, batchSize: 10, pollingIntervalSeconds: 2 },
   handler:
