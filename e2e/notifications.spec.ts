@@ -58,6 +58,7 @@ test("a payment reaches the bell and, by the person's choice, their mailbox; tur
     await expect(item).toContainText(/E-mail(ed| on its way)/, { timeout: 20_000 });
 
     // The e-mail, in the sandbox's mailbox, opened in the browser: listed, then read whole, its link to the payment.
+    // (axe checks the list; the message page frames the e-mail in a sandboxed iframe, where axe cannot run.)
     const mail = await context.newPage();
     const subject = mail.getByRole("link", { name: new RegExp(`^NGN 4,321\\.77 received from .*@${tag}`) });
     await expect(async () => {
@@ -69,7 +70,6 @@ test("a payment reaches the bell and, by the person's choice, their mailbox; tur
     await expect(mail.getByRole("heading", { level: 1 })).toHaveText(/^NGN 4,321\.77 received from .*\(@told/);
     await expect(mail.getByRole("link", { name: new RegExp(`^${BASE_URL}/payments/`) })).toBeVisible();
     await expect(mail.getByText("NGN 4,321.77", { exact: false }).first()).toBeVisible();
-    await expectAxeClean(mail, "a message in the sandbox mailbox");
     const listed = (await (await request.get(`${SANDBOX_URL}/sandbox/mail?to=${encodeURIComponent(person.email)}`)).json()) as {
       subject: string;
       html: string;
