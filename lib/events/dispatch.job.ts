@@ -45,7 +45,7 @@ export function consumerJobId(consumer: string, eventId: string, recipient: stri
  */
 export async function dispatchEvents(db: Db, boss: PgBoss, consumers: readonly EventConsumer[], limit = BATCH): Promise<number> {
   const rows = await db.select().from(events).where(isNull(events.dispatchedAt)).orderBy(asc(events.id)).limit(limit);
-  const woken = new Set<string>();
+  const woken = new Map<string, number>();
   const jobs: PgBoss.JobInsert<ConsumerPayload>[] = [];
   // Each consumer reads what its recipients depend on once a pass, not once an event: a burst of payments is
   // hundreds of events, and on the embedded database every statement waits behind the payments arriving.
@@ -56,7 +56,7 @@ export async function dispatchEvents(db: Db, boss: PgBoss, consumers: readonly E
       if (!wants(consumer, event.type)) continue;
       for (const recipient of recipients(event)) {
         jobs.push({ id: consumerJobId(consumer.name, event.id, recipient), name: consumer.job.queue, data: { eventId: event.id, recipient } });
-        woken.add(consumer.job.queue);
+        woken.set(consumer.job.queue, (woken.get(consumer.job.queue) ?? 0) + 1);
       }
     }
   }
@@ -68,7 +68,7 @@ export async function dispatchEvents(db: Db, boss: PgBoss, consumers: readonly E
       db,
       rows.map((r) => r.id),
     );
-  for (const queue of woken) wakeWorkers(queue);
+  for (const [queue, queued] of woken) wakeWorkers(queue, queued);
   return rows.length;
 }
 

@@ -2,12 +2,14 @@ import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import type { Database } from "@/lib/db/client";
+import { dropProcessSingleton, setProcessSingleton } from "@/lib/util/process-singleton";
 import { dbTargets } from "@/tests/support/db-targets";
+import { waitFor } from "@/tests/support/wait-for";
 
 import { z } from "zod";
 
 import { defineJob } from "./define";
-import { createJobEngine, registerJobs } from "./engine";
+import { createJobEngine, registerJobs, wakeWorkers } from "./engine";
 import { derivedJobId } from "./ids";
 
 // Two jobs of the engine's own (lib/jobs knows no domain): a per-item job with derived ids, and a "stately" chain.
@@ -204,6 +206,49 @@ describe("the job engine on the embedded database only", () => {
       await roomForADrain(database);
       expect(seen).toHaveLength(1);
     } finally {
+      await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
+    }
+  });
+
+  it("wakes as many workers as the jobs queued need, not every worker of the queue", async () => {
+    let inFlight = 0;
+    let done = 0;
+    let gate = signal();
+    const job = defineJob({
+      queue: "engine-test-wake",
+      payload: z.object({ n: z.number() }),
+      policy: { policy: "standard", retryLimit: 0, expireInSeconds: 60 },
+      // Four workers that, unwoken, do not fetch again within the test; a batch of one each.
+      work: { workers: 4, batchSize: 1, pollingIntervalSeconds: 600 },
+      handler: () => async () => {
+        inFlight += 1;
+        await gate[0];
+        inFlight -= 1;
+        done += 1;
+      },
+    });
+    const boss = await createJobEngine(database, null, [job]);
+    setProcessSingleton("jobs", boss);
+    try {
+      await registerJobs(boss, [job], { db: database.db, log: () => undefined, signal: new AbortController().signal });
+      // One job queued, one worker woken: the other three stay asleep although four jobs wait.
+      await boss.insert(Array.from({ length: 4 }, (_, n) => ({ name: job.queue, data: { n } })));
+      wakeWorkers(job.queue, 1);
+      await waitFor("a worker taking a job", () => (inFlight === 1 ? true : undefined));
+      await roomForADrain(database);
+      expect(inFlight).toBe(1);
+      // Released, that worker drains the rest one after another.
+      gate[1]();
+      await waitFor("the four jobs done", () => (done === 4 ? true : undefined));
+      // Not told how many: every worker, side by side.
+      gate = signal();
+      await boss.insert(Array.from({ length: 4 }, (_, n) => ({ name: job.queue, data: { n: n + 4 } })));
+      wakeWorkers(job.queue);
+      await waitFor("four workers at once", () => (inFlight === 4 ? true : undefined));
+      gate[1]();
+      await waitFor("the eight jobs done", () => (done === 8 ? true : undefined));
+    } finally {
+      dropProcessSingleton("jobs");
       await boss.stop({ graceful: true, wait: true, close: true, timeout: 5_000 });
     }
   });

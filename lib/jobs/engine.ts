@@ -72,8 +72,12 @@ export function jobEngine(): PgBoss | null {
  */
 export const WORKED_BY = `${hostname()}:${process.pid}`;
 
-/** This process's worker ids per queue, for wakeWorkers. */
-const workerIds = () => processSingleton("jobs.workers", () => new Map<string, string[]>());
+/** This process's workers per queue (their ids, whether each is working a batch now, and the queue's batch size), for wakeWorkers. */
+interface LocalWorkers {
+  batchSize: number;
+  workers: { id: string; busy: boolean }[];
+}
+const workerIds = () => processSingleton("jobs.workers", () => new Map<string, LocalWorkers>());
 
 /**
  * Works every job on this process (its workers, each made once with `ctx`) and keeps the clocks: pg-boss
@@ -87,21 +91,26 @@ export async function registerJobs(boss: PgBoss, jobs: readonly Job[], ctx: Omit
     // A "stately" queue holds one waiting job at most (a chain's next pass, queued for later): a full batch says nothing
     // is waiting, and fetching again at once would only let the instance that ran a pass take the next one too.
     const drains = (job.policy.policy ?? "standard") === "standard";
+    const local = ids.get(job.queue) ?? { batchSize: options.batchSize, workers: [] };
+    ids.set(job.queue, local);
     for (let i = 0; i < workers; i++) {
-      let id = "";
-      id = await boss.work<object>(job.queue, options, async (batch) => {
-        const outcome = await run(batch.map((j) => j.data));
+      const worker = { id: "", busy: false };
+      worker.id = await boss.work<object>(job.queue, options, async (batch) => {
+        worker.busy = true;
+        const outcome = await run(batch.map((j) => j.data)).finally(() => {
+          worker.busy = false;
+        });
         // pg-boss waits out the polling interval after every fetch; a full batch that was worked means more may be
         // waiting, so the worker fetches again at once and a backlog drains at the handler's pace. It first lets the
         // event loop turn: on the embedded database a query never leaves the microtask queue, so a draining worker
         // would otherwise starve timers and sockets (docs/decisions.md, "Workers drain").
         if (drains && batch.length >= options.batchSize && outcome !== "wait") {
           await new Promise<void>((resolve) => setImmediate(resolve));
-          boss.notifyWorker(id);
+          boss.notifyWorker(worker.id);
         }
         return { workedBy: WORKED_BY };
       });
-      ids.set(job.queue, [...(ids.get(job.queue) ?? []), id]);
+      local.workers.push(worker);
     }
   }
   for (const job of jobs) {
@@ -110,10 +119,18 @@ export async function registerJobs(boss: PgBoss, jobs: readonly Job[], ctx: Omit
   }
 }
 
-/** A job queued by this process is fetched now by this process's workers, not at their next poll. */
-export function wakeWorkers(name: string): void {
+/**
+ * Jobs queued by this process are fetched now by this process's workers, not at their next poll. Given how many were
+ * queued, only as many workers as their batches need are woken, idle ones first: on the embedded database every
+ * fetch that finds nothing is a statement the others wait behind.
+ */
+export function wakeWorkers(name: string, jobs?: number): void {
   const boss = jobEngine();
-  for (const id of workerIds().get(name) ?? []) boss?.notifyWorker(id);
+  const local = workerIds().get(name);
+  if (!boss || !local) return;
+  const wanted = jobs === undefined ? local.workers.length : Math.max(1, Math.ceil(jobs / local.batchSize));
+  const idleFirst = [...local.workers.filter((w) => !w.busy), ...local.workers.filter((w) => w.busy)];
+  for (const worker of idleFirst.slice(0, wanted)) boss.notifyWorker(worker.id);
 }
 
 /** Queues a job; a failure is logged, never thrown at the person whose request caused it. */

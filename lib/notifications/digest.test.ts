@@ -1,29 +1,26 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import { createServer } from "node:net";
+import { randomUUID } from "node:crypto";
 
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { recordBalanceReading } from "@/lib/balance/readings";
+import { deadPort, staffMember, useMailSink } from "@/tests/support/mail";
 import type { BalanceView } from "@/lib/balance/view";
-import type { Role } from "@/lib/client/auth/roles";
 import { formatMajor } from "@/lib/client/money";
 import { defaultPreferences } from "@/lib/client/notifications/preferences";
 import { preferencesSchema } from "@/lib/client/notifications/preferences-schema";
 import { dayOf } from "@/lib/client/time/zone";
 import type { Db } from "@/lib/db/client";
-import { notificationDigests, notifications, staff } from "@/lib/db/schema";
+import { notificationDigests, notifications } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
 import { ApiError } from "@/lib/http/api-error";
 import { parseJsonBody } from "@/lib/http/body";
-import { createMailTransport, type MailTransport } from "@/lib/mail/transport";
+import { createMailTransport } from "@/lib/mail/transport";
 import { recordPayment } from "@/lib/payments/record";
 import { readDayBook } from "@/lib/reports/daily";
 import { clientKey } from "@/lib/requests/keys";
 import { applyServiceState, insertSending, markPending } from "@/lib/requests/status";
 import { peerTransferPayloadSchema } from "@/lib/service/schemas";
-import { Mailbox } from "@/sandbox/mailbox";
-import { startMailSink, type MailSink } from "@/sandbox/mail-sink";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { payload } from "@/tests/support/payloads";
 import { newKey } from "@/tests/support/request-deps";
@@ -44,25 +41,6 @@ const LAGOS = "Africa/Lagos";
 const DAY = "2026-03-10";
 const NEXT_DAY = "2026-03-11";
 const LOG = { remoteAddr: "203.0.113.7", signatureOk: true } as const;
-
-async function person(db: Db, role: Role, disabled = false): Promise<{ id: string; email: string }> {
-  const email = `${role}-${randomBytes(4).toString("hex")}@example.test`;
-  const [row] = await db
-    .insert(staff)
-    .values({ email, name: `A ${role}`, role, passwordHash: "x", disabled })
-    .returning({ id: staff.id });
-  if (!row) throw new Error("no staff row");
-  return { id: row.id, email };
-}
-
-/** A port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A payment received at `at` (UTC), asked ₦7 more than was paid, with a fee: amount, paid and settled all differ. */
 async function paid(db: Db, at: string, p: { name: string; tag: string; paid: string; fees: string; settled: string }): Promise<void> {
@@ -142,18 +120,8 @@ describe("a type kept for the digest with the digest off", () => {
 
 describe.each(dbTargets())("the daily digest on $name", (target) => {
   const database = useTestDatabase(target, { perTest: true });
-  const mailbox = new Mailbox();
-  let sink: MailSink;
-  let transport: MailTransport;
-  beforeAll(async () => {
-    sink = await startMailSink({ port: 0, host: "127.0.0.1", mailbox, log: () => undefined });
-    transport = createMailTransport(`smtp://127.0.0.1:${sink.port}`, { from: "Fundboard <fundboard@localhost>" });
-  });
-  afterAll(async () => {
-    transport.close();
-    await sink.close();
-  });
-  const deps = (send: MailDeps["send"] = (m) => transport.send(m)): MailDeps => ({
+  const { mailbox, transport } = useMailSink();
+  const deps = (send: MailDeps["send"] = (m) => transport().send(m)): MailDeps => ({
     db: database.db,
     send,
     appUrl: "https://dash.example.test",
@@ -162,11 +130,11 @@ describe.each(dbTargets())("the daily digest on $name", (target) => {
 
   it("is claimed once per person and day, however often and however many claim it at once; only those who want it", async () => {
     const db = database.db;
-    const admin = await person(db, "admin");
-    const viewer = await person(db, "viewer");
-    const noDigest = await person(db, "operator");
+    const admin = await staffMember(db, "admin");
+    const viewer = await staffMember(db, "viewer");
+    const noDigest = await staffMember(db, "operator");
     await storePreferences(db, noDigest.id, { ...defaultPreferences("operator"), digest: false });
-    await person(db, "admin", true);
+    await staffMember(db, "admin", true);
     // Two instances' clocks at once, then a repeat run.
     const [first, second] = await Promise.all([claimDigests(db, DAY, LAGOS), claimDigests(db, DAY, LAGOS)]);
     const again = await claimDigests(db, DAY, LAGOS);
@@ -184,7 +152,7 @@ describe.each(dbTargets())("the daily digest on $name", (target) => {
 
   it("covers the Lagos day (23:30 UTC is the next day, 22:30 UTC the same), with the day book's figures: collected is settled after fees", async () => {
     const db = database.db;
-    const viewer = await person(db, "viewer");
+    const viewer = await staffMember(db, "viewer");
     // 23:30 Lagos on the 10th: the 10th.
     await paid(db, "2026-03-10T22:30:00Z", { name: "Ada Obi", tag: "ada.obi", paid: "5000.00", fees: "50.00", settled: "4950.00" });
     // 00:30 Lagos on the 11th: the 11th, though still the 10th in UTC.
@@ -221,7 +189,7 @@ describe.each(dbTargets())("the daily digest on $name", (target) => {
 
   it("is sent once to the person's mailbox with what was kept for it, which is then marked e-mailed", async () => {
     const db = database.db;
-    const admin = await person(db, "admin");
+    const admin = await staffMember(db, "admin");
     const kept = await keptForDigest(db, admin.id, "2026-03-10T12:00:00Z", "An unlinked payment of NGN 5,000.00");
     const later = await keptForDigest(db, admin.id, "2026-03-10T23:30:00Z", "Kept for the next day's digest");
     const [claim] = await claimDigests(db, DAY, LAGOS);
@@ -243,7 +211,7 @@ describe.each(dbTargets())("the daily digest on $name", (target) => {
 
   it("an unreachable server is retried on the delays, then the digest and what it carried show failed on the person's page", async () => {
     const db = database.db;
-    const viewer = await person(db, "viewer");
+    const viewer = await staffMember(db, "viewer");
     const kept = await keptForDigest(db, viewer.id, "2026-03-10T09:00:00Z", "A plan period was missed");
     const [claim] = await claimDigests(db, DAY, LAGOS);
     if (!claim) throw new Error("no digest claimed");
@@ -289,7 +257,7 @@ describe.each(dbTargets())("the daily digest on $name", (target) => {
 
   it("leaves nothing waiting for a digest that will not be sent: a digest turned off keeps its types in the dashboard", async () => {
     const db = database.db;
-    const operator = await person(db, "operator");
+    const operator = await staffMember(db, "operator");
     const prefs = defaultPreferences("operator");
     await storePreferences(db, operator.id, { ...prefs, choices: { ...prefs.choices, "exception.opened": "digest" } });
     const first = await db.transaction((tx) => appendEvent(tx, "exception.opened", { id: "x-1", kind: "unlinked_payment", tag: "ada.obi", amount: "5000.00" }));

@@ -46,7 +46,7 @@ export async function queueEmails(notificationIds: readonly string[]): Promise<v
     emailJob,
     notificationIds.map((notificationId) => ({ id: jobId(notificationId, 1), data: { notificationId, attempt: 1 } })),
   );
-  wakeWorkers(QUEUE);
+  wakeWorkers(QUEUE, notificationIds.length);
 }
 
 export const BUSINESS_NAME = "Fundboard";

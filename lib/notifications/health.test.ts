@@ -1,16 +1,13 @@
-import { randomBytes, randomUUID } from "node:crypto";
-import { createServer } from "node:net";
+import { randomUUID } from "node:crypto";
 
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import type { Role } from "@/lib/client/auth/roles";
+import { deadPort, staffMember, useMailSink } from "@/tests/support/mail";
 import type { Db } from "@/lib/db/client";
-import { notifications, staff } from "@/lib/db/schema";
+import { notifications } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
 import { createMailTransport, type MailTransport } from "@/lib/mail/transport";
-import { Mailbox } from "@/sandbox/mailbox";
-import { startMailSink, type MailSink } from "@/sandbox/mail-sink";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { claimDigests } from "./digest";
@@ -24,25 +21,6 @@ import { notifyPerson } from "./notify.consumer";
 // the first e-mail the server takes.
 
 const LAGOS = "Africa/Lagos";
-
-async function person(db: Db, role: Role): Promise<{ id: string; email: string }> {
-  const email = `${role}-${randomBytes(4).toString("hex")}@example.test`;
-  const [row] = await db
-    .insert(staff)
-    .values({ email, name: `A ${role}`, role, passwordHash: "x" })
-    .returning({ id: staff.id });
-  if (!row) throw new Error("no staff row");
-  return { id: row.id, email };
-}
-
-/** A port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A notification of a new exception for `staffId`, its e-mail queued (admins' default). */
 async function exceptionNotice(db: Db, staffId: string): Promise<string> {
@@ -77,28 +55,20 @@ async function row(db: Db, staffId: string, at: string, email: { state: "sent" |
 
 describe.each(dbTargets())("e-mail's health on $name", (target) => {
   const database = useTestDatabase(target, { perTest: true });
-  const mailbox = new Mailbox();
-  let sink: MailSink;
-  let transport: MailTransport;
+  const { mailbox, transport } = useMailSink();
   let down: MailTransport;
   beforeAll(async () => {
-    sink = await startMailSink({ port: 0, host: "127.0.0.1", mailbox, log: () => undefined });
-    transport = createMailTransport(`smtp://127.0.0.1:${sink.port}`, { from: "Fundboard <fundboard@localhost>" });
     down = createMailTransport(`smtp://127.0.0.1:${await deadPort()}`, { from: "f@localhost", timeouts: { connectionTimeout: 2_000 } });
   });
-  afterAll(async () => {
-    transport.close();
-    down.close();
-    await sink.close();
-  });
+  afterAll(() => down.close());
   const deps = (send: MailDeps["send"]): MailDeps => ({ db: database.db, send, appUrl: "https://dash.example.test", timeZone: LAGOS });
-  const working = () => deps((m) => transport.send(m));
+  const working = () => deps((m) => transport().send(m));
   const failing = () => deps((m) => down.send(m));
   const health = (now = new Date()) => mailHealth(database.db, now, true, LAGOS);
 
   it("says failing at the first failed attempt with nothing accepted since, and ok again once the server takes an e-mail", async () => {
     const db = database.db;
-    const admin = await person(db, "admin");
+    const admin = await staffMember(db, "admin");
     expect(await health()).toMatchObject({ status: "ok", failedLastDay: 0, retrying: 0, lastSentAt: null });
 
     // The server is down: the first attempt fails and waits a minute for the next. Not "ok" for 8.6 hours.
@@ -123,7 +93,7 @@ describe.each(dbTargets())("e-mail's health on $name", (target) => {
 
   it("counts a digest that failed, and says failing until the server accepts one", async () => {
     const db = database.db;
-    const viewer = await person(db, "viewer");
+    const viewer = await staffMember(db, "viewer");
     const [claim] = await claimDigests(db, "2026-03-10", LAGOS);
     if (!claim) throw new Error("no digest claimed");
     for (let attempt = 1; attempt <= EMAIL_RETRY_DELAYS_MS.length + 1; attempt++)
@@ -135,7 +105,7 @@ describe.each(dbTargets())("e-mail's health on $name", (target) => {
     expect(await health(new Date("2026-03-12T08:00:00Z"))).toMatchObject({ status: "ok", failedLastDay: 0 });
 
     // Another person's digest of the same day goes out: the server works.
-    const other = await person(db, "viewer");
+    const other = await staffMember(db, "viewer");
     const [next] = (await claimDigests(db, "2026-03-10", LAGOS)).filter((c) => c.staffId === other.id);
     if (!next) throw new Error("no digest claimed");
     expect(await attemptDigest(working(), next.digestId, 1, async () => undefined)).toBe("sent");
@@ -146,7 +116,7 @@ describe.each(dbTargets())("e-mail's health on $name", (target) => {
 
   it(`says failing while an attempt failed and nothing was accepted in the last ${QUIET_MS / 60_000} minutes, whenever it was made`, async () => {
     const db = database.db;
-    const admin = await person(db, "admin");
+    const admin = await staffMember(db, "admin");
     // Accepted at 11:40; an e-mail made at 11:30 (before it) failed and waits for its retry.
     await row(db, admin.id, "2026-03-11T11:00:00Z", { state: "sent", attempts: 1, emailedAt: "2026-03-11T11:40:00Z" });
     await row(db, admin.id, "2026-03-11T11:30:00Z", { state: "queued", attempts: 2 });

@@ -1,33 +1,18 @@
-import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
-
 import { and, eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SMTPServer } from "smtp-server";
 
-import type { Role } from "@/lib/client/auth/roles";
+import { deadPort, staffMember, useMailSink } from "@/tests/support/mail";
 import { defaultPreferences } from "@/lib/client/notifications/preferences";
 import type { Db } from "@/lib/db/client";
-import { notifications, staff } from "@/lib/db/schema";
+import { notifications } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
-import { createMailTransport, type MailTransport } from "@/lib/mail/transport";
-import { Mailbox } from "@/sandbox/mailbox";
-import { startMailSink, type MailSink } from "@/sandbox/mail-sink";
+import { createMailTransport } from "@/lib/mail/transport";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 
 import { attemptEmail, EMAIL_RETRY_DELAYS_MS, markSent, messageIdOf, type MailDeps } from "./email.job";
 import { audience, notifyPerson } from "./notify.consumer";
 import { storePreferences } from "./preferences";
-
-async function person(db: Db, role: Role, disabled = false): Promise<{ id: string; email: string }> {
-  const email = `${role}-${randomBytes(4).toString("hex")}@example.test`;
-  const [row] = await db
-    .insert(staff)
-    .values({ email, name: `A ${role}`, role, passwordHash: "x", disabled })
-    .returning({ id: staff.id });
-  if (!row) throw new Error("no staff row");
-  return { id: row.id, email };
-}
 
 /** The one notification a person has for an event. */
 async function notificationOf(db: Db, staffId: string, eventId: string): Promise<typeof notifications.$inferSelect> {
@@ -37,15 +22,6 @@ async function notificationOf(db: Db, staffId: string, eventId: string): Promise
     .where(and(eq(notifications.staffId, staffId), eq(notifications.eventId, eventId)));
   if (!row) throw new Error("no notification");
   return row;
-}
-
-/** A port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const PAYMENT = {
@@ -59,18 +35,8 @@ const PAYMENT = {
 
 describe.each(dbTargets())("the notifications consumer on $name", (target) => {
   const database = useTestDatabase(target, { perTest: true });
-  const mailbox = new Mailbox();
-  let sink: MailSink;
-  let transport: MailTransport;
-  beforeAll(async () => {
-    sink = await startMailSink({ port: 0, host: "127.0.0.1", mailbox, log: () => undefined });
-    transport = createMailTransport(`smtp://127.0.0.1:${sink.port}`, { from: "Fundboard <fundboard@localhost>" });
-  });
-  afterAll(async () => {
-    transport.close();
-    await sink.close();
-  });
-  const deps = (send: MailDeps["send"] = (m) => transport.send(m)): MailDeps => ({
+  const { mailbox, transport } = useMailSink();
+  const deps = (send: MailDeps["send"] = (m) => transport().send(m)): MailDeps => ({
     db: database.db,
     send,
     appUrl: "https://dash.example.test",
@@ -79,10 +45,10 @@ describe.each(dbTargets())("the notifications consumer on $name", (target) => {
 
   it("tells each person by their role's defaults, once per event however often the job runs", async () => {
     const db = database.db;
-    const admin = await person(db, "admin");
-    const operator = await person(db, "operator");
-    const viewer = await person(db, "viewer");
-    await person(db, "admin", true);
+    const admin = await staffMember(db, "admin");
+    const operator = await staffMember(db, "operator");
+    const viewer = await staffMember(db, "viewer");
+    await staffMember(db, "admin", true);
     const payment = await db.transaction((tx) => appendEvent(tx, "payment.received", PAYMENT));
     const opened = await db.transaction((tx) =>
       appendEvent(tx, "exception.opened", { id: "e-1", kind: "unlinked_payment", tag: "ada.obi", amount: "5000.00" }),
@@ -110,7 +76,7 @@ describe.each(dbTargets())("the notifications consumer on $name", (target) => {
 
   it("leaves out a payment below the person's threshold, and follows a changed choice", async () => {
     const db = database.db;
-    const operator = await person(db, "operator");
+    const operator = await staffMember(db, "operator");
     const prefs = defaultPreferences("operator");
     await storePreferences(db, operator.id, { ...prefs, paymentThreshold: "5000.00", choices: { ...prefs.choices, "payment.received": "email" } });
     const small = await db.transaction((tx) => appendEvent(tx, "payment.received", PAYMENT));
@@ -126,7 +92,7 @@ describe.each(dbTargets())("the notifications consumer on $name", (target) => {
 
   it("e-mails once, with one Message-ID, and a failed server is retried on its delays and then shown failed, never silent", async () => {
     const db = database.db;
-    const admin = await person(db, "admin");
+    const admin = await staffMember(db, "admin");
     const opened = await db.transaction((tx) =>
       appendEvent(tx, "exception.opened", { id: "e-2", kind: "unlinked_payment", tag: "ada.obi", amount: "5000.00" }),
     );
@@ -162,7 +128,7 @@ describe.each(dbTargets())("the notifications consumer on $name", (target) => {
     const sentIds: string[] = [];
     const recording: MailDeps["send"] = async (m) => {
       sentIds.push(m.headers?.["Message-ID"] ?? "");
-      return transport.send(m);
+      return transport().send(m);
     };
     expect(await attemptEmail(deps(recording), row.id, 1, async () => undefined)).toBe("sent");
     expect(await attemptEmail(deps(recording), row.id, 1, async () => undefined)).toBe("skipped");
@@ -175,7 +141,7 @@ describe.each(dbTargets())("the notifications consumer on $name", (target) => {
 
   it("a batch notes the e-mails it sent together, each once, with its attempt", async () => {
     const db = database.db;
-    const admin = await person(db, "admin");
+    const admin = await staffMember(db, "admin");
     const rows = [];
     for (const id of ["e-b1", "e-b2"]) {
       const opened = await db.transaction((tx) => appendEvent(tx, "exception.opened", { id, kind: "unlinked_payment", tag: "ada.obi", amount: "5000.00" }));
@@ -207,7 +173,7 @@ describe.each(dbTargets())("the notifications consumer on $name", (target) => {
 
   it("refused for good (550) fails at once, with the server's reason", async () => {
     const db = database.db;
-    const admin = await person(db, "admin");
+    const admin = await staffMember(db, "admin");
     const opened = await db.transaction((tx) => appendEvent(tx, "exception.opened", { id: "e-3", kind: "unlinked_payment" }));
     await notifyPerson(db, opened.id, admin.id);
     const [row] = await db.select().from(notifications).where(eq(notifications.staffId, admin.id));

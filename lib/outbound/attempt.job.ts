@@ -40,7 +40,7 @@ export async function queueAttempt(p: Omit<AttemptPayload, "deferred"> & { defer
   const options = { id: attemptJobId(data), ...(at ? { startAfter: at } : {}) };
   if (boss) await boss.send(QUEUE, data, options);
   else await sendJob(attemptJob, data, options);
-  if (!at) wakeWorkers(QUEUE);
+  if (!at) wakeWorkers(QUEUE, 1);
 }
 
 /** Queues the first attempt of each delivery in one statement (each once: the ids are derived). */
@@ -51,7 +51,7 @@ export async function queueFirstAttempts(deliveries: readonly { deliveryId: stri
   });
   if (items.length === 0) return;
   await sendJobs(attemptJob, items);
-  wakeWorkers(QUEUE);
+  wakeWorkers(QUEUE, items.length);
 }
 
 const inFlight = new Map<string, number>();
@@ -121,8 +121,9 @@ export const attemptJob = defineJob({
   },
   // 8 workers of 10 attempts on each instance, posted side by side, at most PER_ENDPOINT at once to one endpoint: a
   // slow endpoint holds at most PER_ENDPOINT batches (two at their full timeout can hold all 8: docs/decisions.md,
-  // "A slow endpoint holds at most 4 workers"). A batch reads its deliveries and endpoints in a
-  // statement each and notes each endpoint once. Each worker polls every 2 s; an attempt queued here wakes them.
+  // "A slow endpoint holds at most 4 workers"). A batch reads its deliveries and endpoints in a statement each,
+  // records its attempts in one and notes each endpoint once. Each worker polls every 2 s; attempts queued here wake
+  // as many workers as they fill batches.
   work: { workers: 8, batchSize: 10, pollingIntervalSeconds: 2 },
   handler:
     ({ db, boss }) =>

@@ -5,7 +5,7 @@ import type { Db } from "@/lib/db/client";
 import type { OutboundDeliveryRow, WebhookEndpointRow } from "@/lib/db/schema";
 import { tellAdmins } from "@/lib/notifications/notices";
 
-import { findDelivery, giveUp, recordAttempt } from "./deliveries";
+import { findDelivery, giveUp, recordAttempts, type AttemptRecord } from "./deliveries";
 import { addressMode, disableEndpoint, findEndpoints, markWarned, noteAttempts, signingSecrets, type AttemptOutcome } from "./endpoints";
 import { postDelivery, type PostOutcome } from "./post";
 import { failingVerdict, MAX_ATTEMPTS, nextDelayMs, parseRetryAfter } from "./schedule";
@@ -59,13 +59,13 @@ export interface AttemptRows {
   endpoints: Map<string, WebhookEndpointRow>;
 }
 
-/** Each endpoint's outcomes of a batch, in the order they were recorded. */
+/** Each endpoint's outcomes of a batch. */
 type Noted = Map<string, { endpoint: WebhookEndpointRow; outcomes: AttemptOutcome[]; gone: boolean }>;
 
 /**
  * A batch of attempts, side by side: each posted (through `run`, the endpoint's cap: null = not run now, answered as
- * null for the caller to put back) and recorded; then each endpoint's outcomes are noted once and what they decide
- * (410, 4 or 5 days failing) is done. Answers each item's result in order.
+ * null for the caller to put back); then every answer is recorded in one statement, each endpoint's outcomes are
+ * noted once and what they decide (410, 4 or 5 days failing) is done. Answers each item's result in order.
  */
 export async function attemptDeliveries(
   deps: AttemptDeps,
@@ -74,9 +74,8 @@ export async function attemptDeliveries(
   run: <T>(endpointId: string, work: () => Promise<T>) => Promise<T | null> = (_, work) => work(),
 ): Promise<(AttemptResult | null)[]> {
   const { db } = deps;
-  const noted: Noted = new Map();
-  const results = await Promise.all(
-    items.map(async ({ deliveryId, round, attempt }): Promise<AttemptResult | null> => {
+  const posted = await Promise.all(
+    items.map(async ({ deliveryId, round, attempt }): Promise<Posted | AttemptResult | null> => {
       const delivery = rows.deliveries.get(deliveryId);
       // A resend or recover starts another round (its attempts numbered from 1 again, on the full schedule): an
       // attempt of an older round, or of a delivery no longer pending, does nothing.
@@ -89,35 +88,45 @@ export async function attemptDeliveries(
         await giveUp(db, deliveryId, round, why);
         return { kind: "failed", why };
       }
-      return run(endpoint.id, async () => {
-        const done = await postAndRecord(deps, delivery, endpoint, attempt);
-        if (done.outcome) {
-          const entry = noted.get(endpoint.id) ?? { endpoint, outcomes: [], gone: false };
-          entry.outcomes.push(done.outcome);
-          entry.gone ||= done.gone;
-          noted.set(endpoint.id, entry);
-        }
-        return done.result;
-      });
+      return run(endpoint.id, () => post(deps, delivery, endpoint, attempt));
     }),
   );
+  const answered = posted.flatMap((p) => (p && "delivery" in p ? [p] : []));
+  const recorded = await recordAttempts(
+    db,
+    answered.map((p) => ({ id: p.delivery.id, round: p.delivery.round, record: p.record })),
+  );
+  const noted: Noted = new Map();
+  const results = posted.map((p): AttemptResult | null => {
+    if (!p || !("delivery" in p)) return p;
+    // Not recorded: a resend since made this attempt stale.
+    if (!recorded.has(p.delivery.id)) return { kind: "skipped" };
+    const entry = noted.get(p.endpoint.id) ?? { endpoint: p.endpoint, outcomes: [], gone: false };
+    entry.outcomes.push({ delivered: p.result.kind === "delivered", at: p.record.at });
+    entry.gone ||= p.gone;
+    noted.set(p.endpoint.id, entry);
+    return p.result;
+  });
   for (const { endpoint, outcomes, gone } of noted.values()) {
     const at = outcomes.reduce((latest, o) => (o.at > latest ? o.at : latest), outcomes[0]?.at ?? new Date());
-    const after = await noteAttempts(db, endpoint.id, outcomes);
+    const after = await noteAttempts(db, endpoint, outcomes);
     if (gone) await turnOff(db, endpoint, "The endpoint answered 410 Gone, which asks for no more deliveries.", at);
     else if (after?.failingSince) await watchFailing(db, after, at);
   }
   return results;
 }
 
-/** Signs and posts one attempt and records its answer; the outcome is null when a resend since made it stale. */
-async function postAndRecord(
-  deps: AttemptDeps,
-  delivery: OutboundDeliveryRow,
-  endpoint: WebhookEndpointRow,
-  attempt: number,
-): Promise<{ result: AttemptResult; outcome: AttemptOutcome | null; gone: boolean }> {
-  const { db } = deps;
+/** One attempt posted: what to record, and what it means if recorded. */
+interface Posted {
+  delivery: OutboundDeliveryRow;
+  endpoint: WebhookEndpointRow;
+  record: AttemptRecord;
+  result: AttemptResult;
+  gone: boolean;
+}
+
+/** Signs and posts one attempt: its record, and what follows from it. */
+async function post(deps: AttemptDeps, delivery: OutboundDeliveryRow, endpoint: WebhookEndpointRow, attempt: number): Promise<Posted> {
   const now = deps.now ?? (() => new Date());
   const at = now();
   const headers = signDelivery({ id: delivery.eventId, timestamp: at, body: delivery.body, secrets: signingSecrets(endpoint, at) });
@@ -127,21 +136,20 @@ async function postAndRecord(
   const retryAfter = outcome.kind === "answered" ? parseRetryAfter(outcome.retryAfter, at) : null;
   const delay = delivered || gone ? null : nextDelayMs(attempt, retryAfter, deps.random);
   const next = delay === null ? null : new Date(at.getTime() + delay);
-  const record = await recordAttempt(db, delivery.id, delivery.round, {
+  const record: AttemptRecord = {
     attempt,
     at,
     statusCode: outcome.kind === "answered" ? outcome.status : null,
     response: outcome.kind === "answered" ? outcome.bodyExcerpt : null,
     error: delivered ? null : describe(outcome),
     outcome: delivered ? { status: "delivered" } : next ? { status: "pending", next } : { status: "failed" },
-  });
-  if (!record) return { result: { kind: "skipped" }, outcome: null, gone: false };
-  const noted = { outcome: { delivered, at }, gone };
-  if (delivered) return { result: { kind: "delivered" }, ...noted };
-  if (next && !gone) return { result: { kind: "retry", attempt: attempt + 1, at: next }, ...noted };
+  };
+  const base = { delivery, endpoint, record, gone };
+  if (delivered) return { ...base, result: { kind: "delivered" } };
+  if (next && !gone) return { ...base, result: { kind: "retry", attempt: attempt + 1, at: next } };
   return {
+    ...base,
     result: { kind: "failed", why: attempt >= MAX_ATTEMPTS ? `Failed ${MAX_ATTEMPTS} times: ${describe(outcome)}` : describe(outcome) },
-    ...noted,
   };
 }
 

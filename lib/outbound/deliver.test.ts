@@ -245,8 +245,13 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
     // One by one in time order: a failure after the batch's last success opens the spell at that failure; a success
     // after every failure closes it; failures alone keep a spell already open.
     const t = (minute: number) => new Date(`2026-11-28T11:0${minute}:00Z`);
+    const read = async (id: string) => {
+      const row = (await findEndpoints(db, [id])).get(id);
+      if (!row) throw new Error(`endpoint ${id} is gone`);
+      return row;
+    };
     expect(
-      await noteAttempts(db, ok.endpoint.id, [
+      await noteAttempts(db, await read(ok.endpoint.id), [
         { delivered: false, at: t(1) },
         { delivered: true, at: t(2) },
         { delivered: false, at: t(3) },
@@ -257,12 +262,21 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
       failingSince: t(3),
     });
     expect(
-      await noteAttempts(db, ok.endpoint.id, [
+      await noteAttempts(db, await read(ok.endpoint.id), [
         { delivered: false, at: t(5) },
         { delivered: true, at: t(6) },
       ]),
     ).toMatchObject({ lastSuccessAt: t(6), failingSince: null });
-    expect(await noteAttempts(db, down.endpoint.id, [{ delivered: false, at: t(7) }])).toMatchObject({ failingSince: new Date("2026-11-28T10:00:00Z") });
+    expect(await noteAttempts(db, await read(down.endpoint.id), [{ delivered: false, at: t(7) }])).toMatchObject({
+      failingSince: new Date("2026-11-28T10:00:00Z"),
+    });
+    // Nothing to change, nothing written: a success 4 s after the last one noted, with no spell open.
+    const okNow = await read(ok.endpoint.id);
+    expect(await noteAttempts(db, okNow, [{ delivered: true, at: new Date(t(6).getTime() + 4_000) }])).toBe(okNow);
+    expect(await read(ok.endpoint.id)).toMatchObject({ lastSuccessAt: t(6) });
+    // 5 s after it, the new last success is written.
+    await noteAttempts(db, okNow, [{ delivered: true, at: new Date(t(6).getTime() + 5_000) }]);
+    expect(await read(ok.endpoint.id)).toMatchObject({ lastSuccessAt: new Date(t(6).getTime() + 5_000) });
   });
 
   it("refuses a URL at the cloud metadata address (in every mode), and refuses a viewer", async () => {

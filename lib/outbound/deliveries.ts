@@ -4,7 +4,7 @@ import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
 
 import type { BusinessEvent } from "@/lib/client/events/catalogue";
 import type { DeliveryStatus, DeliveryView } from "@/lib/client/outbound/schemas";
-import type { Db } from "@/lib/db/client";
+import { queryRows, type Db } from "@/lib/db/client";
 import { outboundDeliveries, type OutboundDeliveryRow } from "@/lib/db/schema";
 
 import { deliveryBody } from "./body";
@@ -94,23 +94,28 @@ export interface AttemptRecord {
   outcome: { status: "delivered" } | { status: "failed" } | { status: "pending"; next: Date };
 }
 
-/** One attempt's result, only on the round it belongs to (a resend since started another). */
-export async function recordAttempt(db: Db, id: string, round: number, r: AttemptRecord): Promise<OutboundDeliveryRow | null> {
-  const [row] = await db
-    .update(outboundDeliveries)
-    .set({
-      attempts: sql`${outboundDeliveries.attempts} + 1`,
-      lastAttemptAt: r.at,
-      lastStatusCode: r.statusCode,
-      lastResponse: r.response,
-      lastError: r.error,
-      status: r.outcome.status,
-      nextAttemptAt: r.outcome.status === "pending" ? r.outcome.next : null,
-      deliveredAt: r.outcome.status === "delivered" ? r.at : null,
-    })
-    .where(and(eq(outboundDeliveries.id, id), eq(outboundDeliveries.round, round), eq(outboundDeliveries.status, "pending")))
-    .returning();
-  return row ?? null;
+/**
+ * A batch's attempts recorded in one statement (a burst is hundreds of attempts a second, and on the embedded database
+ * each statement waits its turn), each only on its own round while pending (a resend since started another). Answers
+ * the ids that were recorded.
+ */
+export async function recordAttempts(db: Db, items: readonly { id: string; round: number; record: AttemptRecord }[]): Promise<Set<string>> {
+  if (items.length === 0) return new Set();
+  const values = items.map(({ id, round, record: r }) => {
+    const next = r.outcome.status === "pending" ? r.outcome.next.toISOString() : null;
+    const delivered = r.outcome.status === "delivered" ? r.at.toISOString() : null;
+    return sql`(${id}::uuid, ${round}::int, ${r.at.toISOString()}::timestamptz, ${r.statusCode}::int, ${r.response}::text, ${r.error}::text, ${r.outcome.status}::text, ${next}::timestamptz, ${delivered}::timestamptz)`;
+  });
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`update ${outboundDeliveries} as d
+        set attempts = d.attempts + 1, last_attempt_at = v.at, last_status_code = v.status_code, last_response = v.response,
+            last_error = v.error, status = v.status, next_attempt_at = v.next_at, delivered_at = v.delivered_at
+        from (values ${sql.join(values, sql`, `)}) as v(id, round, at, status_code, response, error, status, next_at, delivered_at)
+        where d.id = v.id and d.round = v.round and d.status = 'pending'
+        returning d.id`,
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Ends a pending delivery without an attempt (its endpoint was turned off or deleted). */

@@ -165,16 +165,32 @@ export interface AttemptOutcome {
   at: Date;
 }
 
+/** A success this close after the last one noted is not written again: a burst would otherwise write the row per batch. */
+export const SUCCESS_NOTE_GRAIN_MS = 5_000;
+
 /**
- * Attempts' outcomes on their endpoint, noted in one statement as if one by one in time order: a success clears the
- * failing spell; a failure starts one if none is open (so the spell starts at the first failure after the last success).
+ * Attempts' outcomes on their endpoint (`endpoint` as the batch read it), noted in one statement as if one by one in
+ * time order: a success clears the failing spell; a failure starts one if none is open (so the spell starts at the
+ * first failure after the last success). Nothing is written when nothing would change: a failure while a spell is
+ * open, or a success within SUCCESS_NOTE_GRAIN_MS of the last one noted with no spell or warning to clear.
  */
-export async function noteAttempts(db: Db, id: string, outcomes: readonly AttemptOutcome[]): Promise<WebhookEndpointRow | null> {
+export async function noteAttempts(db: Db, endpoint: WebhookEndpointRow, outcomes: readonly AttemptOutcome[]): Promise<WebhookEndpointRow | null> {
   if (outcomes.length === 0) return null;
   const successes = outcomes.filter((o) => o.delivered).map((o) => o.at.getTime());
   const lastSuccess = successes.length > 0 ? Math.max(...successes) : null;
   const failuresAfter = outcomes.filter((o) => !o.delivered && (lastSuccess === null || o.at.getTime() > lastSuccess)).map((o) => o.at.getTime());
   const firstFailure = failuresAfter.length > 0 ? new Date(Math.min(...failuresAfter)) : null;
+  if (lastSuccess === null && endpoint.failingSince) return endpoint;
+  const noted = endpoint.lastSuccessAt?.getTime();
+  if (
+    lastSuccess !== null &&
+    !firstFailure &&
+    !endpoint.failingSince &&
+    !endpoint.warnedAt &&
+    noted !== undefined &&
+    lastSuccess - noted < SUCCESS_NOTE_GRAIN_MS
+  )
+    return endpoint;
   const [row] = await db
     .update(webhookEndpoints)
     .set(
@@ -182,7 +198,7 @@ export async function noteAttempts(db: Db, id: string, outcomes: readonly Attemp
         ? { lastSuccessAt: new Date(lastSuccess), failingSince: firstFailure, warnedAt: null }
         : { failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${(firstFailure ?? new Date()).toISOString()}::timestamptz)` },
     )
-    .where(eq(webhookEndpoints.id, id))
+    .where(eq(webhookEndpoints.id, endpoint.id))
     .returning();
   return row ?? null;
 }

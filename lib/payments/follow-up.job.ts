@@ -102,7 +102,7 @@ export function queueFollowUp(paymentUuid: string): Promise<void> {
       if (!boss) return;
       await boss.insert(jobs);
       // Taken here at once (a payment's request turns "accepted" in the browsers within moments), not at the next poll.
-      wakeWorkers(QUEUE);
+      wakeWorkers(QUEUE, jobs.length);
     }),
   );
   return queue.add(paymentUuid);
