@@ -1,6 +1,9 @@
 // How every server of ours runs `next start`: with the peer-address stamp preloaded (TRUST_PROXY).
 import path from "node:path";
 
+/** Longer than the 60 s idle timeout of common load balancers, so they, not the server, close an idle connection. */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** The command and arguments for `next start -p port [-H host]` in `root`, for spawn(). */
 export function nextStartCommand(root: string, port: number, host?: string): { command: string; args: string[] } {
   return {
@@ -12,6 +15,10 @@ export function nextStartCommand(root: string, port: number, host?: string): { c
       "start",
       "-p",
       String(port),
+      // Idle keep-alive connections are kept 65 s, not Node's 5 s: a client (a proxy, a browser, a test's request
+      // context) reusing one the server was closing at that moment got ECONNRESET (docs/decisions.md, "Keep-alive").
+      "--keepAliveTimeout",
+      String(KEEP_ALIVE_MS),
       ...(host ? ["-H", host] : []),
     ],
   };

@@ -8,7 +8,7 @@ import { peerTransferPayloadSchema } from "@/lib/service/schemas";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { payload } from "@/tests/support/payloads";
 
-import { accountingCsv, paymentsForExport } from "./accounting-export";
+import { accountingCsv, accountingFile, FILE_PIECE_PAYMENTS, paymentsForExport } from "./accounting-export";
 import { recordPayment } from "./record";
 
 // The accounting export (docs/architecture.md "Closing the books") on a real database: a line per payment and per fee, the day in Lagos time
@@ -91,6 +91,20 @@ describe.each(dbTargets())("accounting export on $name", (target) => {
     const all = await paymentsForExport(database.db, range, LAGOS, { pageSize: 2, max: 5 });
     expect(all?.map((p) => p.actualAmount)).toEqual(["100.00", "101.00", "102.00", "103.00", "104.00"]);
     expect(await paymentsForExport(database.db, range, LAGOS, { pageSize: 2, max: 4 })).toBeNull();
+  });
+
+  it("streams the whole file in pieces of at most FILE_PIECE_PAYMENTS payments, each a few tens of KB", async () => {
+    const count = 2 * FILE_PIECE_PAYMENTS + 5;
+    for (let i = 0; i < count; i++)
+      await paid(`0b7d2f4e-0000-4000-8000-${String(i).padStart(12, "0")}`, 100 + i, 1, `2026-11-24T10:${String(i % 60).padStart(2, "0")}:00Z`, `Dues ${i}`);
+    const range = { from: "2026-11-24", to: "2026-11-24" };
+    const pieces: string[] = [];
+    for await (const piece of accountingFile(database.db, "xero", range, LAGOS)) pieces.push(piece);
+    const all = await paymentsForExport(database.db, range, LAGOS);
+    expect(pieces.join("")).toBe(accountingCsv("xero", all ?? [], LAGOS));
+    // The header, then two full pieces and the rest: a payment and its fee are two lines.
+    expect(pieces.slice(1).map((p) => p.split("\r\n").length - 1)).toEqual([2 * FILE_PIECE_PAYMENTS, 2 * FILE_PIECE_PAYMENTS, 10]);
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(64 * 1024);
   });
 
   it("starts at the first Lagos day's first instant, ends before the day after the last, and keeps payments at one instant across pages", async () => {

@@ -8,9 +8,7 @@ import { tooManyRequests, unprocessable } from "@/lib/http/api-error";
 import { parseFields } from "@/lib/http/body";
 import { csvStreamResponse } from "@/lib/http/csv-response";
 import { otherMethods } from "@/lib/http/other-methods";
-import type { ExportFormat } from "@/lib/client/payments/export-query";
-import type { Db } from "@/lib/db/client";
-import { accountingHeader, accountingLines, countForExport, EXPORT_MAX_PAYMENTS, exportPages } from "@/lib/payments/accounting-export";
+import { accountingFile, countForExport, EXPORT_MAX_PAYMENTS } from "@/lib/payments/accounting-export";
 import { takeExportSlot } from "@/lib/payments/export-slots";
 
 export const dynamic = "force-dynamic";
@@ -39,15 +37,10 @@ export const GET = withStaff("payments.export", async (request, { db, staff }) =
     release();
     throw error;
   }
-  return csvStreamResponse(exportFile(db, format, { from, to }, timeZone), csvFilename(`payments-${format}`, timeZone), release);
+  return csvStreamResponse(accountingFile(db, format, { from, to }, timeZone), csvFilename(`payments-${format}`, timeZone), release);
 });
 
 /** How long a refused export is told to wait: a file of a month's payments takes a few seconds. */
 const EXPORT_RETRY_MS = 10_000;
-
-async function* exportFile(db: Db, format: ExportFormat, range: { from: string; to: string }, timeZone: string): AsyncGenerator<string> {
-  yield accountingHeader(format);
-  for await (const page of exportPages(db, range, timeZone)) yield page.map((p) => accountingLines(format, p, timeZone)).join("");
-}
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods("GET");
