@@ -11,7 +11,19 @@ import { newEventId } from "./id";
  * describes: the event commits with it or not at all. `data` is the object's public shape (as the API answers it).
  */
 export async function appendEvent<T extends object>(tx: Db, type: EventType, data: T, now: Date = new Date()): Promise<BusinessEvent<T>> {
-  const id = newEventId(now.getTime());
-  await tx.insert(events).values({ id, type, createdAt: now, data: data as Record<string, unknown> });
-  return { id, type, createdAt: now.toISOString(), data };
+  const [event] = await appendEvents(tx, [{ type, data }], now);
+  if (!event) throw new Error("the event was not appended");
+  return event;
+}
+
+/** appendEvent for several changes of one transaction (a batch of verdicts), in one insert. */
+export async function appendEvents<T extends object>(
+  tx: Db,
+  items: readonly { type: EventType; data: T }[],
+  now: Date = new Date(),
+): Promise<BusinessEvent<T>[]> {
+  if (items.length === 0) return [];
+  const made = items.map(({ type, data }) => ({ id: newEventId(now.getTime()), type, createdAt: now, data }));
+  await tx.insert(events).values(made.map((e) => ({ ...e, data: e.data as Record<string, unknown> })));
+  return made.map((e) => ({ ...e, createdAt: now.toISOString() }));
 }

@@ -14,10 +14,10 @@ export const MAIL_TIMEOUTS: Readonly<MailTimeouts> = { connectionTimeout: 10_000
 
 /**
  * Connections the pool keeps open (nodemailer's default is 5): each message is several round trips, so a burst of
- * payments e-mailed to a team (1,000 to 5 people: 5,000 e-mails) is sent at the pace of connections, not CPU.
- * SMTP relays take ten at once from one client (docs/decisions.md "E-mail transport (issue 39)").
+ * payments e-mailed to a team (1,000 to 5 people: 5,000 e-mails) is sent at the pace of connections, not CPU, up to
+ * about 25 (docs/decisions.md "E-mails and attempts in batches"). `?maxConnections=N` on SMTP_URL sets fewer.
  */
-export const MAIL_CONNECTIONS = 10;
+export const MAIL_CONNECTIONS = 25;
 
 export interface MailTimeouts {
   connectionTimeout: number;

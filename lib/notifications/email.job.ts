@@ -141,10 +141,10 @@ export const emailJob = defineJob({
     expireInSeconds: 120,
     retentionMinutes: 24 * 60,
   },
-  // A burst (1,000 payments to 5 people) is taken 20 at a time by 4 workers on each instance (the engine's fetch and
+  // A burst (1,000 payments to 5 people) is taken 20 at a time by 6 workers on each instance (the engine's fetch and
   // completion, the rows' read and the sent ones' note are a statement each per batch), each batch's e-mails sent side
   // by side over the transport's pool (MAIL_CONNECTIONS); queued here wakes them at once, the 2 s poll is the fallback.
-  work: { workers: 4, batchSize: 20, pollingIntervalSeconds: 2 },
+  work: { workers: 6, batchSize: 20, pollingIntervalSeconds: 2 },
   handler:
     ({ db, boss }) =>
     async (jobs) => {

@@ -2,13 +2,14 @@ import "server-only";
 
 import { invalidateBalance } from "@/lib/balance/cache";
 
-import { eq } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 
 import { payments } from "@/lib/db/schema";
 
 import type { PaymentDeps } from "./deps";
 import { confirmLink, linkPayment } from "./link";
-import { verifyPayment } from "./verify";
+import { verifyPayments } from "./verify";
+import { runLimited } from "@/lib/jobs/define";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 
 /**
@@ -27,22 +28,38 @@ export async function dropBalanceAfterPayment(): Promise<void> {
  * after the other steps ran, so its retry policy tries again in seconds.
  */
 export async function followUpPayment(deps: PaymentDeps, rawUuid: string, options: { link?: boolean } = {}): Promise<void> {
-  const uuid = rawUuid.toLowerCase();
-  const [row] = await deps.db
-    .select({ fundRequestId: payments.fundRequestId, linkNote: payments.linkNote, verification: payments.verification })
+  const [failure] = await followUpPayments(deps, [rawUuid], options);
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * followUpPayment for a batch: the rows are read in one statement and the unverified ones verified together
+ * (verifyPayments); linking and confirming stay a payment at a time (each may ask the service). Answers what could
+ * not be done now, a failure per step.
+ */
+export async function followUpPayments(
+  deps: PaymentDeps,
+  rawUuids: readonly string[],
+  options: { link?: boolean; concurrency?: number } = {},
+): Promise<unknown[]> {
+  const uuids = [...new Set(rawUuids.map((u) => u.toLowerCase()))];
+  if (uuids.length === 0) return [];
+  const rows = await deps.db
+    .select({ uuid: payments.uuid, fundRequestId: payments.fundRequestId, linkNote: payments.linkNote, verification: payments.verification })
     .from(payments)
-    .where(eq(payments.uuid, uuid))
-    .limit(1);
-  if (!row) return;
-  // `link: false`: the caller has just tried (the job links a batch first); a second try would ask the service again.
-  if (options.link !== false && !row.fundRequestId && row.linkNote === null) await linkPayment(deps, uuid);
-  let retry: unknown = null;
-  await confirmLink(deps, uuid).catch((error: unknown) => {
-    retry = error;
+    .where(inArray(payments.uuid, uuids));
+  const concurrency = options.concurrency ?? 8;
+  const failures = await runLimited(rows, concurrency, async (row) => {
+    // `link: false`: the caller has just tried (the job links a batch first); a second try would ask the service again.
+    if (options.link !== false && !row.fundRequestId && row.linkNote === null) await linkPayment(deps, row.uuid);
+    await confirmLink(deps, row.uuid);
   });
-  if (row.verification === "unverified") {
-    const outcome = await verifyPayment(deps, uuid);
-    if (outcome.verification === "unverified") retry ??= outcome.error;
+  const unverified = rows.filter((r) => r.verification === "unverified").map((r) => r.uuid);
+  try {
+    for (const outcome of (await verifyPayments(deps, unverified, concurrency)).values())
+      if (outcome.verification === "unverified") failures.push(outcome.error);
+  } catch (error) {
+    failures.push(error);
   }
-  if (retry) throw retry;
+  return failures;
 }

@@ -5,15 +5,15 @@ import { z } from "zod";
 
 import { getConfig } from "@/lib/config";
 import { scanExceptions } from "@/lib/exceptions/detect";
-import { defineJob, runLimited } from "@/lib/jobs/define";
+import { defineJob } from "@/lib/jobs/define";
 import { jobEngine, wakeWorkers } from "@/lib/jobs/engine";
 import { derivedJobId } from "@/lib/jobs/ids";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { createGroupCommit, type GroupCommit } from "@/lib/util/group-commit";
 import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 
-import { followUpPayment } from "./after-record";
-import { linkPayment } from "./link";
+import { followUpPayments } from "./after-record";
+import { linkPayments } from "./link";
 import { paymentDeps, type PaymentDeps } from "./deps";
 import { processSingleton } from "@/lib/util/process-singleton";
 
@@ -63,14 +63,12 @@ export const followUpJob = defineJob({
  */
 export async function followUpBatch(deps: PaymentDeps, uuids: readonly string[], lostWebhookMinutes: number): Promise<void> {
   const waited = await waitForQuietIntake(LINK_YIELD_MAX_MS);
-  const linkFailures = await runLimited(uuids, CONCURRENCY, async (uuid) => {
-    await linkPayment(deps, uuid);
-  });
+  const linkFailures = await linkPayments(deps, uuids, CONCURRENCY);
   await waitForQuietIntake(Math.max(0, YIELD_MAX_MS - waited));
   // The batch is retried whole on a failure: the work is idempotent, so redoing the ones that succeeded changes
   // nothing. Each payment is linked once a run (above): a link that could not be made now (the service not asked,
   // or not yet saying which request) waits for the retry rather than asking the service again at once.
-  const failures = [...linkFailures, ...(await runLimited(uuids, CONCURRENCY, (uuid) => followUpPayment(deps, uuid, { link: false })))];
+  const failures = [...linkFailures, ...(await followUpPayments(deps, uuids, { link: false, concurrency: CONCURRENCY }))];
   // What linking and verifying decided opens or closes the batch's exceptions now, not at the next minute's scan.
   await scanExceptions(deps.db, { paymentUuids: [...uuids], now: new Date(), lostWebhookMinutes });
   if (failures.length > 0) throw new Error(`${failures.length} steps of ${uuids.length} follow-ups failed: ${safeErrorSummary(failures[0])}`);

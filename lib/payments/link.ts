@@ -1,6 +1,6 @@
 import "server-only";
 
-import { and, asc, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 
 import { writeAudit } from "@/lib/audit/write";
@@ -13,6 +13,7 @@ import { applyFetched } from "@/lib/requests/refresh";
 import { allOrNothing } from "@/lib/db/all-or-nothing";
 import { acceptForPayment, movePaymentLink, undoPaymentLink } from "@/lib/requests/status";
 import type { RequestStatus } from "@/lib/service/schemas";
+import { runLimited } from "@/lib/jobs/define";
 
 import type { PaymentDeps } from "./deps";
 import { adjustKeptHour } from "./hour-totals";
@@ -57,16 +58,7 @@ export async function linkPayment(deps: PaymentDeps, rawUuid: string, now = new 
       .select({ request: fundRequests, handUuid: hand.uuid })
       .from(fundRequests)
       .leftJoin(hand, and(eq(hand.uuid, fundRequests.paymentUuid), eq(hand.source, "hand")))
-      .where(
-        and(
-          eq(fundRequests.tag, tag),
-          eq(fundRequests.amount, payment.amount),
-          or(
-            and(inArray(fundRequests.status, ["pending", "accepted", "unknown"]), isNull(fundRequests.paymentUuid)),
-            and(eq(fundRequests.status, "accepted"), isNotNull(hand.uuid)),
-          ),
-        ),
-      )
+      .where(and(eq(fundRequests.tag, tag), eq(fundRequests.amount, payment.amount), OPEN_FOR_A_PAYMENT))
       .orderBy(asc(fundRequests.createdAt), asc(fundRequests.id))
       .limit(MAX_CANDIDATES)
   ).map((r) => ({ ...r.request, handUuid: r.handUuid }));
@@ -102,12 +94,58 @@ export async function linkPayment(deps: PaymentDeps, rawUuid: string, now = new 
   return note(deps, uuid, `${candidates.length} open requests to @${tag} for ${amount} match: ${listed}; ${why}, so it was not linked.`);
 }
 
+/**
+ * linkPayment for a batch (a follow-up job's payments): the payments with no open request to their tag for their
+ * amount (a burst from outside any campaign, say) are read and noted in a statement each; the rest are linked a
+ * payment at a time, `concurrency` at once. Answers what could not be done now.
+ */
+export async function linkPayments(deps: PaymentDeps, rawUuids: readonly string[], concurrency = 8): Promise<unknown[]> {
+  const uuids = [...new Set(rawUuids.map((u) => u.toLowerCase()))];
+  if (uuids.length === 0) return [];
+  const { db } = deps;
+  const unlinked = await db
+    .select()
+    .from(payments)
+    .where(and(inArray(payments.uuid, uuids), isNull(payments.fundRequestId)));
+  const tagOf = (p: PaymentRow) => p.peerTag ?? p.customerTag;
+  const open =
+    unlinked.length === 0
+      ? []
+      : await db
+          .selectDistinct({ tag: fundRequests.tag, amount: fundRequests.amount })
+          .from(fundRequests)
+          .leftJoin(hand, and(eq(hand.uuid, fundRequests.paymentUuid), eq(hand.source, "hand")))
+          .where(and(inArray(fundRequests.tag, [...new Set(unlinked.map(tagOf))]), OPEN_FOR_A_PAYMENT));
+  const matched = new Set(open.map((o) => `${o.tag}\u0000${o.amount}`));
+  const alone = unlinked.filter((p) => !matched.has(`${tagOf(p)}\u0000${p.amount}`));
+  if (alone.length > 0) {
+    const notes = alone.map((p) => sql`(${p.uuid}, ${`No open request to @${tagOf(p)} for ${formatMajor("NGN", p.amount)} was found; not linked.`})`);
+    await db.execute(
+      sql`update payments set link_note = v.note from (values ${sql.join(notes, sql`, `)}) as v(uuid, note) where payments.uuid = v.uuid and payments.fund_request_id is null`,
+    );
+  }
+  const noted = new Set(alone.map((p) => p.uuid));
+  return runLimited(
+    unlinked.filter((p) => !noted.has(p.uuid)),
+    concurrency,
+    async (p) => {
+      await linkPayment(deps, p.uuid);
+    },
+  );
+}
+
 function describe(request: Pick<FundRequestRow, "requestId" | "reference">): string {
   return request.requestId ? `request #${request.requestId}` : `request ${request.reference}`;
 }
 
 type Candidate = FundRequestRow & { handUuid: string | null };
 const hand = alias(payments, "hand");
+// A request a payment to its tag for its amount may take: open and without a payment, or accepted with one a person
+// recorded by hand (which this notice replaces). Read with `hand` joined on the request's payment.
+const OPEN_FOR_A_PAYMENT = or(
+  and(inArray(fundRequests.status, ["pending", "accepted", "unknown"]), isNull(fundRequests.paymentUuid)),
+  and(eq(fundRequests.status, "accepted"), isNotNull(hand.uuid)),
+);
 
 /** The request's side is the status owner's (lib/requests/status.ts); the payment's side runs in its transaction. */
 async function linkTo(deps: PaymentDeps, request: Candidate, payment: PaymentRow, confirmedAt: Date | null): Promise<boolean> {

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
-import { fundRequests, payments } from "@/lib/db/schema";
+import { events, fundRequests, payments } from "@/lib/db/schema";
 import { createFundRequest } from "@/lib/requests/create";
 import { applyFetched } from "@/lib/requests/refresh";
 import { spendServiceCall } from "@/lib/service/budget";
@@ -20,7 +20,7 @@ import { followUpPayment } from "./after-record";
 import { followUpBatch } from "./follow-up.job";
 import { confirmLink, linkPayment, PENDING_GRACE_MS } from "./link";
 import { sweepOnce } from "./sweep";
-import { MAX_VERIFY_ATTEMPTS, verifyPayment } from "./verify";
+import { MAX_VERIFY_ATTEMPTS, verifyPayment, verifyPayments } from "./verify";
 
 interface SandboxDelivery {
   request_id: number;
@@ -411,5 +411,51 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
     const [request] = await database.db.select().from(fundRequests).where(eq(fundRequests.requestId, requestId));
     expect(request?.status).toBe("accepted");
     expect(request?.paymentUuid).toBe(uuid);
+  });
+
+  it("a follow-up batch notes together the payments no request matches, links the one that matches, and saves one event a verdict", async () => {
+    const tag = newTag("batch");
+    const paid = await acceptedPayment(tag, "710.00");
+    // Two notices for the same tag at an amount no request has, which the verify host does not know.
+    const strangers = [crypto.randomUUID(), crypto.randomUUID()];
+    for (const uuid of strangers)
+      await database.db.insert(payments).values({
+        uuid,
+        type: "peer-transfer.success",
+        amount: "999.00",
+        actualAmount: "990.00",
+        settledAmount: "990.00",
+        fees: "9.00",
+        description: "No request",
+        customerName: "Someone",
+        customerTag: tag,
+        peerTag: tag,
+      });
+    const all = [paid.uuid, ...strangers];
+    await followUpBatch(deps(), all, 30);
+    expect(await paymentRow(paid.uuid)).toMatchObject({ fundRequestId: expect.any(String), linkNote: null, verification: "verified" });
+    for (const uuid of strangers)
+      expect(await paymentRow(uuid)).toMatchObject({
+        fundRequestId: null,
+        linkNote: expect.stringContaining(`No open request to @${tag} for`),
+        verification: "failed",
+        verificationError: "The verify host does not know this transaction.",
+      });
+    const verdictEvents = async () =>
+      (
+        await database.db
+          .select({ type: events.type, data: events.data })
+          .from(events)
+          .where(inArray(events.type, ["payment.verified", "payment.verification_failed"]))
+      )
+        .filter((e) => all.includes(String((e.data as { uuid?: string }).uuid)))
+        .map((e) => `${(e.data as { uuid: string }).uuid}:${e.type}`)
+        .sort();
+    const expected = [`${paid.uuid}:payment.verified`, ...strangers.map((u) => `${u}:payment.verification_failed`)].sort();
+    expect(await verdictEvents()).toEqual(expected);
+    // Asked again, the same verdicts add no events.
+    const again = await verifyPayments(deps(), all);
+    expect([...again.values()].map((o) => o.verification).sort()).toEqual(["failed", "failed", "verified"]);
+    expect(await verdictEvents()).toEqual(expected);
   });
 });

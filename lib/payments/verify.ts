@@ -1,9 +1,10 @@
 import "server-only";
 
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 
 import { fundRequests, payments, type PaymentRow } from "@/lib/db/schema";
-import { appendEvent } from "@/lib/events/append";
+import { appendEvents } from "@/lib/events/append";
+import { runLimited } from "@/lib/jobs/define";
 import { announce } from "@/lib/live/notify";
 import { formatMajor, serviceAmountToNaira } from "@/lib/client/money";
 import { ServiceError } from "@/lib/service/errors";
@@ -46,29 +47,55 @@ export function compare(row: PaymentRow, tx: VerifiedTransaction, deps: Pick<Pay
   return { verification: "verified" };
 }
 
-/** `transient`: the verify host could not be asked, which must not undo a verdict reached meanwhile. */
-async function save(deps: PaymentDeps, uuid: string, verdict: Verdict, transient = false): Promise<void> {
+type Judged = { uuid: string; verdict: Verdict; transient: boolean };
+
+/**
+ * Saves a batch's verdicts in one transaction: each payment's row, its event when the verdict is new (a retried job's
+ * repeat adds none) and one live message. `transient`: the verify host could not be asked, which must not undo a
+ * verdict reached meanwhile.
+ */
+async function saveVerdicts(deps: PaymentDeps, judged: readonly Judged[]): Promise<void> {
+  if (judged.length === 0) return;
   const now = new Date();
   await deps.db.transaction(async (tx) => {
-    const [before] = await tx.select({ verification: payments.verification }).from(payments).where(eq(payments.uuid, uuid)).for("update");
-    const rows = await tx
-      .update(payments)
-      .set(
-        verdict.verification === "verified"
-          ? { verification: "verified", verificationError: null, verificationMismatch: false, verifiedAt: now }
-          : { verification: "failed", verificationError: verdict.reason, verificationMismatch: verdict.mismatch === true, verifiedAt: now },
-      )
-      .where(transient ? and(eq(payments.uuid, uuid), ne(payments.verification, "verified")) : eq(payments.uuid, uuid))
-      .returning();
-    const [row] = rows;
-    // One event per verdict reached: a repeat of the same verdict (a retried job) adds none.
-    if (row && before?.verification !== row.verification) {
-      const requestId = row.fundRequestId
-        ? ((await tx.select({ requestId: fundRequests.requestId }).from(fundRequests).where(eq(fundRequests.id, row.fundRequestId)))[0]?.requestId ?? null)
-        : null;
-      await appendEvent(tx, row.verification === "verified" ? "payment.verified" : "payment.verification_failed", toPaymentView(row, requestId, "admin"));
+    const uuids = judged.map((j) => j.uuid);
+    const before = new Map(
+      (await tx.select({ uuid: payments.uuid, verification: payments.verification }).from(payments).where(inArray(payments.uuid, uuids)).for("update")).map(
+        (r) => [r.uuid, r.verification],
+      ),
+    );
+    const saved: PaymentRow[] = [];
+    for (const { uuid, verdict, transient } of judged) {
+      const [row] = await tx
+        .update(payments)
+        .set(
+          verdict.verification === "verified"
+            ? { verification: "verified", verificationError: null, verificationMismatch: false, verifiedAt: now }
+            : { verification: "failed", verificationError: verdict.reason, verificationMismatch: verdict.mismatch === true, verifiedAt: now },
+        )
+        .where(transient ? and(eq(payments.uuid, uuid), ne(payments.verification, "verified")) : eq(payments.uuid, uuid))
+        .returning();
+      if (row) saved.push(row);
     }
-    if (row) await announce(tx, { type: "payment.updated", uuid, verification: verdict.verification });
+    const changed = saved.filter((row) => before.get(row.uuid) !== row.verification);
+    const linked = [...new Set(changed.flatMap((row) => (row.fundRequestId ? [row.fundRequestId] : [])))];
+    const requestIds = new Map(
+      linked.length === 0
+        ? []
+        : (await tx.select({ id: fundRequests.id, requestId: fundRequests.requestId }).from(fundRequests).where(inArray(fundRequests.id, linked))).map((r) => [
+            r.id,
+            r.requestId,
+          ]),
+    );
+    await appendEvents(
+      tx,
+      changed.map((row) => ({
+        type: row.verification === "verified" ? "payment.verified" : "payment.verification_failed",
+        data: toPaymentView(row, row.fundRequestId ? (requestIds.get(row.fundRequestId) ?? null) : null, "admin"),
+      })),
+      now,
+    );
+    if (saved.length > 0) await announce(tx, ...saved.map((row) => ({ type: "payment.updated" as const, uuid: row.uuid, verification: row.verification })));
   });
 }
 
@@ -92,35 +119,61 @@ export type VerifyOutcome = Verdict | { verification: "unverified"; error: Servi
  */
 export async function verifyPayment(deps: PaymentDeps, rawUuid: string): Promise<VerifyOutcome> {
   const uuid = rawUuid.toLowerCase();
-  const [row] = await deps.db.select().from(payments).where(eq(payments.uuid, uuid)).limit(1);
-  if (!row) return { verification: "failed", reason: "The payment is no longer recorded." };
-  // Nothing to ask about: the service never sent a transaction for it. It stays "recorded by hand, not verified".
-  if (row.source === "hand") return { verification: "failed", reason: HAND_NOT_VERIFIABLE };
-  const [counted] = await deps.db
-    .update(payments)
-    .set({ verificationAttempts: sql`${payments.verificationAttempts} + 1` })
-    .where(eq(payments.uuid, uuid))
-    .returning({ attempts: payments.verificationAttempts });
-  const attempts = counted?.attempts ?? 1;
+  const outcome = (await verifyPayments(deps, [uuid])).get(uuid);
+  if (!outcome) throw new Error("the payment's verification answered nothing");
+  return outcome;
+}
+
+/** What the verify host's answer (or its failure) means for one payment, on its `attempts`-th attempt. */
+async function judge(deps: PaymentDeps, row: PaymentRow, attempts: number): Promise<Judged | { verification: "unverified"; error: ServiceError }> {
   try {
-    const tx = await deps.service.verifyTransaction(uuid);
-    const verdict = compare(row, tx, deps);
-    await save(deps, uuid, verdict);
-    return verdict;
+    const tx = await deps.service.verifyTransaction(row.uuid);
+    return { uuid: row.uuid, verdict: compare(row, tx, deps), transient: false };
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
-    if (error.kind === "not_found") {
-      const verdict: Verdict = { verification: "failed", reason: "The verify host does not know this transaction." };
-      await save(deps, uuid, verdict);
-      return verdict;
-    }
+    if (error.kind === "not_found")
+      return { uuid: row.uuid, verdict: { verification: "failed", reason: "The verify host does not know this transaction." }, transient: false };
     if (RETRYABLE.has(error.kind) && attempts < MAX_VERIFY_ATTEMPTS) return { verification: "unverified", error };
-    const verdict: Verdict = {
-      verification: "failed",
-      reason: `Could not verify after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${error.userMessage} Use Re-verify to try again.`,
-    };
+    const reason = `Could not verify after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${error.userMessage} Use Re-verify to try again.`;
     // Never undoes a verdict a Re-verify reached meanwhile.
-    await save(deps, uuid, verdict, true);
-    return verdict;
+    return { uuid: row.uuid, verdict: { verification: "failed", reason }, transient: true };
   }
+}
+
+/**
+ * verifyPayment for a batch (a follow-up job's payments): the rows are read and their attempts counted in a
+ * statement each, the verify host asked `concurrency` at a time, and the verdicts saved in one transaction. Answers
+ * each uuid's outcome; an unexpected error (not the service's) is thrown once the others are saved.
+ */
+export async function verifyPayments(deps: PaymentDeps, rawUuids: readonly string[], concurrency = 8): Promise<Map<string, VerifyOutcome>> {
+  const uuids = [...new Set(rawUuids.map((u) => u.toLowerCase()))];
+  const outcomes = new Map<string, VerifyOutcome>();
+  if (uuids.length === 0) return outcomes;
+  const rows = await deps.db.select().from(payments).where(inArray(payments.uuid, uuids));
+  const found = new Set(rows.map((r) => r.uuid));
+  for (const uuid of uuids) if (!found.has(uuid)) outcomes.set(uuid, { verification: "failed", reason: "The payment is no longer recorded." });
+  // Nothing to ask about: the service never sent a transaction for it. It stays "recorded by hand, not verified".
+  for (const row of rows) if (row.source === "hand") outcomes.set(row.uuid, { verification: "failed", reason: HAND_NOT_VERIFIABLE });
+  const asked = rows.filter((r) => r.source !== "hand");
+  if (asked.length === 0) return outcomes;
+  const counted = await deps.db
+    .update(payments)
+    .set({ verificationAttempts: sql`${payments.verificationAttempts} + 1` })
+    .where(
+      inArray(
+        payments.uuid,
+        asked.map((r) => r.uuid),
+      ),
+    )
+    .returning({ uuid: payments.uuid, attempts: payments.verificationAttempts });
+  const attemptsOf = new Map(counted.map((c) => [c.uuid, c.attempts]));
+  const judged: Judged[] = [];
+  const failures = await runLimited(asked, concurrency, async (row) => {
+    const outcome = await judge(deps, row, attemptsOf.get(row.uuid) ?? 1);
+    if ("uuid" in outcome) judged.push(outcome);
+    outcomes.set(row.uuid, "uuid" in outcome ? outcome.verdict : outcome);
+  });
+  await saveVerdicts(deps, judged);
+  if (failures.length > 0) throw failures[0];
+  return outcomes;
 }
