@@ -25,6 +25,9 @@ cpSync(path.join(root, "public"), path.join(standalone, "public"), { recursive: 
 cpSync(path.join(root, "drizzle"), path.join(standalone, "drizzle"), { recursive: true });
 // The standalone server stamps each request's socket address like `npm start` does (TRUST_PROXY).
 copyFileSync(path.join(root, "scripts", "request-preload.cjs"), path.join(standalone, "request-preload.cjs"));
+// The SMTP pool's thread is read from the folder the server runs in, and loads nodemailer (which has no dependencies).
+cpSync(path.join(root, "lib", "mail", "smtp-thread.cjs"), path.join(standalone, "lib", "mail", "smtp-thread.cjs"));
+cpSync(path.join(root, "node_modules", "nodemailer"), path.join(standalone, "node_modules", "nodemailer"), { recursive: true });
 const serverJs = path.join(standalone, "server.js");
 writeFileSync(serverJs, `require("./request-preload.cjs");\n${readFileSync(serverJs, "utf8")}`);
 console.log(`Standalone server ready: node ${path.relative(root, path.join(standalone, "server.js"))} (set PORT, DATABASE_URL, …)`);

@@ -1,6 +1,8 @@
 // lib/mail/transport.ts against real SMTP servers on this machine: what a server accepts arrives whole, and each way of
 // failing becomes a MailError that says rightly whether to try again. No mocks: nodemailer talks to smtp-server.
+import { spawn } from "node:child_process";
 import net from "node:net";
+import { createInterface } from "node:readline";
 import type { AddressInfo } from "node:net";
 
 import { simpleParser, type ParsedMail } from "mailparser";
@@ -203,6 +205,44 @@ describe("createMailTransport", () => {
     expect(error).toMatchObject({ permanent: false, failure: "auth", responseCode: 535 });
     expect(error.message).toContain("***");
     expect(error.message).not.toContain(PASSWORD);
+  });
+});
+
+/** An SMTP server in a child process, so it answers while this test's thread is busy; prints when it accepts a message. */
+async function startChildSink(): Promise<{ port: number; acceptedAt: Promise<number>; close(): void }> {
+  const script = `
+    const { SMTPServer } = require("smtp-server");
+    const server = new SMTPServer({ authOptional: true, disabledCommands: ["AUTH", "STARTTLS"], logger: false, disableReverseLookup: true,
+      onData(stream, _s, done) { stream.resume(); stream.on("end", () => { console.log(JSON.stringify({ acceptedAt: Date.now() })); done(); }); } });
+    server.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ port: server.server.address().port })));`;
+  const child = spawn(process.execPath, ["-e", script], { cwd: process.cwd(), stdio: ["ignore", "pipe", "inherit"] });
+  const lines = createInterface({ input: child.stdout });
+  const said = (key: "port" | "acceptedAt") =>
+    new Promise<number>((resolve) => {
+      lines.on("line", (line) => {
+        const value = (JSON.parse(line) as Record<string, number>)[key];
+        if (value !== undefined) resolve(value);
+      });
+    });
+  const port = await said("port");
+  return { port, acceptedAt: said("acceptedAt"), close: () => child.kill() };
+}
+
+describe("createMailTransport's own thread", () => {
+  it("carries a message through its SMTP exchange while the server's thread is busy", async () => {
+    const sink = await startChildSink();
+    open.push(sink);
+    const transport = createMailTransport(`smtp://127.0.0.1:${sink.port}`, { from: FROM });
+    open.push(transport);
+    const sent = transport.send({ to: "busy@example.test", subject: "While busy", html: "<p>Hi</p>", text: "Hi" });
+    // This thread runs without a break for 1.5 s, as a server's thread does under a burst of work.
+    const busyUntil = Date.now() + 1_500;
+    while (Date.now() < busyUntil) {
+      // Nothing of this thread's event loop runs meanwhile.
+    }
+    await sent;
+    // The connection, greeting, envelope and message all went back and forth while this thread was busy.
+    expect(await sink.acceptedAt).toBeLessThan(busyUntil);
   });
 });
 
