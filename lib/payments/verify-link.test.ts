@@ -433,7 +433,12 @@ describe.each(dbTargets())("payment verification and linking on $name", (target)
       });
     const all = [paid.uuid, ...strangers];
     await followUpBatch(deps(), all, 30);
-    expect(await paymentRow(paid.uuid)).toMatchObject({ fundRequestId: expect.any(String), linkNote: null, verification: "verified" });
+    expect(await paymentRow(paid.uuid)).toMatchObject({
+      fundRequestId: expect.any(String),
+      linkNote: null,
+      linkConfirmedAt: expect.any(Date),
+      verification: "verified",
+    });
     for (const uuid of strangers)
       expect(await paymentRow(uuid)).toMatchObject({
         fundRequestId: null,
