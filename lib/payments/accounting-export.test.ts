@@ -8,7 +8,9 @@ import { peerTransferPayloadSchema } from "@/lib/service/schemas";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { payload } from "@/tests/support/payloads";
 
-import { accountingCsv, accountingFile, FILE_PIECE_PAYMENTS, paymentsForExport } from "./accounting-export";
+import { dayOf } from "@/lib/client/time/zone";
+
+import { accountingCsv, accountingFile, FILE_PIECE_PAYMENTS, ledgerDates, paymentsForExport } from "./accounting-export";
 import { recordPayment } from "./record";
 
 // The accounting export (docs/architecture.md "Closing the books") on a real database: a line per payment and per fee, the day in Lagos time
@@ -16,6 +18,30 @@ import { recordPayment } from "./record";
 
 const LOG = { remoteAddr: "203.0.113.9", signatureOk: true } as const;
 const LAGOS = "Africa/Lagos";
+
+describe("the ledger date of each line", () => {
+  it("is the payment's day in the zone, read once a day, across midnight and a 23-hour day, in any order", () => {
+    // London's 28 March 2027 is 23 hours long (clocks forward at 01:00 UTC); Lagos' midnight is 23:00 UTC.
+    const cases: [string, string, string][] = [
+      ["Europe/London", "2027-03-27T23:30:00Z", "27/03/2027"],
+      ["Europe/London", "2027-03-28T00:30:00Z", "28/03/2027"],
+      ["Europe/London", "2027-03-28T22:59:59.999Z", "28/03/2027"],
+      ["Europe/London", "2027-03-28T23:00:00Z", "29/03/2027"],
+      ["Europe/London", "2027-03-28T01:30:00Z", "28/03/2027"],
+      [LAGOS, "2026-11-24T22:59:59.999Z", "24/11/2026"],
+      [LAGOS, "2026-11-24T23:00:00Z", "25/11/2026"],
+      [LAGOS, "2026-11-24T12:00:00Z", "24/11/2026"],
+    ];
+    const byZone = new Map<string, (at: Date) => string>();
+    for (const [zone, at, expected] of cases) {
+      const date = byZone.get(zone) ?? ledgerDates(zone);
+      byZone.set(zone, date);
+      const [y, m, d] = dayOf(new Date(at), zone).split("-");
+      expect(`${d}/${m}/${y}`, `${zone} ${at}`).toBe(expected);
+      expect(date(new Date(at)), `${zone} ${at}`).toBe(expected);
+    }
+  });
+});
 
 describe.each(dbTargets())("accounting export on $name", (target) => {
   const database = useTestDatabase(target);

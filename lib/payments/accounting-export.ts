@@ -7,7 +7,7 @@ import { and, asc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 
 import type { ExportFormat } from "@/lib/client/payments/export-query";
 import { instantsOfDays, type DayRange } from "@/lib/client/time/day-range";
-import { dayOf } from "@/lib/client/time/zone";
+import { dayOf, endOfDay, startOfDay } from "@/lib/client/time/zone";
 import { csvRow } from "@/lib/csv/row";
 import { queryRows, type Db } from "@/lib/db/client";
 import { fundRequests, payments } from "@/lib/db/schema";
@@ -32,10 +32,25 @@ export const HAND_MARK = "recorded by hand, not verified";
 /** The payee the fee lines name: the service takes the fee. */
 const FEE_PAYEE = "Peer transfer service";
 
-/** DD/MM/YYYY, the day in `timeZone`: what Xero and QuickBooks read for a Nigerian organisation. */
-function ledgerDate(at: Date, timeZone: string): string {
-  const [y, m, d] = dayOf(at, timeZone).split("-");
-  return `${d}/${m}/${y}`;
+/**
+ * DD/MM/YYYY, the day in `timeZone` (what Xero and QuickBooks read for a Nigerian organisation), for payments read
+ * in time order: the day's bounds are kept, so a file's 500,000 payments take one time-zone reading a day, not one a
+ * payment (each allocates a dozen objects; docs/decisions.md, "What the exports' memory is, measured").
+ */
+export function ledgerDates(timeZone: string): (at: Date) => string {
+  let start = 0;
+  let end = 0;
+  let label = "";
+  return (at) => {
+    const t = at.getTime();
+    if (t >= start && t < end) return label;
+    const day = dayOf(at, timeZone);
+    const [y, m, d] = day.split("-");
+    start = startOfDay(day, timeZone).getTime();
+    end = endOfDay(day, timeZone).getTime();
+    label = `${d}/${m}/${y}`;
+    return label;
+  };
 }
 
 const negative = (amount: string) => (/^0+(\.0+)?$/.test(amount) ? null : `-${amount}`);
@@ -159,8 +174,8 @@ export function accountingHeader(format: ExportFormat): string {
  * the tag; QuickBooks' Description carries both. The payment's uuid stays in the description, so each line is found
  * again at the service.
  */
-export function accountingLines(format: ExportFormat, p: ExportPayment, timeZone: string): string {
-  const date = ledgerDate(p.receivedAt, timeZone);
+export function accountingLines(format: ExportFormat, p: ExportPayment, ledgerDate: (at: Date) => string): string {
+  const date = ledgerDate(p.receivedAt);
   const what = `${p.description || "Peer transfer"} (${p.uuid}${p.source === "hand" ? `; ${HAND_MARK}${p.handReference ? `, ref ${p.handReference}` : ""}` : ""})`;
   const who = customerReference(p);
   const fee = negative(p.fees);
@@ -180,15 +195,17 @@ export const FILE_PIECE_PAYMENTS = 100;
 /** The file for `format` as it is read: its header, then each page's lines in pieces of FILE_PIECE_PAYMENTS payments. */
 export async function* accountingFile(db: Db, format: ExportFormat, range: DayRange, timeZone: string): AsyncGenerator<string> {
   yield accountingHeader(format);
+  const ledgerDate = ledgerDates(timeZone);
   for await (const page of exportPages(db, range, timeZone))
     for (let i = 0; i < page.length; i += FILE_PIECE_PAYMENTS) {
       let piece = "";
-      for (const p of page.slice(i, i + FILE_PIECE_PAYMENTS)) piece += accountingLines(format, p, timeZone);
+      for (const p of page.slice(i, i + FILE_PIECE_PAYMENTS)) piece += accountingLines(format, p, ledgerDate);
       yield piece;
     }
 }
 
 /** The whole file for `format`: its header, then each payment's lines. */
 export function accountingCsv(format: ExportFormat, items: readonly ExportPayment[], timeZone: string): string {
-  return accountingHeader(format) + items.map((p) => accountingLines(format, p, timeZone)).join("");
+  const ledgerDate = ledgerDates(timeZone);
+  return accountingHeader(format) + items.map((p) => accountingLines(format, p, ledgerDate)).join("");
 }
