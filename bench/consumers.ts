@@ -12,8 +12,11 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { randomUUID } from "node:crypto";
 
+import { sql } from "drizzle-orm";
+
 import { DEMO_ADMIN } from "@/lib/auth/demo";
 import { EVENT_TYPES } from "@/lib/client/events/catalogue";
+import { openDatabase, queryRows } from "@/lib/db/client";
 import { Mailbox } from "@/sandbox/mailbox";
 import { startMailSink } from "@/sandbox/mail-sink";
 import { payload } from "@/tests/support/payloads";
@@ -147,6 +150,12 @@ export interface OutboundBenchResult {
   firstAttemptMs: Summary;
   /** Attempts the failing endpoint got meanwhile. */
   failingAttempts: number;
+  /**
+   * Where the first attempt's time goes, read from the dashboard's database once it has stopped (the database's own
+   * clock), over the good endpoints' deliveries delivered at their first attempt: the event committed → dispatched (its
+   * consumers' jobs queued) → its delivery made → delivered.
+   */
+  stagesMs: { dispatch: Summary; delivery: Summary; attempt: Summary } | null;
 }
 
 interface Receiver {
@@ -192,14 +201,16 @@ export async function benchOutbound(ctx: BenchContext): Promise<OutboundBenchRes
   const good = [await receiver(200), await receiver(200)];
   const failing = await receiver(500);
   const port = await freePorts(...SERVER_PORTS);
+  const dataDir = mkdtempSync(path.join(ctx.tempRoot, "outbound-"));
   const dashboard = await startDashboard({
     root: ctx.options.root,
     distDir: ctx.distDir,
     port,
     sandboxPort: ctx.sandbox.port,
     apiKey: ctx.apiKey,
-    dataDir: mkdtempSync(path.join(ctx.tempRoot, "outbound-")),
+    dataDir,
   });
+  let result: Omit<OutboundBenchResult, "stagesMs">;
   try {
     const admin = await signIn(dashboard.url, DEMO_ADMIN.email, DEMO_ADMIN.password, nextClientIp());
     for (const r of [...good, failing]) {
@@ -220,7 +231,7 @@ export async function benchOutbound(ctx: BenchContext): Promise<OutboundBenchRes
         last = Math.max(last, a.at);
       }
     const complete = good.every((r) => r.arrivals.size >= sent.length);
-    return {
+    result = {
       events: sent.length,
       goodReceived: good.map((r) => r.arrivals.size),
       allGoodWithinSeconds: complete ? round((last - first) / 1000, 1) : null,
@@ -230,5 +241,37 @@ export async function benchOutbound(ctx: BenchContext): Promise<OutboundBenchRes
   } finally {
     await dashboard.stop();
     for (const r of [...good, failing]) await r.close();
+  }
+  const stagesMs = await deliveryStages(
+    dataDir,
+    good.map((r) => r.url),
+  );
+  if (stagesMs)
+    ctx.log(
+      `webhooks out: stages p50/p95 ms: dispatch ${stagesMs.dispatch.p50}/${stagesMs.dispatch.p95}, delivery ${stagesMs.delivery.p50}/${stagesMs.delivery.p95}, attempt ${stagesMs.attempt.p50}/${stagesMs.attempt.p95}`,
+    );
+  return { ...result, stagesMs };
+}
+
+/** The stages of each good delivery made at its first attempt (see `stagesMs`), from the stopped dashboard's database. */
+async function deliveryStages(dataDir: string, goodUrls: string[]): Promise<OutboundBenchResult["stagesMs"]> {
+  const database = await openDatabase({ kind: "pglite", dataDir }, { migrate: false });
+  try {
+    const rows = await queryRows<{ dispatch: number; delivery: number; attempt: number }>(
+      database.db,
+      sql`select extract(epoch from e.dispatched_at - e.created_at) * 1000 as dispatch,
+                 extract(epoch from d.created_at - e.dispatched_at) * 1000 as delivery,
+                 extract(epoch from d.delivered_at - d.created_at) * 1000 as attempt
+          from outbound_deliveries d join events e on e.id = d.event_id join webhook_endpoints w on w.id = d.endpoint_id
+          where d.status = 'delivered' and d.attempts = 1 and w.url in (${sql.join(
+            goodUrls.map((u) => sql`${u}`),
+            sql`, `,
+          )})`,
+    );
+    if (rows.length === 0) return null;
+    const of = (key: "dispatch" | "delivery" | "attempt") => summarize(rows.map((r) => Number(r[key])));
+    return { dispatch: of("dispatch"), delivery: of("delivery"), attempt: of("attempt") };
+  } finally {
+    await database.close();
   }
 }

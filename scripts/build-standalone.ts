@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { HEAP_GROWING_FLAG } from "./next-start";
 
 const root = path.resolve(import.meta.dirname, "..");
 const distDir = process.env.NEXT_DIST_DIR || ".next";
@@ -29,5 +30,9 @@ copyFileSync(path.join(root, "scripts", "request-preload.cjs"), path.join(standa
 cpSync(path.join(root, "lib", "mail", "smtp-thread.cjs"), path.join(standalone, "lib", "mail", "smtp-thread.cjs"));
 cpSync(path.join(root, "node_modules", "nodemailer"), path.join(standalone, "node_modules", "nodemailer"), { recursive: true });
 const serverJs = path.join(standalone, "server.js");
-writeFileSync(serverJs, `require("./request-preload.cjs");\n${readFileSync(serverJs, "utf8")}`);
+// The heap's growth as `npm start` sets it on the command line (read by V8 at each collection, so setting it first thing holds).
+writeFileSync(
+  serverJs,
+  `require("v8").setFlagsFromString(${JSON.stringify(HEAP_GROWING_FLAG)});\nrequire("./request-preload.cjs");\n${readFileSync(serverJs, "utf8")}`,
+);
 console.log(`Standalone server ready: node ${path.relative(root, path.join(standalone, "server.js"))} (set PORT, DATABASE_URL, …)`);
