@@ -98,6 +98,11 @@ async function step<T>(name: string, work: () => Promise<T>): Promise<T | null> 
     errors.push(`${name}: ${message.split("\n")[0]}`);
     log(`${name} FAILED: ${message}`);
     return null;
+  } finally {
+    // The bench's own process (the sandbox, receivers and clients live in it): late steps ran slower in full runs
+    // than alone, so each step's end says what this process holds.
+    const { rss, heapUsed } = process.memoryUsage();
+    log(`${name}: the bench's own process: RSS ${Math.round(rss / 1048576)} MB, heap used ${Math.round(heapUsed / 1048576)} MB`);
   }
 }
 
