@@ -95,6 +95,11 @@ export interface BenchOptions {
   resultsFile: string;
   /** Only a full run of every step rewrites the figures in bench/README.md. */
   updateReadme: boolean;
+  /**
+   * BENCH_CHILD_RESULTS: this run is a step in a process of its own, started by a run that holds the build's lock
+   * (bench/run.ts, `OWN_PROCESS`); its report goes to that file, for the parent to read.
+   */
+  child: boolean;
 }
 
 function readOnly(argv: readonly string[]): Set<BenchStep> | null {
@@ -113,6 +118,8 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
   const root = path.resolve(import.meta.dirname, "..");
   const postgresUrl = env.DATABASE_URL?.trim() || null;
   const results = (name: string) => path.join(root, "bench", "results", name);
+  const childResults = env.BENCH_CHILD_RESULTS?.trim() || null;
+  const child = { child: childResults !== null, ...(childResults ? { resultsFile: childResults, updateReadme: false } : {}) };
   if (smoke) {
     return {
       smoke,
@@ -157,6 +164,7 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
       postgresUrl,
       resultsFile: results("smoke.json"),
       updateReadme: false,
+      ...child,
     };
   }
   return {
@@ -207,5 +215,6 @@ export function readOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Be
     // `--only=intake` keeps its old file name; other selections get theirs (e.g. follow-up+page-time-only.json).
     resultsFile: results(only ? `${[...only].join("+")}-only.json` : "latest.json"),
     updateReadme: only === null,
+    ...child,
   };
 }

@@ -1,15 +1,17 @@
 // `npm run bench` (the issue's sizes) and `npm run bench:smoke` (tiny sizes, part of `npm test`): every benchmark in one
 // run, a table on stdout, the JSON report, and on a full run the figures in bench/README.md. Exits non-zero when a measurement
 // could not be taken; a missed target is reported, not fatal.
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 
 import { DEMO_ADMIN } from "@/lib/auth/demo";
 import { startSandbox } from "@/sandbox/server";
-import { stopAll } from "@/tests/support/processes";
+import { stillRunning, stopAll } from "@/tests/support/processes";
 import { fakeAddress as nextClientIp } from "@/tests/support/sign-in";
 
 import { benchAmplification } from "./amplification";
@@ -91,6 +93,9 @@ function failedViewerCalls(what: string, calls: { total: number; failed: number 
 }
 
 async function step<T>(name: string, work: () => Promise<T>): Promise<T | null> {
+  // Each step stops what it started; one left running would take the machine from the steps after it.
+  const left = stillRunning();
+  if (left.length > 0) log(`${name}: still running from before: ${left.join(", ")}`);
   try {
     return await work();
   } catch (error) {
@@ -104,6 +109,35 @@ async function step<T>(name: string, work: () => Promise<T>): Promise<T | null> 
     const { rss, heapUsed } = process.memoryUsage();
     log(`${name}: the bench's own process: RSS ${Math.round(rss / 1048576)} MB, heap used ${Math.round(heapUsed / 1048576)} MB`);
   }
+}
+
+/**
+ * Steps that drive their load from a bench process of their own, with its own sandbox, receivers and clients, when
+ * the run has other steps: run last in one process, they were three to seven times slower than run alone on the same
+ * code (bench/README.md, "Steps in a process of their own").
+ */
+const OWN_PROCESS: ReadonlySet<BenchStep> = new Set(["webhooks-out", "pay-pages"]);
+
+/** Runs `bench/run.ts --only=<name>` as a child (its output passed through) and takes its results and errors. */
+async function inOwnProcess<K extends keyof BenchResults>(name: BenchStep, key: K, tempRoot: string): Promise<BenchResults[K]> {
+  const file = path.join(tempRoot, `${name}.json`);
+  const args = [...process.execArgv, process.argv[1] ?? "bench/run.ts", `--only=${name}`, ...(options.smoke ? ["--smoke"] : [])];
+  const child = spawn(process.execPath, args, { cwd: options.root, env: { ...process.env, BENCH_CHILD_RESULTS: file }, stdio: "inherit" });
+  const [code] = (await once(child, "exit")) as [number | null];
+  let report: Report;
+  try {
+    report = JSON.parse(readFileSync(file, "utf8")) as Report;
+  } catch {
+    throw new Error(`its own process ended (exit ${code}) without a report`);
+  }
+  errors.push(...report.errors);
+  return report.results[key];
+}
+
+/** A step in this process, or in its own when it is in OWN_PROCESS and this run has others. */
+function ownOrHere<K extends keyof BenchResults>(name: BenchStep, key: K, ctx: BenchContext, here: () => Promise<BenchResults[K]>) {
+  const alone = options.child || (options.only !== null && options.only.size === 1);
+  return !alone && OWN_PROCESS.has(name) ? inOwnProcess(name, key, ctx.tempRoot) : here();
 }
 
 async function blankPage(ctx: BenchContext) {
@@ -155,7 +189,8 @@ async function main(): Promise<void> {
   cleanups.push(() => rmSync(tempRoot, { recursive: true, force: true }));
   const shared = options.smoke ? sharedBuild(options.root) : null;
   const distDir = shared ?? (options.smoke ? SMOKE_DIST_DIR : BENCH_DIST_DIR);
-  cleanups.push(await acquireLock(path.join(options.root, `${distDir}.lock`), 20 * 60_000, log));
+  // A child (OWN_PROCESS) serves from the build its parent holds the lock of.
+  if (!options.child) cleanups.push(await acquireLock(path.join(options.root, `${distDir}.lock`), 20 * 60_000, log));
 
   const apiKey = `sk_sandbox_bench_${randomBytes(12).toString("hex")}`;
   const sandboxPort = await freePorts(...SANDBOX_PORTS, 3);
@@ -193,10 +228,10 @@ async function main(): Promise<void> {
   if (wants("exports")) results.exports = await step("exports", () => benchExports(ctx));
   // Its own dashboards on the embedded database, each with its own receivers in this process.
   if (wants("notifications")) results.notifications = await step("notifications", () => benchNotifications(ctx));
-  if (wants("webhooks-out")) results.outbound = await step("webhooks out", () => benchOutbound(ctx));
+  if (wants("webhooks-out")) results.outbound = await step("webhooks out", () => ownOrHere("webhooks-out", "outbound", ctx, () => benchOutbound(ctx)));
   // Its own dashboard on the embedded database: the same work through an API key and through a session.
   if (wants("api")) results.api = await step("api", () => benchApi(ctx));
-  if (wants("pay-pages")) results.payPages = await step("pay pages", () => benchPayPages(ctx));
+  if (wants("pay-pages")) results.payPages = await step("pay pages", () => ownOrHere("pay-pages", "payPages", ctx, () => benchPayPages(ctx)));
 }
 
 async function intake(ctx: BenchContext): Promise<void> {
@@ -261,7 +296,8 @@ const report: Report = {
   targets,
   errors,
 };
-printTable(targets);
+// A child's figures are its parent's to print.
+if (!options.child) printTable(targets);
 writeJson(options.resultsFile, report);
 log(`wrote ${path.relative(options.root, options.resultsFile)}`);
 if (options.updateReadme && errors.length === 0)

@@ -43,6 +43,15 @@ describe("forms", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("hold their fields in a ReadyFieldset, so nothing typed or chosen before hydration is undone", () => {
+    const forms = files.filter((f) => /<form[\s>]/.test(f.text) && /\buseForm\s*[<(]/.test(f.text));
+    const offenders = forms
+      .filter((f) => (f.text.match(/<form[\s>]/g) ?? []).length !== (f.text.match(/<ReadyFieldset[\s>]/g) ?? []).length)
+      .map((f) => f.name);
+    expect(forms.length).toBeGreaterThanOrEqual(20);
+    expect(offenders).toEqual([]);
+  });
+
   it("submit through handleSubmit, not a hand-rolled onSubmit", () => {
     const offenders = files.filter((f) => /onSubmit=\{(?![^}]*handleSubmit)/.test(f.text)).map((f) => f.name);
     expect(offenders).toEqual([]);

@@ -11,6 +11,7 @@ import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
 import type { passwordChangeFormSchema } from "@/lib/client/staff/schemas";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type FormInput = z.input<typeof passwordChangeFormSchema>;
 type FormOutput = z.output<typeof passwordChangeFormSchema>;
@@ -60,23 +61,25 @@ export function PasswordForm({ firstPassword = false }: { firstPassword?: boolea
 
   return (
     <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="grid gap-4 sm:max-w-md" aria-label="Change password">
-      <Field id="currentPassword" label="Current password" error={errors.currentPassword?.message}>
-        <input {...input("currentPassword", "current-password")} />
-      </Field>
-      <Field id="newPassword" label="New password" error={errors.newPassword?.message} hint="At least 10 characters.">
-        <input {...input("newPassword", "new-password")} />
-      </Field>
-      <Field id="confirmNewPassword" label="New password again" error={errors.confirmNewPassword?.message}>
-        <input {...input("confirmNewPassword", "new-password")} />
-      </Field>
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? "Changing…" : "Change password"}
-        </Button>
-      </div>
-      <p aria-live="polite" data-testid="password-message" className={message?.kind === "error" ? "text-sm text-red-700" : "text-sm text-green-800"}>
-        {message?.text}
-      </p>
+      <ReadyFieldset>
+        <Field id="currentPassword" label="Current password" error={errors.currentPassword?.message}>
+          <input {...input("currentPassword", "current-password")} />
+        </Field>
+        <Field id="newPassword" label="New password" error={errors.newPassword?.message} hint="At least 10 characters.">
+          <input {...input("newPassword", "new-password")} />
+        </Field>
+        <Field id="confirmNewPassword" label="New password again" error={errors.confirmNewPassword?.message}>
+          <input {...input("confirmNewPassword", "new-password")} />
+        </Field>
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? "Changing…" : "Change password"}
+          </Button>
+        </div>
+        <p aria-live="polite" data-testid="password-message" className={message?.kind === "error" ? "text-sm text-red-700" : "text-sm text-green-800"}>
+          {message?.text}
+        </p>
+      </ReadyFieldset>
     </form>
   );
 }

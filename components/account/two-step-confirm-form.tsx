@@ -12,6 +12,7 @@ import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
 import type { twoStepConfirmSchema } from "@/lib/client/staff/schemas";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type FormInput = z.input<typeof twoStepConfirmSchema>;
 type FormOutput = z.output<typeof twoStepConfirmSchema>;
@@ -63,35 +64,37 @@ export function TwoStepConfirmForm<T>({ action, onDone }: { action: TwoStepConfi
 
   return (
     <form onSubmit={form.handleSubmit(onSubmit)} noValidate aria-label={action.title} className="grid gap-3 sm:max-w-md">
-      <h3 className="text-sm font-semibold text-slate-900">{action.title}</h3>
-      {action.explain ? <p className="text-sm text-slate-700">{action.explain}</p> : null}
-      <Field id={`${action.id}-password`} label="Your password" error={errors.password?.message}>
-        <input
-          id={`${action.id}-password`}
-          type="password"
-          autoComplete="current-password"
-          className={inputClass}
-          {...aria("password")}
-          {...form.register("password")}
-        />
-      </Field>
-      <Field id={`${action.id}-code`} label="Code from your authenticator app, or a recovery code" error={errors.code?.message}>
-        <input
-          id={`${action.id}-code`}
-          type="text"
-          autoComplete="one-time-code"
-          maxLength={40}
-          className={inputClass}
-          {...aria("code")}
-          {...form.register("code")}
-        />
-      </Field>
-      <div>
-        <Button type="submit" variant="secondary" disabled={isSubmitting}>
-          {isSubmitting ? action.pending : action.submit}
-        </Button>
-      </div>
-      {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}
+      <ReadyFieldset>
+        <h3 className="text-sm font-semibold text-slate-900">{action.title}</h3>
+        {action.explain ? <p className="text-sm text-slate-700">{action.explain}</p> : null}
+        <Field id={`${action.id}-password`} label="Your password" error={errors.password?.message}>
+          <input
+            id={`${action.id}-password`}
+            type="password"
+            autoComplete="current-password"
+            className={inputClass}
+            {...aria("password")}
+            {...form.register("password")}
+          />
+        </Field>
+        <Field id={`${action.id}-code`} label="Code from your authenticator app, or a recovery code" error={errors.code?.message}>
+          <input
+            id={`${action.id}-code`}
+            type="text"
+            autoComplete="one-time-code"
+            maxLength={40}
+            className={inputClass}
+            {...aria("code")}
+            {...form.register("code")}
+          />
+        </Field>
+        <div>
+          <Button type="submit" variant="secondary" disabled={isSubmitting}>
+            {isSubmitting ? action.pending : action.submit}
+          </Button>
+        </div>
+        {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}
+      </ReadyFieldset>
     </form>
   );
 }

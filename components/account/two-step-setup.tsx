@@ -11,6 +11,7 @@ import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
 import type { twoStepEnableSchema, twoStepSetupSchema } from "@/lib/client/staff/schemas";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type SetupInput = z.input<typeof twoStepSetupSchema>;
 type SetupOutput = z.output<typeof twoStepSetupSchema>;
@@ -91,20 +92,22 @@ export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[
           1Password and the like).
         </p>
         <form onSubmit={passwordForm.handleSubmit(begin)} noValidate className="space-y-3 sm:max-w-xs">
-          <Field id="setup-password" label="Your password" error={passwordError}>
-            <input
-              id="setup-password"
-              type="password"
-              autoComplete="current-password"
-              aria-invalid={passwordError ? true : undefined}
-              aria-describedby={passwordError ? "setup-password-error" : undefined}
-              className={inputClass}
-              {...passwordForm.register("password")}
-            />
-          </Field>
-          <Button type="submit" disabled={pending}>
-            {pending ? "Preparing…" : "Set up two-step sign-in"}
-          </Button>
+          <ReadyFieldset className="space-y-3">
+            <Field id="setup-password" label="Your password" error={passwordError}>
+              <input
+                id="setup-password"
+                type="password"
+                autoComplete="current-password"
+                aria-invalid={passwordError ? true : undefined}
+                aria-describedby={passwordError ? "setup-password-error" : undefined}
+                className={inputClass}
+                {...passwordForm.register("password")}
+              />
+            </Field>
+            <Button type="submit" disabled={pending}>
+              {pending ? "Preparing…" : "Set up two-step sign-in"}
+            </Button>
+          </ReadyFieldset>
         </form>
         {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}
       </div>
@@ -134,34 +137,36 @@ export function TwoStepSetup({ onEnabled }: { onEnabled: (recoveryCodes: string[
         </li>
         <li>
           <form onSubmit={codeForm.handleSubmit(enable)} noValidate className="space-y-3 sm:max-w-xs">
-            <Field id="enable-code" label="Enter the 6-digit code the app shows" error={codeError}>
-              <input
-                id="enable-code"
-                type="text"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={7}
-                aria-invalid={codeError ? true : undefined}
-                aria-describedby={codeError ? "enable-code-error" : undefined}
-                className={inputClass}
-                {...codeForm.register("code")}
-              />
-            </Field>
-            <div className="flex flex-wrap gap-2">
-              <Button type="submit" disabled={pending}>
-                {pending ? "Checking…" : "Turn on two-step sign-in"}
-              </Button>
-              <Button
-                variant="quiet"
-                onClick={() => {
-                  setError(null);
-                  startOver();
-                }}
-                disabled={pending}
-              >
-                Cancel
-              </Button>
-            </div>
+            <ReadyFieldset className="space-y-3">
+              <Field id="enable-code" label="Enter the 6-digit code the app shows" error={codeError}>
+                <input
+                  id="enable-code"
+                  type="text"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={7}
+                  aria-invalid={codeError ? true : undefined}
+                  aria-describedby={codeError ? "enable-code-error" : undefined}
+                  className={inputClass}
+                  {...codeForm.register("code")}
+                />
+              </Field>
+              <div className="flex flex-wrap gap-2">
+                <Button type="submit" disabled={pending}>
+                  {pending ? "Checking…" : "Turn on two-step sign-in"}
+                </Button>
+                <Button
+                  variant="quiet"
+                  onClick={() => {
+                    setError(null);
+                    startOver();
+                  }}
+                  disabled={pending}
+                >
+                  Cancel
+                </Button>
+              </div>
+            </ReadyFieldset>
           </form>
         </li>
       </ol>

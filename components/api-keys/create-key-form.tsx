@@ -15,6 +15,7 @@ import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import { presetScopes } from "@/lib/client/api-keys/presets";
 
 import { PRESET_WORDS } from "./scopes";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 // "Make a key" on /developers/api-keys (POST /api/api-keys): a name, a preset or hand-picked scopes, and the days
 // until it expires. The answer's whole key is shown once, by the screen. The form's values are the handler's body,
@@ -74,79 +75,81 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: ApiKeyCreate
   const scopesError = errors.scopes?.message ?? (Array.isArray(errors.scopes) ? errors.scopes.find(Boolean)?.message : undefined);
   return (
     <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="space-y-4" aria-label="Make an API key">
-      <Field id="key-name" label="Name" hint="What uses it: “Our ERP”, “Zapier”. People see it in the audit log." error={errors.name?.message}>
-        <input
-          id="key-name"
-          className={inputClass}
-          autoComplete="off"
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? "key-name-error" : "key-name-hint"}
-          {...form.register("name")}
-        />
-      </Field>
-      <fieldset className="space-y-2" aria-describedby={scopesError ? "key-scopes-error" : undefined}>
-        <legend className="text-sm font-medium text-slate-700">Access</legend>
-        {CHOICES.map((c, index) => (
-          <label key={c.value} className="flex items-start gap-2 text-sm">
-            <input
-              type="radio"
-              name="key-access"
-              value={c.value}
-              className="mt-0.5"
-              checked={choice === c.value}
-              onChange={() => choose(c.value)}
-              ref={index === 0 ? scopes.ref : undefined}
-            />
-            <span>
-              <span className="font-medium">{c.label}</span> <span className="text-slate-600">— {c.hint}</span>
-            </span>
-          </label>
-        ))}
-        {choice === "custom" ? (
-          <div className="grid gap-1 pl-6 sm:grid-cols-2" role="group" aria-label="Scopes">
-            {API_SCOPES.map((scope) => (
-              <label key={scope} className="flex items-center gap-2 text-sm">
-                <input type="checkbox" value={scope} checked={picked.includes(scope)} onChange={(e) => toggle(scope, e.target.checked)} />
-                <code>{scope}</code>
-              </label>
-            ))}
-          </div>
-        ) : null}
-        {scopesError ? (
-          <p id="key-scopes-error" role="alert" className="text-sm text-red-700">
-            {scopesError}
+      <ReadyFieldset className="space-y-4">
+        <Field id="key-name" label="Name" hint="What uses it: “Our ERP”, “Zapier”. People see it in the audit log." error={errors.name?.message}>
+          <input
+            id="key-name"
+            className={inputClass}
+            autoComplete="off"
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={errors.name ? "key-name-error" : "key-name-hint"}
+            {...form.register("name")}
+          />
+        </Field>
+        <fieldset className="space-y-2" aria-describedby={scopesError ? "key-scopes-error" : undefined}>
+          <legend className="text-sm font-medium text-slate-700">Access</legend>
+          {CHOICES.map((c, index) => (
+            <label key={c.value} className="flex items-start gap-2 text-sm">
+              <input
+                type="radio"
+                name="key-access"
+                value={c.value}
+                className="mt-0.5"
+                checked={choice === c.value}
+                onChange={() => choose(c.value)}
+                ref={index === 0 ? scopes.ref : undefined}
+              />
+              <span>
+                <span className="font-medium">{c.label}</span> <span className="text-slate-600">— {c.hint}</span>
+              </span>
+            </label>
+          ))}
+          {choice === "custom" ? (
+            <div className="grid gap-1 pl-6 sm:grid-cols-2" role="group" aria-label="Scopes">
+              {API_SCOPES.map((scope) => (
+                <label key={scope} className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" value={scope} checked={picked.includes(scope)} onChange={(e) => toggle(scope, e.target.checked)} />
+                  <code>{scope}</code>
+                </label>
+              ))}
+            </div>
+          ) : null}
+          {scopesError ? (
+            <p id="key-scopes-error" role="alert" className="text-sm text-red-700">
+              {scopesError}
+            </p>
+          ) : null}
+        </fieldset>
+        <Field
+          id="key-expiry"
+          label="Expires after (days)"
+          hint={`1 to ${MAX_DAYS}; ${DEFAULT_DAYS} unless you change it.`}
+          error={errors.expiresInDays?.message}
+        >
+          <input
+            id="key-expiry"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={MAX_DAYS}
+            step={1}
+            className={`${inputClass} max-w-32`}
+            aria-invalid={errors.expiresInDays ? true : undefined}
+            aria-describedby={errors.expiresInDays ? "key-expiry-error" : "key-expiry-hint"}
+            {...form.register("expiresInDays", { valueAsNumber: true })}
+          />
+        </Field>
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? "Making…" : "Make key"}
+          </Button>
+        </div>
+        {error ? (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
           </p>
         ) : null}
-      </fieldset>
-      <Field
-        id="key-expiry"
-        label="Expires after (days)"
-        hint={`1 to ${MAX_DAYS}; ${DEFAULT_DAYS} unless you change it.`}
-        error={errors.expiresInDays?.message}
-      >
-        <input
-          id="key-expiry"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={MAX_DAYS}
-          step={1}
-          className={`${inputClass} max-w-32`}
-          aria-invalid={errors.expiresInDays ? true : undefined}
-          aria-describedby={errors.expiresInDays ? "key-expiry-error" : "key-expiry-hint"}
-          {...form.register("expiresInDays", { valueAsNumber: true })}
-        />
-      </Field>
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? "Making…" : "Make key"}
-        </Button>
-      </div>
-      {error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      </ReadyFieldset>
     </form>
   );
 }

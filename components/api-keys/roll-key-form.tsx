@@ -11,6 +11,7 @@ import type { ApiKeyCreated, ApiKeyView, ROLL_OVERLAPS, apiKeyRollSchema } from 
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { showServerFieldErrors } from "@/lib/client/forms/server-errors";
 import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 // Rolling a key (POST /api/api-keys/:id/roll): a new key with the same name and scopes, shown once by the screen;
 // the old one keeps working for the overlap chosen here, so a deployment switches without a gap.
@@ -69,34 +70,36 @@ export function RollKeyForm({
         A new key with the same name, scopes and limits is made and shown once. Put it where the old one is used; the old one can keep working meanwhile.
       </p>
       <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="space-y-3" aria-label={`Roll the key ${apiKey.name}`}>
-        <Field id="roll-overlap" label="The old key keeps working for" error={errors.overlapHours?.message}>
-          <select
-            id="roll-overlap"
-            className={`${inputClass} max-w-xs`}
-            aria-invalid={errors.overlapHours ? true : undefined}
-            aria-describedby={errors.overlapHours ? "roll-overlap-error" : undefined}
-            {...form.register("overlapHours", { valueAsNumber: true })}
-          >
-            {OVERLAPS.map((o) => (
-              <option key={o.hours} value={o.hours}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? "Rolling…" : "Roll key"}
-          </Button>
-          <Button variant="quiet" onClick={onCancel} disabled={isSubmitting}>
-            Cancel
-          </Button>
-        </div>
-        {error ? (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        ) : null}
+        <ReadyFieldset className="space-y-3">
+          <Field id="roll-overlap" label="The old key keeps working for" error={errors.overlapHours?.message}>
+            <select
+              id="roll-overlap"
+              className={`${inputClass} max-w-xs`}
+              aria-invalid={errors.overlapHours ? true : undefined}
+              aria-describedby={errors.overlapHours ? "roll-overlap-error" : undefined}
+              {...form.register("overlapHours", { valueAsNumber: true })}
+            >
+              {OVERLAPS.map((o) => (
+                <option key={o.hours} value={o.hours}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <div className="flex flex-wrap items-center gap-3">
+            <Button type="submit" disabled={isSubmitting}>
+              {isSubmitting ? "Rolling…" : "Roll key"}
+            </Button>
+            <Button variant="quiet" onClick={onCancel} disabled={isSubmitting}>
+              Cancel
+            </Button>
+          </div>
+          {error ? (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          ) : null}
+        </ReadyFieldset>
       </form>
     </Card>
   );

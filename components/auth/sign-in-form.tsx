@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import type { signInFormSchema } from "@/lib/client/staff/schemas";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type FormInput = z.input<typeof signInFormSchema>;
 type FormOutput = z.output<typeof signInFormSchema>;
@@ -64,72 +65,74 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
   // method="post": a submit before the page's script runs never puts the password in the address.
   return (
     <form method="post" onSubmit={form.handleSubmit(onSubmit)} className="space-y-4" noValidate>
-      {askCode ? (
-        <>
-          <p className="text-sm text-slate-700">
-            Two-step sign-in is on for <span className="font-medium">{outcome.email}</span>.
-          </p>
-          <Field
-            id="code"
-            label="Code from your authenticator app"
-            error={errors.code?.message}
-            hint="Lost your phone? Enter one of your recovery codes instead."
-          >
-            <input
+      <ReadyFieldset className="space-y-4">
+        {askCode ? (
+          <>
+            <p className="text-sm text-slate-700">
+              Two-step sign-in is on for <span className="font-medium">{outcome.email}</span>.
+            </p>
+            <Field
               id="code"
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              autoFocus
-              required
-              maxLength={40}
-              className={inputClass}
-              {...aria("code")}
-              {...form.register("code")}
-            />
-          </Field>
-        </>
-      ) : (
-        <>
-          <Field id="email" label="E-mail" error={errors.email?.message}>
-            <input id="email" type="email" autoComplete="username" required className={inputClass} {...aria("email")} {...form.register("email")} />
-          </Field>
-          <Field id="password" label="Password" error={errors.password?.message}>
-            <input
-              id="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              className={inputClass}
-              {...aria("password")}
-              {...form.register("password")}
-            />
-          </Field>
-        </>
-      )}
-      <div aria-live="polite" className="min-h-5">
-        {outcome.error ? (
-          <p role="alert" data-testid="form-error" className="text-sm text-red-700">
-            {outcome.error}
-          </p>
-        ) : null}
-      </div>
-      <Button type="submit" disabled={pending} className="w-full">
-        {pending ? "Signing in…" : askCode ? "Verify code" : "Sign in"}
-      </Button>
-      {askCode ? (
-        <Button
-          type="button"
-          variant="quiet"
-          className="w-full"
-          onClick={() => {
-            setOutcome((o) => ({ ...o, error: null }));
-            form.reset({ email: form.getValues("email"), password: "", code: "", step: "password" });
-          }}
-        >
-          Use another account
+              label="Code from your authenticator app"
+              error={errors.code?.message}
+              hint="Lost your phone? Enter one of your recovery codes instead."
+            >
+              <input
+                id="code"
+                type="text"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                autoFocus
+                required
+                maxLength={40}
+                className={inputClass}
+                {...aria("code")}
+                {...form.register("code")}
+              />
+            </Field>
+          </>
+        ) : (
+          <>
+            <Field id="email" label="E-mail" error={errors.email?.message}>
+              <input id="email" type="email" autoComplete="username" required className={inputClass} {...aria("email")} {...form.register("email")} />
+            </Field>
+            <Field id="password" label="Password" error={errors.password?.message}>
+              <input
+                id="password"
+                type="password"
+                autoComplete="current-password"
+                required
+                className={inputClass}
+                {...aria("password")}
+                {...form.register("password")}
+              />
+            </Field>
+          </>
+        )}
+        <div aria-live="polite" className="min-h-5">
+          {outcome.error ? (
+            <p role="alert" data-testid="form-error" className="text-sm text-red-700">
+              {outcome.error}
+            </p>
+          ) : null}
+        </div>
+        <Button type="submit" disabled={pending} className="w-full">
+          {pending ? "Signing in…" : askCode ? "Verify code" : "Sign in"}
         </Button>
-      ) : null}
+        {askCode ? (
+          <Button
+            type="button"
+            variant="quiet"
+            className="w-full"
+            onClick={() => {
+              setOutcome((o) => ({ ...o, error: null }));
+              form.reset({ email: form.getValues("email"), password: "", code: "", step: "password" });
+            }}
+          >
+            Use another account
+          </Button>
+        ) : null}
+      </ReadyFieldset>
     </form>
   );
 }

@@ -16,6 +16,7 @@ import type { CampaignView } from "@/lib/client/campaigns/view";
 import { keys } from "@/lib/client/query/options";
 
 import { campaignHref } from "./format";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type FormInput = z.input<typeof askAgainSchema>;
 type FormOutput = z.output<typeof askAgainSchema>;
@@ -54,42 +55,45 @@ export function AskAgainForm({ campaign }: { campaign: CampaignView }) {
         Ask again
       </h2>
       <form className="space-y-3" noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))}>
-        <fieldset className="space-y-1" aria-describedby={errors.include ? "ask-again-include-error" : undefined}>
-          <legend className="text-sm font-medium">Whom to ask again</legend>
-          {ASK_AGAIN_STATES.map((state) => (
-            <label key={state} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" value={state} {...form.register("include")} />
-              {STATE_WORDS[state]}
-            </label>
-          ))}
-          {errors.include?.message ? (
-            <p id="ask-again-include-error" role="alert" className="text-sm text-red-700">
-              {errors.include.message}
-            </p>
+        <ReadyFieldset className="space-y-3">
+          <fieldset className="space-y-1" aria-describedby={errors.include ? "ask-again-include-error" : undefined}>
+            <legend className="text-sm font-medium">Whom to ask again</legend>
+            {ASK_AGAIN_STATES.map((state) => (
+              <label key={state} className="flex items-center gap-2 text-sm">
+                <input type="checkbox" value={state} {...form.register("include")} />
+                {STATE_WORDS[state]}
+              </label>
+            ))}
+            {errors.include?.message ? (
+              <p id="ask-again-include-error" role="alert" className="text-sm text-red-700">
+                {errors.include.message}
+              </p>
+            ) : null}
+          </fieldset>
+          {Array.isArray(chosen) && chosen.includes("unanswered") ? (
+            <div className="space-y-1">
+              <Field id="ask-again-hours" label="Still to answer after at least (hours)" error={errors.unansweredForHours?.message}>
+                <input id="ask-again-hours" type="number" min={0} max={2160} className={inputClass} {...form.register("unansweredForHours")} />
+              </Field>
+              <p className="text-sm text-amber-900">
+                The service cannot withdraw a request: those still to answer will hold two open requests. If both are paid, the second payment is to be
+                refunded.
+              </p>
+            </div>
           ) : null}
-        </fieldset>
-        {Array.isArray(chosen) && chosen.includes("unanswered") ? (
-          <div className="space-y-1">
-            <Field id="ask-again-hours" label="Still to answer after at least (hours)" error={errors.unansweredForHours?.message}>
-              <input id="ask-again-hours" type="number" min={0} max={2160} className={inputClass} {...form.register("unansweredForHours")} />
-            </Field>
-            <p className="text-sm text-amber-900">
-              The service cannot withdraw a request: those still to answer will hold two open requests. If both are paid, the second payment is to be refunded.
-            </p>
-          </div>
-        ) : null}
-        <label className="flex items-start gap-2 text-sm">
-          <input type="checkbox" className="mt-1" data-testid="ask-again-override-cooldown" {...form.register("overrideCooldown")} />
-          <span>Ask people who declined recently too, for this round only (the cool-down is overridden and the audit log says who chose it)</span>
-        </label>
-        <p className="text-sm text-slate-700">
-          This makes a draft round. Its preview lists everyone left out and why (already paid, asked not to be asked, declined recently and until when, asked
-          enough, a request still open, asked too recently, a tag the service does not know, or not in the states chosen); nothing is sent until you start it.
-        </p>
-        <Button type="submit" disabled={mutation.isPending}>
-          {mutation.isPending ? "Making the round…" : "Make the next round"}
-        </Button>
-        {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}
+          <label className="flex items-start gap-2 text-sm">
+            <input type="checkbox" className="mt-1" data-testid="ask-again-override-cooldown" {...form.register("overrideCooldown")} />
+            <span>Ask people who declined recently too, for this round only (the cool-down is overridden and the audit log says who chose it)</span>
+          </label>
+          <p className="text-sm text-slate-700">
+            This makes a draft round. Its preview lists everyone left out and why (already paid, asked not to be asked, declined recently and until when, asked
+            enough, a request still open, asked too recently, a tag the service does not know, or not in the states chosen); nothing is sent until you start it.
+          </p>
+          <Button type="submit" disabled={mutation.isPending}>
+            {mutation.isPending ? "Making the round…" : "Make the next round"}
+          </Button>
+          {error ? <ErrorNote role="alert">{error}</ErrorNote> : null}
+        </ReadyFieldset>
       </form>
     </section>
   );

@@ -16,6 +16,7 @@ import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
 
 import { campaignHref } from "./format";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type FormInput = z.input<typeof campaignUploadFormSchema>;
 type FormOutput = z.output<typeof campaignUploadFormSchema>;
@@ -68,44 +69,46 @@ export function NewCampaignForm() {
       className={cardClasses("max-w-xl space-y-4 p-4")}
       aria-describedby={serverError ? "campaign-server-error" : undefined}
     >
-      <Field
-        id="campaign-name"
-        label="Name"
-        error={errors.name?.message}
-        hint="For staff only, e.g. “November dues”; the people asked see each row's description"
-      >
-        <input
+      <ReadyFieldset className="space-y-4">
+        <Field
           id="campaign-name"
-          autoComplete="off"
-          maxLength={120}
-          className={inputClass}
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={describedBy("campaign-name", errors.name?.message)}
-          {...form.register("name")}
-        />
-      </Field>
-      <Field id="campaign-file" label="CSV file" error={errors.file?.message} hint="Tag, amount and description per row; see the format below">
-        <input
-          id="campaign-file"
-          type="file"
-          accept=".csv,text/csv"
-          className={fileClass}
-          aria-invalid={errors.file ? true : undefined}
-          aria-describedby={`${describedBy("campaign-file", errors.file?.message)} campaign-format`}
-          {...form.register("file")}
-        />
-      </Field>
-      {serverError ? (
-        <ErrorNote as="div" id="campaign-server-error" role="alert" data-testid="campaign-upload-error">
-          <p>{serverError}</p>
-        </ErrorNote>
-      ) : null}
-      <div className="space-y-2">
-        <Button type="submit" disabled={isSubmitting || uploaded}>
-          {isSubmitting ? "Uploading…" : uploaded ? "Uploaded — opening the preview…" : "Upload"}
-        </Button>
-        <p className="text-xs text-slate-600">Uploading sends nothing: you see a preview first and start the campaign from there.</p>
-      </div>
+          label="Name"
+          error={errors.name?.message}
+          hint="For staff only, e.g. “November dues”; the people asked see each row's description"
+        >
+          <input
+            id="campaign-name"
+            autoComplete="off"
+            maxLength={120}
+            className={inputClass}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={describedBy("campaign-name", errors.name?.message)}
+            {...form.register("name")}
+          />
+        </Field>
+        <Field id="campaign-file" label="CSV file" error={errors.file?.message} hint="Tag, amount and description per row; see the format below">
+          <input
+            id="campaign-file"
+            type="file"
+            accept=".csv,text/csv"
+            className={fileClass}
+            aria-invalid={errors.file ? true : undefined}
+            aria-describedby={`${describedBy("campaign-file", errors.file?.message)} campaign-format`}
+            {...form.register("file")}
+          />
+        </Field>
+        {serverError ? (
+          <ErrorNote as="div" id="campaign-server-error" role="alert" data-testid="campaign-upload-error">
+            <p>{serverError}</p>
+          </ErrorNote>
+        ) : null}
+        <div className="space-y-2">
+          <Button type="submit" disabled={isSubmitting || uploaded}>
+            {isSubmitting ? "Uploading…" : uploaded ? "Uploaded — opening the preview…" : "Upload"}
+          </Button>
+          <p className="text-xs text-slate-600">Uploading sends nothing: you see a preview first and start the campaign from there.</p>
+        </div>
+      </ReadyFieldset>
     </form>
   );
 }

@@ -16,6 +16,7 @@ import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import { keys } from "@/lib/client/query/options";
 
 import { LinkChoice } from "./link-choice";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 // The Resolve panel (POST /api/exceptions/:id/resolve, checked with the handler's schema): a note is required, and a
 // payment no request holds may be linked to one of its suggested requests; a refusal (409, 422) is shown in the server's words.
@@ -77,45 +78,47 @@ export function ResolveForm({ exception, onResolved, onCancel }: { exception: Ex
         Resolve: {KIND_LABELS[exception.kind]}
       </h4>
       <form className="space-y-3" noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))}>
-        {linkable(exception) ? (
-          <LinkChoice
-            exceptionId={exception.id}
-            field={form.register("requestId")}
-            error={form.formState.errors.requestId?.message}
-            differentAmount={form.register("acceptDifferentAmount")}
-            differentAmountError={form.formState.errors.acceptDifferentAmount?.message}
-          />
-        ) : null}
-        {exception.kind === "accepted_without_payment" ? (
-          <fieldset className="space-y-3" data-testid="hand-record-fields">
-            <legend className="sr-only">Record the payment by hand</legend>
-            <label className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={byHand} onChange={(e) => setByHand(e.target.checked)} data-testid="hand-record-toggle" />
-              Record the payment by hand (from the bank statement or the service&apos;s app); it shows &ldquo;recorded by hand, not verified&rdquo; and its
-              payment notice, if it comes, replaces it
-            </label>
-            {byHand ? <HandFields base={base} form={form} askedAmount={exception.amount} /> : null}
-          </fieldset>
-        ) : null}
-        <Field id={`${base}-note`} label="Note (how this was settled)" error={noteError} hint="Required: what you checked and what you did">
-          <textarea
-            id={`${base}-note`}
-            rows={3}
-            maxLength={1000}
-            className={inputClass}
-            aria-invalid={noteError ? true : undefined}
-            aria-describedby={noteError ? `${base}-note-error` : `${base}-note-hint`}
-            {...form.register("note")}
-          />
-        </Field>
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={mutation.isPending}>
-            {mutation.isPending ? "Resolving…" : "Resolve"}
-          </Button>
-          <Button variant="secondary" onClick={onCancel} disabled={mutation.isPending}>
-            Cancel
-          </Button>
-        </div>
+        <ReadyFieldset className="space-y-3">
+          {linkable(exception) ? (
+            <LinkChoice
+              exceptionId={exception.id}
+              field={form.register("requestId")}
+              error={form.formState.errors.requestId?.message}
+              differentAmount={form.register("acceptDifferentAmount")}
+              differentAmountError={form.formState.errors.acceptDifferentAmount?.message}
+            />
+          ) : null}
+          {exception.kind === "accepted_without_payment" ? (
+            <fieldset className="space-y-3" data-testid="hand-record-fields">
+              <legend className="sr-only">Record the payment by hand</legend>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="checkbox" checked={byHand} onChange={(e) => setByHand(e.target.checked)} data-testid="hand-record-toggle" />
+                Record the payment by hand (from the bank statement or the service&apos;s app); it shows &ldquo;recorded by hand, not verified&rdquo; and its
+                payment notice, if it comes, replaces it
+              </label>
+              {byHand ? <HandFields base={base} form={form} askedAmount={exception.amount} /> : null}
+            </fieldset>
+          ) : null}
+          <Field id={`${base}-note`} label="Note (how this was settled)" error={noteError} hint="Required: what you checked and what you did">
+            <textarea
+              id={`${base}-note`}
+              rows={3}
+              maxLength={1000}
+              className={inputClass}
+              aria-invalid={noteError ? true : undefined}
+              aria-describedby={noteError ? `${base}-note-error` : `${base}-note-hint`}
+              {...form.register("note")}
+            />
+          </Field>
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" disabled={mutation.isPending}>
+              {mutation.isPending ? "Resolving…" : "Resolve"}
+            </Button>
+            <Button variant="secondary" onClick={onCancel} disabled={mutation.isPending}>
+              Cancel
+            </Button>
+          </div>
+        </ReadyFieldset>
       </form>
       {error ? (
         <ErrorNote role="alert" data-testid="resolve-error">

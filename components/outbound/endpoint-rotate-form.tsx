@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import type { rotateSecretSchema } from "@/lib/client/outbound/schemas";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 // Rotating an endpoint's signing secret (POST /api/webhook-endpoints/:id/rotate-secret): the admin chooses how long
 // the old secret keeps signing beside the new one, 0 to 168 hours (24 unless changed), so the receiver can switch
@@ -41,26 +42,28 @@ export function RotateSecretForm({
       className="flex flex-wrap items-start gap-2"
       aria-label={`Rotate the signing secret of ${endpointUrl}`}
     >
-      <Field id={id} label="Old secret keeps signing for (hours)" hint="0 to 168 hours; 0 stops it at once." error={errors.overlapHours?.message}>
-        <input
-          id={id}
-          type="number"
-          inputMode="numeric"
-          min={0}
-          max={168}
-          step={1}
-          // Shown before the page's script runs too (react-hook-form's own default applies once it does).
-          defaultValue={DEFAULT_OVERLAP_HOURS}
-          className={`${inputClass} max-w-[9rem]`}
-          aria-invalid={errors.overlapHours ? true : undefined}
-          aria-describedby={errors.overlapHours ? `${id}-error` : `${id}-hint`}
-          {...form.register("overlapHours", { valueAsNumber: true })}
-        />
-      </Field>
-      {/* mt-6: level with the field's input, below its label (the hint or error line hangs under both). */}
-      <Button type="submit" variant="secondary" disabled={busy} className="mt-6">
-        Rotate secret
-      </Button>
+      <ReadyFieldset>
+        <Field id={id} label="Old secret keeps signing for (hours)" hint="0 to 168 hours; 0 stops it at once." error={errors.overlapHours?.message}>
+          <input
+            id={id}
+            type="number"
+            inputMode="numeric"
+            min={0}
+            max={168}
+            step={1}
+            // Shown before the page's script runs too (react-hook-form's own default applies once it does).
+            defaultValue={DEFAULT_OVERLAP_HOURS}
+            className={`${inputClass} max-w-[9rem]`}
+            aria-invalid={errors.overlapHours ? true : undefined}
+            aria-describedby={errors.overlapHours ? `${id}-error` : `${id}-hint`}
+            {...form.register("overlapHours", { valueAsNumber: true })}
+          />
+        </Field>
+        {/* mt-6: level with the field's input, below its label (the hint or error line hangs under both). */}
+        <Button type="submit" variant="secondary" disabled={busy} className="mt-6">
+          Rotate secret
+        </Button>
+      </ReadyFieldset>
     </form>
   );
 }

@@ -13,6 +13,7 @@ import type { PayPageView } from "@/lib/client/pay-pages/view";
 
 import { emptyValues, type PayPageFormValues } from "./form-values";
 import { PayPageFields, serverFieldNames, type PlanChoice } from "./pay-page-fields";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 // "Make a pay page" on /pay-pages (POST /api/pay-pages): the typed values become the handler's body, checked with its
 // own schema on submit (./form-schema.ts, loaded then); a taken address is said beside the address.
@@ -44,17 +45,19 @@ export function CreatePayPageForm({ plans, onCreated }: { plans: readonly PlanCh
 
   return (
     <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="space-y-4" aria-label="Make a pay page">
-      <PayPageFields form={form} prefix="new-page" plans={plans} slug />
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? "Making…" : "Make page"}
-        </Button>
-      </div>
-      {error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <ReadyFieldset className="space-y-4">
+        <PayPageFields form={form} prefix="new-page" plans={plans} slug />
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? "Making…" : "Make page"}
+          </Button>
+        </div>
+        {error ? (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+      </ReadyFieldset>
     </form>
   );
 }

@@ -15,6 +15,7 @@ import type { PayPageView } from "@/lib/client/pay-pages/view";
 import { publicPath } from "./format";
 import { valuesOf, type PayPageFormValues } from "./form-values";
 import { PayPageFields, serverFieldNames, type PlanChoice } from "./pay-page-fields";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 // Changing a pay page (PATCH /api/pay-pages/:id): every field but its address, which printed codes point at. The
 // screen keys this panel by the page, so focus lands on its heading each time it opens.
@@ -61,20 +62,22 @@ export function EditPayPageForm({
         Change “{page.title}” <span className="font-mono text-sm font-normal break-all text-slate-600">{publicPath(page.slug)}</span>
       </h2>
       <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="space-y-4" aria-label={`Change the pay page ${page.title}`}>
-        <PayPageFields form={form} prefix="edit-page" plans={choices} slug={false} />
-        <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={isSubmitting}>
-            {isSubmitting ? "Saving…" : "Save changes"}
-          </Button>
-          <Button variant="quiet" onClick={onCancel} disabled={isSubmitting}>
-            Cancel
-          </Button>
-        </div>
-        {error ? (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        ) : null}
+        <ReadyFieldset className="space-y-4">
+          <PayPageFields form={form} prefix="edit-page" plans={choices} slug={false} />
+          <div className="flex flex-wrap items-center gap-3">
+            <Button type="submit" disabled={isSubmitting}>
+              {isSubmitting ? "Saving…" : "Save changes"}
+            </Button>
+            <Button variant="quiet" onClick={onCancel} disabled={isSubmitting}>
+              Cancel
+            </Button>
+          </div>
+          {error ? (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          ) : null}
+        </ReadyFieldset>
       </form>
     </Card>
   );

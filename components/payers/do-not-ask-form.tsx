@@ -12,6 +12,7 @@ import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import type { doNotAskPatchSchema } from "@/lib/client/payers/schemas";
 import type { PayerDetail } from "@/lib/client/payers/view";
 import { keys } from "@/lib/client/query/options";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type FormInput = z.input<typeof doNotAskPatchSchema>;
 type FormOutput = z.output<typeof doNotAskPatchSchema>;
@@ -36,22 +37,24 @@ export function DoNotAskForm({ tag, marked }: { tag: string; marked: boolean }) 
   return (
     <div className="space-y-2">
       <form className="flex flex-wrap items-end gap-2" noValidate onSubmit={form.handleSubmit((values) => mutation.mutate({ ...values, doNotAsk: !marked }))}>
-        {marked ? null : (
-          <Field id="dna-note" label="Note (why, who asked)" error={noteError}>
-            <input
-              id="dna-note"
-              className={inputClass}
-              maxLength={500}
-              placeholder="e.g. Asked by phone on Monday"
-              aria-invalid={noteError ? true : undefined}
-              aria-describedby={noteError ? "dna-note-error" : undefined}
-              {...form.register("note")}
-            />
-          </Field>
-        )}
-        <Button type="submit" variant="secondary" disabled={mutation.isPending}>
-          {mutation.isPending ? "Saving…" : marked ? "Allow asking again" : "Do not ask again"}
-        </Button>
+        <ReadyFieldset>
+          {marked ? null : (
+            <Field id="dna-note" label="Note (why, who asked)" error={noteError}>
+              <input
+                id="dna-note"
+                className={inputClass}
+                maxLength={500}
+                placeholder="e.g. Asked by phone on Monday"
+                aria-invalid={noteError ? true : undefined}
+                aria-describedby={noteError ? "dna-note-error" : undefined}
+                {...form.register("note")}
+              />
+            </Field>
+          )}
+          <Button type="submit" variant="secondary" disabled={mutation.isPending}>
+            {mutation.isPending ? "Saving…" : marked ? "Allow asking again" : "Do not ask again"}
+          </Button>
+        </ReadyFieldset>
       </form>
       <p aria-live="polite" className="text-sm text-slate-700" data-testid="do-not-ask-status">
         {mutation.isSuccess ? mutation.data.message : ""}

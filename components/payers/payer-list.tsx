@@ -23,6 +23,7 @@ import { payerListQuery } from "@/lib/client/query/options";
 
 import { answerTimeText } from "./format";
 import { PayerTag } from "./payer-tag";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 const FILTER_WORDS: Record<PayerFilter, string> = {
   unanswered: "Still to answer",
@@ -126,29 +127,31 @@ function PayerSearch({ query, clearHref, onApply }: { query: PayerListQuery; cle
   const applyNow = { onChange: () => void form.handleSubmit(submit)() };
   return (
     <form role="search" aria-label="Find payers" className="flex flex-wrap items-end gap-3" onSubmit={form.handleSubmit(submit)}>
-      <LabelledControl id="payers-q" label="Tag or name">
-        <input id="payers-q" className={inputClass} placeholder="e.g. ada.obi or Ada" maxLength={64} autoComplete="off" {...form.register("q")} />
-      </LabelledControl>
-      <LabelledControl id="payers-filter" label="Show">
-        <select id="payers-filter" className={inputClass} {...form.register("filter", applyNow)}>
-          <option value="">Everyone</option>
-          {PAYER_FILTERS.map((f) => (
-            <option key={f} value={f}>
-              {FILTER_WORDS[f]}
-            </option>
-          ))}
-        </select>
-      </LabelledControl>
-      <LabelledControl id="payers-sort" label="Order">
-        <select id="payers-sort" className={inputClass} {...form.register("sort", applyNow)}>
-          {PAYER_SORTS.map((s) => (
-            <option key={s} value={s}>
-              {SORT_WORDS[s]}
-            </option>
-          ))}
-        </select>
-      </LabelledControl>
-      <FilterActions submitLabel="Search" clearHref={clearHref} />
+      <ReadyFieldset>
+        <LabelledControl id="payers-q" label="Tag or name">
+          <input id="payers-q" className={inputClass} placeholder="e.g. ada.obi or Ada" maxLength={64} autoComplete="off" {...form.register("q")} />
+        </LabelledControl>
+        <LabelledControl id="payers-filter" label="Show">
+          <select id="payers-filter" className={inputClass} {...form.register("filter", applyNow)}>
+            <option value="">Everyone</option>
+            {PAYER_FILTERS.map((f) => (
+              <option key={f} value={f}>
+                {FILTER_WORDS[f]}
+              </option>
+            ))}
+          </select>
+        </LabelledControl>
+        <LabelledControl id="payers-sort" label="Order">
+          <select id="payers-sort" className={inputClass} {...form.register("sort", applyNow)}>
+            {PAYER_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_WORDS[s]}
+              </option>
+            ))}
+          </select>
+        </LabelledControl>
+        <FilterActions submitLabel="Search" clearHref={clearHref} />
+      </ReadyFieldset>
     </form>
   );
 }

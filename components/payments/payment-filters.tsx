@@ -8,6 +8,7 @@ import { LabelledControl, inputClass } from "@/components/ui/field";
 import { FilterActions } from "@/components/ui/filter-actions";
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import type { PaymentFilter, paymentFilterFormSchema } from "@/lib/client/payments/filters";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 const STATES: [NonNullable<PaymentFilter["verified"]>, string][] = [
   ["unverified", "Unverified"],
@@ -33,32 +34,34 @@ export function PaymentFilters({ filter, clearHref, onApply }: { filter: Payment
       className="flex flex-wrap items-end gap-3"
       onSubmit={form.handleSubmit(({ verified, from, to, tag, q }) => onApply({ verified, from, to, tag: tag || undefined, q: q || undefined, page: 1 }))}
     >
-      <LabelledControl id="filter-verified" label="Verification">
-        <select id="filter-verified" className={inputClass} {...form.register("verified")}>
-          <option value="">All</option>
-          {STATES.map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </LabelledControl>
-      <DayRangeInputs what="Received" from={form.register("from")} to={form.register("to")} />
-      <LabelledControl id="filter-tag" label="Tag">
-        <input id="filter-tag" placeholder="e.g. ada.obi" maxLength={33} autoComplete="off" className={inputClass} {...form.register("tag")} />
-      </LabelledControl>
-      <LabelledControl id="filter-q" label="Search">
-        <input
-          id="filter-q"
-          type="search"
-          placeholder="Name, description or uuid"
-          maxLength={100}
-          autoComplete="off"
-          className={inputClass}
-          {...form.register("q")}
-        />
-      </LabelledControl>
-      <FilterActions submitLabel="Apply" clearHref={active ? clearHref : null} />
+      <ReadyFieldset>
+        <LabelledControl id="filter-verified" label="Verification">
+          <select id="filter-verified" className={inputClass} {...form.register("verified")}>
+            <option value="">All</option>
+            {STATES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </LabelledControl>
+        <DayRangeInputs what="Received" from={form.register("from")} to={form.register("to")} />
+        <LabelledControl id="filter-tag" label="Tag">
+          <input id="filter-tag" placeholder="e.g. ada.obi" maxLength={33} autoComplete="off" className={inputClass} {...form.register("tag")} />
+        </LabelledControl>
+        <LabelledControl id="filter-q" label="Search">
+          <input
+            id="filter-q"
+            type="search"
+            placeholder="Name, description or uuid"
+            maxLength={100}
+            autoComplete="off"
+            className={inputClass}
+            {...form.register("q")}
+          />
+        </LabelledControl>
+        <FilterActions submitLabel="Apply" clearHref={active ? clearHref : null} />
+      </ReadyFieldset>
     </form>
   );
 }

@@ -13,6 +13,7 @@ import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import type { memberChangeFormSchema } from "@/lib/client/plans/schemas";
 import type { PlanView } from "@/lib/client/plans/view";
 import { keys, planPageSearch } from "@/lib/client/query/options";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type FormInput = z.input<typeof memberChangeFormSchema>;
 type FormOutput = z.output<typeof memberChangeFormSchema>;
@@ -45,46 +46,48 @@ export function MemberChangeForm({ planId, members }: { planId: string; members:
       </h3>
       <p className="text-sm text-slate-700">A change applies from the next period on; periods already made keep their campaign.</p>
       <form className="grid gap-3 sm:grid-cols-2" noValidate onSubmit={form.handleSubmit((values) => mutation.mutate(values))}>
-        <Field id="member-action" label="Change" error={errors.action?.message}>
-          <select id="member-action" className={inputClass} {...form.register("action")}>
-            {(Object.keys(ACTION_WORDS) as (keyof typeof ACTION_WORDS)[]).map((a) => (
-              <option key={a} value={a}>
-                {ACTION_WORDS[a]}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field id="member-tag" label="Tag" error={errors.tag?.message}>
-          <input
-            id="member-tag"
-            autoComplete="off"
-            maxLength={33}
-            placeholder="e.g. ada.obi"
-            className={inputClass}
-            aria-invalid={errors.tag ? true : undefined}
-            aria-describedby={errors.tag ? "member-tag-error" : undefined}
-            {...form.register("tag")}
-          />
-        </Field>
-        {action !== "remove" ? (
-          <Field id="member-amount" label="Amount (₦)" error={errors.amount?.message}>
+        <ReadyFieldset>
+          <Field id="member-action" label="Change" error={errors.action?.message}>
+            <select id="member-action" className={inputClass} {...form.register("action")}>
+              {(Object.keys(ACTION_WORDS) as (keyof typeof ACTION_WORDS)[]).map((a) => (
+                <option key={a} value={a}>
+                  {ACTION_WORDS[a]}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id="member-tag" label="Tag" error={errors.tag?.message}>
             <input
-              id="member-amount"
-              inputMode="decimal"
+              id="member-tag"
               autoComplete="off"
-              placeholder="e.g. 1500"
+              maxLength={33}
+              placeholder="e.g. ada.obi"
               className={inputClass}
-              aria-invalid={errors.amount ? true : undefined}
-              aria-describedby={errors.amount ? "member-amount-error" : undefined}
-              {...form.register("amount")}
+              aria-invalid={errors.tag ? true : undefined}
+              aria-describedby={errors.tag ? "member-tag-error" : undefined}
+              {...form.register("tag")}
             />
           </Field>
-        ) : null}
-        <div className="flex items-end sm:col-span-2">
-          <Button type="submit" variant="secondary" disabled={mutation.isPending}>
-            {mutation.isPending ? "Saving…" : ACTION_WORDS[action ?? "add"]}
-          </Button>
-        </div>
+          {action !== "remove" ? (
+            <Field id="member-amount" label="Amount (₦)" error={errors.amount?.message}>
+              <input
+                id="member-amount"
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder="e.g. 1500"
+                className={inputClass}
+                aria-invalid={errors.amount ? true : undefined}
+                aria-describedby={errors.amount ? "member-amount-error" : undefined}
+                {...form.register("amount")}
+              />
+            </Field>
+          ) : null}
+          <div className="flex items-end sm:col-span-2">
+            <Button type="submit" variant="secondary" disabled={mutation.isPending}>
+              {mutation.isPending ? "Saving…" : ACTION_WORDS[action ?? "add"]}
+            </Button>
+          </div>
+        </ReadyFieldset>
       </form>
       <p aria-live="polite" className="text-sm text-slate-700" data-testid="members-status">
         {mutation.isSuccess ? mutation.data.message : ""}

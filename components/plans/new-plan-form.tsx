@@ -20,6 +20,7 @@ import type { PlanView } from "@/lib/client/plans/view";
 import { formatTime } from "@/lib/client/time/format";
 
 import { FREQUENCY_WORDS, dayHint, planHref } from "./format";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type FormInput = z.input<typeof planUploadFormSchema>;
 type FormOutput = z.output<typeof planUploadFormSchema>;
@@ -138,168 +139,170 @@ export function NewPlanForm({ today, now }: { today: string; now: string }) {
       className={cardClasses("max-w-xl space-y-4 p-4")}
       aria-describedby={serverError ? "plan-server-error" : undefined}
     >
-      <Field id="plan-name" label="Name" error={errors.name?.message} hint="For staff only, e.g. “Estate dues”; each period's campaign is named after it">
-        <input
-          id="plan-name"
-          autoComplete="off"
-          maxLength={120}
-          className={inputClass}
-          aria-invalid={invalid(errors.name)}
-          aria-describedby={describedBy("plan-name", errors.name?.message)}
-          {...form.register("name")}
-        />
-      </Field>
-      <Field id="plan-file" label="Roster (CSV file)" error={errors.file?.message} hint="Tag and amount per member, optional description; see the format">
-        <input
-          id="plan-file"
-          type="file"
-          accept=".csv,text/csv"
-          className={fileClass}
-          aria-invalid={invalid(errors.file)}
-          aria-describedby={`${describedBy("plan-file", errors.file?.message)} plan-format`}
-          {...form.register("file")}
-        />
-      </Field>
-      <fieldset className="space-y-4">
-        <legend className="text-base font-semibold">Schedule</legend>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field id="plan-frequency" label="Frequency" error={errors.frequency?.message}>
-            <select
-              id="plan-frequency"
-              className={inputClass}
-              aria-invalid={invalid(errors.frequency)}
-              aria-describedby={errors.frequency ? "plan-frequency-error" : undefined}
-              {...form.register("frequency")}
-            >
-              {FREQUENCIES.map((f) => (
-                <option key={f} value={f}>
-                  {FREQUENCY_WORDS[f]}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field id="plan-day" label="Day" error={errors.day?.message} hint={hint}>
-            <input
-              id="plan-day"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={frequency === "weekly" ? 7 : 28}
-              className={inputClass}
-              aria-invalid={invalid(errors.day)}
-              aria-describedby={describedBy("plan-day", errors.day?.message)}
-              {...form.register("day")}
-            />
-          </Field>
-          <Field id="plan-send-at" label="Send time (HH:MM)" error={errors.sendAt?.message} hint={`24-hour clock, ${timeZone} time`}>
-            <input
-              id="plan-send-at"
-              autoComplete="off"
-              placeholder="09:00"
-              maxLength={5}
-              className={inputClass}
-              aria-invalid={invalid(errors.sendAt)}
-              aria-describedby={describedBy("plan-send-at", errors.sendAt?.message)}
-              {...form.register("sendAt")}
-            />
-          </Field>
-          <Field id="plan-starts-on" label="Starts on" error={errors.startsOn?.message} hint="The first day a period may be due">
-            <input
-              id="plan-starts-on"
-              type="date"
-              className={inputClass}
-              aria-invalid={invalid(errors.startsOn)}
-              aria-describedby={describedBy("plan-starts-on", errors.startsOn?.message)}
-              {...form.register("startsOn")}
-            />
-          </Field>
-          <Field id="plan-ends-on" label="Ends on (optional)" error={errors.endsOn?.message} hint="Leave empty for no end">
-            <input
-              id="plan-ends-on"
-              type="date"
-              className={inputClass}
-              aria-invalid={invalid(errors.endsOn)}
-              aria-describedby={describedBy("plan-ends-on", errors.endsOn?.message)}
-              {...form.register("endsOn")}
-            />
-          </Field>
-        </div>
-        <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-800" aria-live="polite" data-testid="plan-next-run">
-          {preview}
-        </p>
-      </fieldset>
-      <Field
-        id="plan-template"
-        label="Description"
-        error={errors.descriptionTemplate?.message}
-        hint="What each member sees; {period} becomes the period, e.g. “{period} estate dues” reads “2026-12 estate dues”. A member's own description wins."
-      >
-        <input
-          id="plan-template"
-          autoComplete="off"
-          className={inputClass}
-          aria-invalid={invalid(errors.descriptionTemplate)}
-          aria-describedby={describedBy("plan-template", errors.descriptionTemplate?.message)}
-          {...form.register("descriptionTemplate")}
-        />
-      </Field>
-      <fieldset className="space-y-3">
-        <legend className="text-base font-semibold">Chasing (optional)</legend>
-        <p className="text-sm text-slate-700">Ask again automatically within each period; leave all three empty not to chase.</p>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field id="plan-chase-hours" label="After (hours)" error={errors.chaseAfterHours?.message} hint="1–720 hours after the period is asked">
-            <input
-              id="plan-chase-hours"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={720}
-              className={inputClass}
-              aria-invalid={invalid(errors.chaseAfterHours)}
-              aria-describedby={describedBy("plan-chase-hours", errors.chaseAfterHours?.message)}
-              {...form.register("chaseAfterHours")}
-            />
-          </Field>
-          <Field id="plan-chase-times" label="Rounds" error={errors.chaseTimes?.message} hint="1–5 rounds a period">
-            <input
-              id="plan-chase-times"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={5}
-              className={inputClass}
-              aria-invalid={invalid(errors.chaseTimes)}
-              aria-describedby={describedBy("plan-chase-times", errors.chaseTimes?.message)}
-              {...form.register("chaseTimes")}
-            />
-          </Field>
-        </div>
-        <fieldset className="space-y-1" aria-describedby={errors.chaseInclude ? "plan-chase-include-error" : undefined}>
-          <legend className="text-sm font-medium text-slate-700">Whom to ask again</legend>
-          {ASK_AGAIN_STATES.map((state) => (
-            <label key={state} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" value={state} {...form.register("chaseInclude")} />
-              {CHASE_WORDS[state]}
-            </label>
-          ))}
-          {errors.chaseInclude?.message ? (
-            <p id="plan-chase-include-error" role="alert" className="text-sm text-red-700">
-              {errors.chaseInclude.message}
-            </p>
-          ) : null}
+      <ReadyFieldset className="space-y-4">
+        <Field id="plan-name" label="Name" error={errors.name?.message} hint="For staff only, e.g. “Estate dues”; each period's campaign is named after it">
+          <input
+            id="plan-name"
+            autoComplete="off"
+            maxLength={120}
+            className={inputClass}
+            aria-invalid={invalid(errors.name)}
+            aria-describedby={describedBy("plan-name", errors.name?.message)}
+            {...form.register("name")}
+          />
+        </Field>
+        <Field id="plan-file" label="Roster (CSV file)" error={errors.file?.message} hint="Tag and amount per member, optional description; see the format">
+          <input
+            id="plan-file"
+            type="file"
+            accept=".csv,text/csv"
+            className={fileClass}
+            aria-invalid={invalid(errors.file)}
+            aria-describedby={`${describedBy("plan-file", errors.file?.message)} plan-format`}
+            {...form.register("file")}
+          />
+        </Field>
+        <fieldset className="space-y-4">
+          <legend className="text-base font-semibold">Schedule</legend>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field id="plan-frequency" label="Frequency" error={errors.frequency?.message}>
+              <select
+                id="plan-frequency"
+                className={inputClass}
+                aria-invalid={invalid(errors.frequency)}
+                aria-describedby={errors.frequency ? "plan-frequency-error" : undefined}
+                {...form.register("frequency")}
+              >
+                {FREQUENCIES.map((f) => (
+                  <option key={f} value={f}>
+                    {FREQUENCY_WORDS[f]}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id="plan-day" label="Day" error={errors.day?.message} hint={hint}>
+              <input
+                id="plan-day"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={frequency === "weekly" ? 7 : 28}
+                className={inputClass}
+                aria-invalid={invalid(errors.day)}
+                aria-describedby={describedBy("plan-day", errors.day?.message)}
+                {...form.register("day")}
+              />
+            </Field>
+            <Field id="plan-send-at" label="Send time (HH:MM)" error={errors.sendAt?.message} hint={`24-hour clock, ${timeZone} time`}>
+              <input
+                id="plan-send-at"
+                autoComplete="off"
+                placeholder="09:00"
+                maxLength={5}
+                className={inputClass}
+                aria-invalid={invalid(errors.sendAt)}
+                aria-describedby={describedBy("plan-send-at", errors.sendAt?.message)}
+                {...form.register("sendAt")}
+              />
+            </Field>
+            <Field id="plan-starts-on" label="Starts on" error={errors.startsOn?.message} hint="The first day a period may be due">
+              <input
+                id="plan-starts-on"
+                type="date"
+                className={inputClass}
+                aria-invalid={invalid(errors.startsOn)}
+                aria-describedby={describedBy("plan-starts-on", errors.startsOn?.message)}
+                {...form.register("startsOn")}
+              />
+            </Field>
+            <Field id="plan-ends-on" label="Ends on (optional)" error={errors.endsOn?.message} hint="Leave empty for no end">
+              <input
+                id="plan-ends-on"
+                type="date"
+                className={inputClass}
+                aria-invalid={invalid(errors.endsOn)}
+                aria-describedby={describedBy("plan-ends-on", errors.endsOn?.message)}
+                {...form.register("endsOn")}
+              />
+            </Field>
+          </div>
+          <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-800" aria-live="polite" data-testid="plan-next-run">
+            {preview}
+          </p>
         </fieldset>
-      </fieldset>
-      {serverError ? (
-        <ErrorNote as="div" id="plan-server-error" role="alert" data-testid="plan-upload-error">
-          <p>{serverError}</p>
-        </ErrorNote>
-      ) : null}
-      <div className="space-y-2">
-        <Button type="submit" disabled={isSubmitting || made}>
-          {isSubmitting ? "Making the plan…" : made ? "Made — opening the plan…" : "Make the plan"}
-        </Button>
-        <p className="text-xs text-slate-600">Nothing is sent now: each period is asked at its time, or when you run it from the plan&apos;s page.</p>
-      </div>
+        <Field
+          id="plan-template"
+          label="Description"
+          error={errors.descriptionTemplate?.message}
+          hint="What each member sees; {period} becomes the period, e.g. “{period} estate dues” reads “2026-12 estate dues”. A member's own description wins."
+        >
+          <input
+            id="plan-template"
+            autoComplete="off"
+            className={inputClass}
+            aria-invalid={invalid(errors.descriptionTemplate)}
+            aria-describedby={describedBy("plan-template", errors.descriptionTemplate?.message)}
+            {...form.register("descriptionTemplate")}
+          />
+        </Field>
+        <fieldset className="space-y-3">
+          <legend className="text-base font-semibold">Chasing (optional)</legend>
+          <p className="text-sm text-slate-700">Ask again automatically within each period; leave all three empty not to chase.</p>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field id="plan-chase-hours" label="After (hours)" error={errors.chaseAfterHours?.message} hint="1–720 hours after the period is asked">
+              <input
+                id="plan-chase-hours"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={720}
+                className={inputClass}
+                aria-invalid={invalid(errors.chaseAfterHours)}
+                aria-describedby={describedBy("plan-chase-hours", errors.chaseAfterHours?.message)}
+                {...form.register("chaseAfterHours")}
+              />
+            </Field>
+            <Field id="plan-chase-times" label="Rounds" error={errors.chaseTimes?.message} hint="1–5 rounds a period">
+              <input
+                id="plan-chase-times"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={5}
+                className={inputClass}
+                aria-invalid={invalid(errors.chaseTimes)}
+                aria-describedby={describedBy("plan-chase-times", errors.chaseTimes?.message)}
+                {...form.register("chaseTimes")}
+              />
+            </Field>
+          </div>
+          <fieldset className="space-y-1" aria-describedby={errors.chaseInclude ? "plan-chase-include-error" : undefined}>
+            <legend className="text-sm font-medium text-slate-700">Whom to ask again</legend>
+            {ASK_AGAIN_STATES.map((state) => (
+              <label key={state} className="flex items-center gap-2 text-sm">
+                <input type="checkbox" value={state} {...form.register("chaseInclude")} />
+                {CHASE_WORDS[state]}
+              </label>
+            ))}
+            {errors.chaseInclude?.message ? (
+              <p id="plan-chase-include-error" role="alert" className="text-sm text-red-700">
+                {errors.chaseInclude.message}
+              </p>
+            ) : null}
+          </fieldset>
+        </fieldset>
+        {serverError ? (
+          <ErrorNote as="div" id="plan-server-error" role="alert" data-testid="plan-upload-error">
+            <p>{serverError}</p>
+          </ErrorNote>
+        ) : null}
+        <div className="space-y-2">
+          <Button type="submit" disabled={isSubmitting || made}>
+            {isSubmitting ? "Making the plan…" : made ? "Made — opening the plan…" : "Make the plan"}
+          </Button>
+          <p className="text-xs text-slate-600">Nothing is sent now: each period is asked at its time, or when you run it from the plan&apos;s page.</p>
+        </div>
+      </ReadyFieldset>
     </form>
   );
 }

@@ -18,6 +18,7 @@ import type { PlanView } from "@/lib/client/plans/view";
 import { formatMajor } from "@/lib/client/money";
 import { periodLabel } from "@/lib/client/plans/period-label";
 import { keys, planPageSearch } from "@/lib/client/query/options";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type StatusChange = "pause" | "resume" | "end";
 
@@ -161,29 +162,31 @@ export function RunPeriodForm({ plan, current }: { plan: PlanView; current: stri
         Run a period
       </h3>
       <form className="flex flex-wrap items-start gap-2" noValidate onSubmit={form.handleSubmit((values) => setAsking(values))}>
-        <Field
-          id="run-period"
-          label="Period"
-          error={fieldError}
-          hint={
-            made
-              ? `${periodLabel(typedPeriod)} (${typedPeriod}) has already been made: each period is asked once`
-              : `The current period (${periodLabel(current)}, ${current})${missed.length > 0 ? ` or a missed one (${missed.join(", ")})` : ""}: asked now, once`
-          }
-        >
-          <input
+        <ReadyFieldset>
+          <Field
             id="run-period"
-            autoComplete="off"
-            maxLength={8}
-            className={`${inputClass} max-w-40`}
-            aria-invalid={fieldError ? true : undefined}
-            aria-describedby={fieldError ? "run-period-error" : "run-period-hint"}
-            {...form.register("period")}
-          />
-        </Field>
-        <Button type="submit" className="mt-6" disabled={mutation.isPending || made || asking !== null}>
-          {mutation.isPending ? "Running…" : "Run now"}
-        </Button>
+            label="Period"
+            error={fieldError}
+            hint={
+              made
+                ? `${periodLabel(typedPeriod)} (${typedPeriod}) has already been made: each period is asked once`
+                : `The current period (${periodLabel(current)}, ${current})${missed.length > 0 ? ` or a missed one (${missed.join(", ")})` : ""}: asked now, once`
+            }
+          >
+            <input
+              id="run-period"
+              autoComplete="off"
+              maxLength={8}
+              className={`${inputClass} max-w-40`}
+              aria-invalid={fieldError ? true : undefined}
+              aria-describedby={fieldError ? "run-period-error" : "run-period-hint"}
+              {...form.register("period")}
+            />
+          </Field>
+          <Button type="submit" className="mt-6" disabled={mutation.isPending || made || asking !== null}>
+            {mutation.isPending ? "Running…" : "Run now"}
+          </Button>
+        </ReadyFieldset>
       </form>
       {asking ? (
         <div

@@ -9,6 +9,7 @@ import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import type { dayBookFormSchema } from "@/lib/client/reports/daily";
 import { MAX_REPORT_DAYS, daysInRange } from "@/lib/client/reports/range";
 import type { DayRange } from "@/lib/client/time/day-range";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type RangeInput = z.input<typeof dayBookFormSchema>;
 type RangeOutput = z.output<typeof dayBookFormSchema>;
@@ -34,27 +35,29 @@ export function DayBookFilters({ range, clearHref, onApply }: { range: Required<
       className="flex flex-wrap items-start gap-3"
       onSubmit={form.handleSubmit(({ from: first, to: last }) => onApply({ from: first, to: last }))}
     >
-      <Field id="book-from" label="First day">
-        <input id="book-from" type="date" className={inputClass} {...form.register("from")} />
-      </Field>
-      <Field
-        id="book-to"
-        label="Last day (included)"
-        error={errors.to?.message}
-        hint={chosen === null ? undefined : `${chosen} day${chosen === 1 ? "" : "s"} (at most ${MAX_REPORT_DAYS})`}
-      >
-        <input
+      <ReadyFieldset>
+        <Field id="book-from" label="First day">
+          <input id="book-from" type="date" className={inputClass} {...form.register("from")} />
+        </Field>
+        <Field
           id="book-to"
-          type="date"
-          className={inputClass}
-          aria-invalid={errors.to ? true : undefined}
-          aria-describedby={errors.to ? "book-to-error" : chosen === null ? undefined : "book-to-hint"}
-          {...form.register("to")}
-        />
-      </Field>
-      <div className="pt-6">
-        <FilterActions submitLabel="Show" clearHref={clearHref} />
-      </div>
+          label="Last day (included)"
+          error={errors.to?.message}
+          hint={chosen === null ? undefined : `${chosen} day${chosen === 1 ? "" : "s"} (at most ${MAX_REPORT_DAYS})`}
+        >
+          <input
+            id="book-to"
+            type="date"
+            className={inputClass}
+            aria-invalid={errors.to ? true : undefined}
+            aria-describedby={errors.to ? "book-to-error" : chosen === null ? undefined : "book-to-hint"}
+            {...form.register("to")}
+          />
+        </Field>
+        <div className="pt-6">
+          <FilterActions submitLabel="Show" clearHref={clearHref} />
+        </div>
+      </ReadyFieldset>
     </form>
   );
 }

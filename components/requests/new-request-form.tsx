@@ -16,6 +16,7 @@ import type { FundRequestView } from "@/lib/requests/view";
 
 import { KnownPayer } from "./known-payer";
 import { requestHref } from "./requests-table";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 function newKey(): string {
   return crypto.randomUUID().replace(/-/g, "");
@@ -78,71 +79,73 @@ export function NewRequestForm({ prefill = {} }: { prefill?: RequestPrefill }) {
       className={cardClasses("max-w-xl space-y-4 p-4")}
       aria-describedby={serverError ? "req-server-error" : undefined}
     >
-      <Field id="req-tag" label="Tag of the person to ask" error={errors.tag?.message} hint="Their consumer-app tag, e.g. @ada.obi">
-        <input
-          id="req-tag"
-          autoComplete="off"
-          className={inputClass}
-          aria-invalid={errors.tag ? true : undefined}
-          aria-describedby={describedBy("tag", true)}
-          {...form.register("tag")}
-        />
-      </Field>
-      <KnownPayer tag={typeof typedTag === "string" ? typedTag : ""} />
-      <Field id="req-amount" label="Amount (₦)" error={errors.amount?.message} hint="Naira, up to two decimals, at most ₦10,000,000">
-        <input
-          id="req-amount"
-          inputMode="decimal"
-          autoComplete="off"
-          className={inputClass}
-          aria-invalid={errors.amount ? true : undefined}
-          aria-describedby={describedBy("amount", true)}
-          {...form.register("amount")}
-        />
-      </Field>
-      <Field id="req-description" label="Description" error={errors.description?.message} hint={`Shown to the person; at most ${DESCRIPTION_MAX} characters`}>
-        <input
-          id="req-description"
-          autoComplete="off"
-          maxLength={DESCRIPTION_MAX + 20}
-          className={inputClass}
-          aria-invalid={errors.description ? true : undefined}
-          aria-describedby={describedBy("description", true)}
-          {...form.register("description")}
-        />
-      </Field>
-      <Field
-        id="req-businessReference"
-        label="Your reference (optional)"
-        error={errors.businessReference?.message}
-        hint="An invoice or member number; kept with the request and its payment and in every export, never shown to the person"
-      >
-        <input
+      <ReadyFieldset className="space-y-4">
+        <Field id="req-tag" label="Tag of the person to ask" error={errors.tag?.message} hint="Their consumer-app tag, e.g. @ada.obi">
+          <input
+            id="req-tag"
+            autoComplete="off"
+            className={inputClass}
+            aria-invalid={errors.tag ? true : undefined}
+            aria-describedby={describedBy("tag", true)}
+            {...form.register("tag")}
+          />
+        </Field>
+        <KnownPayer tag={typeof typedTag === "string" ? typedTag : ""} />
+        <Field id="req-amount" label="Amount (₦)" error={errors.amount?.message} hint="Naira, up to two decimals, at most ₦10,000,000">
+          <input
+            id="req-amount"
+            inputMode="decimal"
+            autoComplete="off"
+            className={inputClass}
+            aria-invalid={errors.amount ? true : undefined}
+            aria-describedby={describedBy("amount", true)}
+            {...form.register("amount")}
+          />
+        </Field>
+        <Field id="req-description" label="Description" error={errors.description?.message} hint={`Shown to the person; at most ${DESCRIPTION_MAX} characters`}>
+          <input
+            id="req-description"
+            autoComplete="off"
+            maxLength={DESCRIPTION_MAX + 20}
+            className={inputClass}
+            aria-invalid={errors.description ? true : undefined}
+            aria-describedby={describedBy("description", true)}
+            {...form.register("description")}
+          />
+        </Field>
+        <Field
           id="req-businessReference"
-          autoComplete="off"
-          maxLength={120}
-          className={inputClass}
-          aria-invalid={errors.businessReference ? true : undefined}
-          aria-describedby={describedBy("businessReference", true)}
-          {...form.register("businessReference")}
-        />
-      </Field>
-      <input type="hidden" {...form.register("idempotencyKey")} />
-      {serverError ? (
-        <ErrorNote as="div" id="req-server-error" role="alert">
-          <p>{serverError.message}</p>
-          {serverError.href ? (
-            <p className="mt-1">
-              <a href={serverError.href} className="underline">
-                See the recorded attempt
-              </a>
-            </p>
-          ) : null}
-        </ErrorNote>
-      ) : null}
-      <Button type="submit" disabled={isSubmitting || sent}>
-        {isSubmitting ? "Sending…" : sent ? "Sent — opening status…" : "Send request"}
-      </Button>
+          label="Your reference (optional)"
+          error={errors.businessReference?.message}
+          hint="An invoice or member number; kept with the request and its payment and in every export, never shown to the person"
+        >
+          <input
+            id="req-businessReference"
+            autoComplete="off"
+            maxLength={120}
+            className={inputClass}
+            aria-invalid={errors.businessReference ? true : undefined}
+            aria-describedby={describedBy("businessReference", true)}
+            {...form.register("businessReference")}
+          />
+        </Field>
+        <input type="hidden" {...form.register("idempotencyKey")} />
+        {serverError ? (
+          <ErrorNote as="div" id="req-server-error" role="alert">
+            <p>{serverError.message}</p>
+            {serverError.href ? (
+              <p className="mt-1">
+                <a href={serverError.href} className="underline">
+                  See the recorded attempt
+                </a>
+              </p>
+            ) : null}
+          </ErrorNote>
+        ) : null}
+        <Button type="submit" disabled={isSubmitting || sent}>
+          {isSubmitting ? "Sending…" : sent ? "Sent — opening status…" : "Send request"}
+        </Button>
+      </ReadyFieldset>
     </form>
   );
 }

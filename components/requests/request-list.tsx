@@ -19,6 +19,7 @@ import type { RequestListQuery, requestListFormSchema } from "@/lib/client/reque
 
 import { RequestTotalsView } from "./request-totals";
 import { RequestsTable } from "./requests-table";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 // The fields read with the rule the page and GET /api/requests use (anything unusable is ignored); the page is 1 again.
 type FilterInput = z.input<typeof requestListFormSchema>;
@@ -93,33 +94,35 @@ function RequestFilters({
 
   return (
     <form role="search" aria-label="Filter requests" className="flex flex-wrap items-end gap-3" onSubmit={form.handleSubmit(submit)}>
-      <LabelledControl id="filter-status" label="Status">
-        <select id="filter-status" className={inputClass} {...form.register("status", applyNow)}>
-          <option value="">All</option>
-          {REQUEST_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </LabelledControl>
-      <LabelledControl id="filter-campaign" label="Campaign">
-        <select id="filter-campaign" className={inputClass} {...form.register("campaign", applyNow)}>
-          <option value="">All requests</option>
-          <option value="none">Single requests only</option>
-          {unlisted ? <option value={unlisted}>This campaign ({unlisted.slice(0, 8)})</option> : null}
-          {campaigns.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-      </LabelledControl>
-      <DayRangeInputs what="Created" from={form.register("from")} to={form.register("to")} />
-      <LabelledControl id="filter-tag" label="Tag">
-        <input id="filter-tag" className={inputClass} placeholder="e.g. ada.obi" maxLength={33} autoComplete="off" {...form.register("tag")} />
-      </LabelledControl>
-      <FilterActions submitLabel="Search" clearHref={clearHref} />
+      <ReadyFieldset>
+        <LabelledControl id="filter-status" label="Status">
+          <select id="filter-status" className={inputClass} {...form.register("status", applyNow)}>
+            <option value="">All</option>
+            {REQUEST_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </LabelledControl>
+        <LabelledControl id="filter-campaign" label="Campaign">
+          <select id="filter-campaign" className={inputClass} {...form.register("campaign", applyNow)}>
+            <option value="">All requests</option>
+            <option value="none">Single requests only</option>
+            {unlisted ? <option value={unlisted}>This campaign ({unlisted.slice(0, 8)})</option> : null}
+            {campaigns.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </LabelledControl>
+        <DayRangeInputs what="Created" from={form.register("from")} to={form.register("to")} />
+        <LabelledControl id="filter-tag" label="Tag">
+          <input id="filter-tag" className={inputClass} placeholder="e.g. ada.obi" maxLength={33} autoComplete="off" {...form.register("tag")} />
+        </LabelledControl>
+        <FilterActions submitLabel="Search" clearHref={clearHref} />
+      </ReadyFieldset>
     </form>
   );
 }

@@ -12,6 +12,7 @@ import { ROLES, ROLE_LABELS } from "@/lib/client/auth/roles";
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetch } from "@/lib/client/http/api-fetch";
 import type { staffCreateSchema } from "@/lib/client/staff/schemas";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type FormInput = z.input<typeof staffCreateSchema>;
 type FormOutput = z.output<typeof staffCreateSchema>;
@@ -49,33 +50,35 @@ export function AddStaffForm() {
 
   return (
     <form onSubmit={form.handleSubmit(onSubmit)} noValidate className={cardClasses("grid gap-4 p-4 sm:grid-cols-2")}>
-      <h2 className="text-lg font-semibold sm:col-span-2">Add a staff member</h2>
-      <Field id="staff-email" label="E-mail" error={errors.email?.message}>
-        <input id="staff-email" type="email" autoComplete="off" className={inputClass} {...aria("email")} {...form.register("email")} />
-      </Field>
-      <Field id="staff-name" label="Name" error={errors.name?.message}>
-        <input id="staff-name" className={inputClass} {...aria("name")} {...form.register("name")} />
-      </Field>
-      <Field id="staff-role" label="Role" error={errors.role?.message}>
-        <select id="staff-role" className={inputClass} {...aria("role")} {...form.register("role")}>
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {ROLE_LABELS[r]}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field id="staff-password" label="Initial password" error={errors.password?.message} hint="At least 10 characters; tell them to keep it private.">
-        <input id="staff-password" type="password" autoComplete="new-password" className={inputClass} {...aria("password")} {...form.register("password")} />
-      </Field>
-      <div className="flex items-center gap-3 sm:col-span-2">
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? "Adding…" : "Add staff member"}
-        </Button>
-        <p aria-live="polite" className={message?.kind === "error" ? "text-sm text-red-700" : "text-sm text-green-800"}>
-          {message?.text}
-        </p>
-      </div>
+      <ReadyFieldset>
+        <h2 className="text-lg font-semibold sm:col-span-2">Add a staff member</h2>
+        <Field id="staff-email" label="E-mail" error={errors.email?.message}>
+          <input id="staff-email" type="email" autoComplete="off" className={inputClass} {...aria("email")} {...form.register("email")} />
+        </Field>
+        <Field id="staff-name" label="Name" error={errors.name?.message}>
+          <input id="staff-name" className={inputClass} {...aria("name")} {...form.register("name")} />
+        </Field>
+        <Field id="staff-role" label="Role" error={errors.role?.message}>
+          <select id="staff-role" className={inputClass} {...aria("role")} {...form.register("role")}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="staff-password" label="Initial password" error={errors.password?.message} hint="At least 10 characters; tell them to keep it private.">
+          <input id="staff-password" type="password" autoComplete="new-password" className={inputClass} {...aria("password")} {...form.register("password")} />
+        </Field>
+        <div className="flex items-center gap-3 sm:col-span-2">
+          <Button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? "Adding…" : "Add staff member"}
+          </Button>
+          <p aria-live="polite" className={message?.kind === "error" ? "text-sm text-red-700" : "text-sm text-green-800"}>
+            {message?.text}
+          </p>
+        </div>
+      </ReadyFieldset>
     </form>
   );
 }

@@ -9,6 +9,7 @@ import { Field, inputClass } from "@/components/ui/field";
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import type { settingsPatchSchema } from "@/lib/client/staff/schemas";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type FormInput = z.input<typeof settingsPatchSchema>;
 type FormOutput = z.output<typeof settingsPatchSchema>;
@@ -42,18 +43,20 @@ export function BusinessName({ initial }: { initial: string }) {
       <h2 className="text-lg font-semibold">Business name</h2>
       <p className="text-sm text-slate-700">What payers see at the top of your pay pages.</p>
       <form className="flex flex-wrap items-end gap-3" noValidate onSubmit={form.handleSubmit(onSubmit)}>
-        <Field id="business-name" label="Shown on pay pages as" error={errors.businessName?.message}>
-          <input
-            id="business-name"
-            className={inputClass}
-            maxLength={80}
-            aria-invalid={errors.businessName ? true : undefined}
-            {...form.register("businessName")}
-          />
-        </Field>
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? "Saving…" : "Save name"}
-        </Button>
+        <ReadyFieldset>
+          <Field id="business-name" label="Shown on pay pages as" error={errors.businessName?.message}>
+            <input
+              id="business-name"
+              className={inputClass}
+              maxLength={80}
+              aria-invalid={errors.businessName ? true : undefined}
+              {...form.register("businessName")}
+            />
+          </Field>
+          <Button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? "Saving…" : "Save name"}
+          </Button>
+        </ReadyFieldset>
       </form>
       <p aria-live="polite" className={message?.kind === "error" ? "text-sm text-red-700" : "text-sm text-slate-700"}>
         {message?.text}

@@ -9,6 +9,7 @@ import { Field, inputClass } from "@/components/ui/field";
 import { lazyZodResolver } from "@/lib/client/forms/lazy-resolver";
 import { ApiError, apiFetchWithMessage } from "@/lib/client/http/api-fetch";
 import type { settingsPatchSchema } from "@/lib/client/staff/schemas";
+import { ReadyFieldset } from "@/components/ui/ready-fieldset";
 
 type FormInput = z.input<typeof settingsPatchSchema>;
 type FormOutput = z.output<typeof settingsPatchSchema>;
@@ -48,31 +49,33 @@ export function ChasingPolicy({ initial }: { initial: Policy }) {
       </h2>
       <p className="text-sm text-slate-700">Who an &ldquo;Ask again&rdquo; round leaves out, so nobody is pestered.</p>
       <form className="flex flex-wrap items-end gap-3" noValidate onSubmit={form.handleSubmit(onSubmit)}>
-        <Field id="policy-cooldown" label="Hours before asking someone who declined" error={errors.declineCooldownHours?.message}>
-          <input
-            id="policy-cooldown"
-            type="number"
-            min={0}
-            max={8760}
-            className={inputClass}
-            aria-invalid={errors.declineCooldownHours ? true : undefined}
-            {...form.register("declineCooldownHours", { valueAsNumber: true })}
-          />
-        </Field>
-        <Field id="policy-asks" label="Most asks of one person in a campaign and its rounds" error={errors.maxAsksPerTag?.message}>
-          <input
-            id="policy-asks"
-            type="number"
-            min={1}
-            max={20}
-            className={inputClass}
-            aria-invalid={errors.maxAsksPerTag ? true : undefined}
-            {...form.register("maxAsksPerTag", { valueAsNumber: true })}
-          />
-        </Field>
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting ? "Saving…" : "Save policy"}
-        </Button>
+        <ReadyFieldset>
+          <Field id="policy-cooldown" label="Hours before asking someone who declined" error={errors.declineCooldownHours?.message}>
+            <input
+              id="policy-cooldown"
+              type="number"
+              min={0}
+              max={8760}
+              className={inputClass}
+              aria-invalid={errors.declineCooldownHours ? true : undefined}
+              {...form.register("declineCooldownHours", { valueAsNumber: true })}
+            />
+          </Field>
+          <Field id="policy-asks" label="Most asks of one person in a campaign and its rounds" error={errors.maxAsksPerTag?.message}>
+            <input
+              id="policy-asks"
+              type="number"
+              min={1}
+              max={20}
+              className={inputClass}
+              aria-invalid={errors.maxAsksPerTag ? true : undefined}
+              {...form.register("maxAsksPerTag", { valueAsNumber: true })}
+            />
+          </Field>
+          <Button type="submit" disabled={isSubmitting}>
+            {isSubmitting ? "Saving…" : "Save policy"}
+          </Button>
+        </ReadyFieldset>
       </form>
       <p aria-live="polite" className={message?.kind === "error" ? "text-sm text-red-700" : "text-sm text-slate-700"}>
         {message?.text}

@@ -47,6 +47,11 @@ process.on("exit", () => {
   for (const m of running) killGroup(m.pid, "SIGKILL");
 });
 
+/** The names of the processes started here that have not ended yet. */
+export function stillRunning(): string[] {
+  return [...running].filter((m) => !m.exited).map((m) => m.name);
+}
+
 /** Starts `command` in its own process group with exactly `env`, capturing its output. */
 export function launch(name: string, command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Managed {
   const child = spawn(command, args, { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
