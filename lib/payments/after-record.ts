@@ -45,14 +45,22 @@ export async function followUpPayments(
   const uuids = [...new Set(rawUuids.map((u) => u.toLowerCase()))];
   if (uuids.length === 0) return [];
   const rows = await deps.db
-    .select({ uuid: payments.uuid, fundRequestId: payments.fundRequestId, linkNote: payments.linkNote, verification: payments.verification })
+    .select({
+      uuid: payments.uuid,
+      fundRequestId: payments.fundRequestId,
+      linkNote: payments.linkNote,
+      linkConfirmedAt: payments.linkConfirmedAt,
+      verification: payments.verification,
+    })
     .from(payments)
     .where(inArray(payments.uuid, uuids));
   const concurrency = options.concurrency ?? 8;
   const failures = await runLimited(rows, concurrency, async (row) => {
+    let linked = row.fundRequestId !== null;
     // `link: false`: the caller has just tried (the job links a batch first); a second try would ask the service again.
-    if (options.link !== false && !row.fundRequestId && row.linkNote === null) await linkPayment(deps, row.uuid);
-    await confirmLink(deps, row.uuid);
+    if (options.link !== false && !linked && row.linkNote === null) linked = (await linkPayment(deps, row.uuid)).linked;
+    // Only a link not yet confirmed has anything to confirm: most payments match no request, and their read is saved.
+    if (linked && row.linkConfirmedAt === null) await confirmLink(deps, row.uuid);
   });
   const unverified = rows.filter((r) => r.verification === "unverified").map((r) => r.uuid);
   try {
