@@ -115,14 +115,36 @@ export interface SignInResult {
   session: Session;
 }
 
+/**
+ * How long one sign-in request may take before it fails naming its path: a busy CI machine answers within seconds, and
+ * a server that never answers would otherwise hold a test's setup until the runner's hook timeout, saying nothing.
+ */
+const SIGN_IN_REQUEST_MS = 90_000;
+
+async function bounded(path: string, request: (signal: AbortSignal) => Promise<Response>): Promise<Response> {
+  try {
+    return await request(AbortSignal.timeout(SIGN_IN_REQUEST_MS));
+  } catch (error) {
+    if (error instanceof Error && error.name === "TimeoutError") throw new Error(`sign-in: ${path} did not answer within ${SIGN_IN_REQUEST_MS / 1000} s`);
+    throw error;
+  }
+}
+
 /** Signs in over fetch and reports how it went, without failing on a refusal. */
 export async function trySignIn(url: string, email: string, password: string, opts: SignInOptions = {}): Promise<SignInResult> {
   const session = openSession(url, opts.address);
   const res = await signInWith(
     {
-      getJson: async (path) => (await session.fetch(path)).json() as Promise<unknown>,
+      getJson: async (path) => (await bounded(path, (signal) => session.fetch(path, { signal }))).json() as Promise<unknown>,
       postForm: (path, form) =>
-        session.fetch(path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form).toString() }),
+        bounded(path, (signal) =>
+          session.fetch(path, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams(form).toString(),
+            signal,
+          }),
+        ),
     },
     email,
     password,
