@@ -16,11 +16,11 @@ export default defineConfig({
     globalSetup: ["tests/hardening/global-setup.ts"],
     testTimeout: 180_000,
     hookTimeout: 300_000,
-    // Two files at a time: most of a file's time is waiting (budget windows, restarts, timeouts), and each file has
-    // its own servers, ports, data folders and Postgres databases, so two share the machine's two cores without
-    // touching each other's state (docs/decisions.md, "CI time").
+    // Two files at a time by default: most of a file's time is waiting (budget windows, restarts, timeouts), and each
+    // file has its own servers, ports, data folders and Postgres databases, so two never touch each other's state.
+    // CI runs one at a time (HARDENING_WORKERS=1), beside the end-to-end lane (docs/decisions.md, "CI time").
     fileParallelism: true,
-    maxWorkers: 2,
+    maxWorkers: Number(process.env.HARDENING_WORKERS ?? "2"),
     pool: "forks",
   },
 });

@@ -45,7 +45,7 @@ import { signIn } from "./session";
 import { targetLines, type BenchResults } from "./targets";
 
 const options = readOptions(process.argv.slice(2), process.env);
-const log = (line: string) => console.log(`[bench] ${line}`);
+const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const machine = machineInfo();
 const started = performance.now();
 const errors: string[] = [];

@@ -55,11 +55,14 @@ async function measureRound(
   const o = ctx.options.scaleOut;
   const scratch = await scratchDatabase(serverUrl, ctx.log);
   const instances: Dashboard[] = [];
+  // Each phase says it began, so a round that stalls names where (docs/decisions.md, "CI time").
+  const phase = (what: string) => ctx.log(`scale-out: ${count} instance(s) at ${budgetPerMin}/min: ${what}`);
   try {
     // Every instance signs sessions alike, as behind one load balancer.
     const env = { AUTH_SECRET: randomBytes(24).toString("hex"), SERVICE_RATE_LIMIT_PER_MIN: String(budgetPerMin) };
     // One at a time: the first migrates the database and makes the job queues.
     for (let i = 0; i < count; i++) {
+      phase(`starting instance ${i + 1}`);
       instances.push(
         await startDashboard({
           root: ctx.options.root,
@@ -74,6 +77,7 @@ async function measureRound(
       );
     }
     const first = instances[0] as Dashboard;
+    phase("signing in");
     const admin = await signIn(first.url, DEMO_ADMIN.email, DEMO_ADMIN.password, nextClientIp());
     const viewers = await signInViewers(
       ctx,
@@ -82,7 +86,9 @@ async function measureRound(
       instances.map((d) => d.url),
     );
     const requestIds: string[] = [];
+    phase(`${viewers.length} viewers signed in; making ${o.pendingRequests} requests`);
     for (let i = 0; i < o.pendingRequests; i++) requestIds.push(await createRequest(admin, freshTag("so")));
+    phase("viewer load");
     const load = await runViewerLoad(sandbox.apiUrl, viewers, requestIds, o);
     const total = Object.values(load.sandboxCalls).reduce((sum, n) => sum + n, 0);
     const result: ScaleOutRound = {
@@ -100,8 +106,10 @@ async function measureRound(
     );
     return result;
   } finally {
+    phase("stopping");
     await Promise.all(instances.map((d) => d.stop()));
     await scratch.drop();
+    phase("stopped");
   }
 }
 

@@ -232,5 +232,6 @@ describe("a plan's period across a SIGKILL", () => {
       body: JSON.stringify({ period }),
     });
     expect(rerun.status).toBe(409);
-  });
+    // Two dashboard starts (90 s each at most on a busy machine) and the campaign's 120 s: more than the default 180 s.
+  }, 360_000);
 });
