@@ -8,8 +8,7 @@ import { sendJob, sendJobs, wakeWorkers } from "@/lib/jobs/engine";
 import { derivedJobId } from "@/lib/jobs/ids";
 
 import { attemptDeliveries } from "./attempt";
-import { findDeliveries } from "./deliveries";
-import { findEndpoints } from "./endpoints";
+import { findDeliveriesWithEndpoints } from "./endpoints";
 
 // One attempt of one outgoing webhook delivery (docs/architecture.md "Outgoing webhooks"): its id derived from
 // (delivery, round, attempt), so a repeat inserts nothing; a failure queues the next attempt on the schedule
@@ -121,18 +120,17 @@ export const attemptJob = defineJob({
   },
   // 8 workers of 10 attempts on each instance, posted side by side, at most PER_ENDPOINT at once to one endpoint: a
   // slow endpoint holds at most PER_ENDPOINT batches (two at their full timeout can hold all 8: docs/decisions.md,
-  // "A slow endpoint holds at most 4 workers"). A batch reads its deliveries and endpoints in a statement each,
+  // "A slow endpoint holds at most 4 workers"). A batch reads its deliveries with their endpoints in one statement,
   // records its attempts in one and notes each endpoint once. Each worker polls every 2 s; attempts queued here wake
   // as many workers as they fill batches.
   work: { workers: 8, batchSize: 10, pollingIntervalSeconds: 2 },
   handler:
     ({ db, boss }) =>
     async (jobs) => {
-      const deliveries = await findDeliveries(
+      const { deliveries, endpoints } = await findDeliveriesWithEndpoints(
         db,
         jobs.map((job) => job.deliveryId),
       );
-      const endpoints = await findEndpoints(db, [...new Set([...deliveries.values()].map((d) => d.endpointId))]);
       const results = await attemptDeliveries({ db }, jobs, { deliveries, endpoints }, (endpointId, work) => underCap(endpointId, work, SLOT_WAIT_MS));
       const later: { data: AttemptPayload; at: Date }[] = [];
       results.forEach((result, i) => {

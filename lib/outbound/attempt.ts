@@ -53,7 +53,7 @@ export interface AttemptItem {
   attempt: number;
 }
 
-/** What a batch of attempts needs, read beforehand in a statement each (`findDeliveries`, `findEndpoints`). */
+/** What a batch of attempts needs, read beforehand in one statement (`findDeliveriesWithEndpoints`). */
 export interface AttemptRows {
   deliveries: Map<string, OutboundDeliveryRow>;
   endpoints: Map<string, WebhookEndpointRow>;

@@ -13,8 +13,8 @@ import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
 import { startTestSandbox } from "@/tests/support/sandbox";
 
 import { attemptDeliveries, attemptDelivery } from "./attempt";
-import { ensureDeliveries, ensureDelivery, findDeliveries, findDelivery } from "./deliveries";
-import { findEndpoints, noteAttempts } from "./endpoints";
+import { ensureDeliveries, ensureDelivery, findDelivery } from "./deliveries";
+import { findDeliveriesWithEndpoints, findEndpoints, noteAttempts } from "./endpoints";
 import { changeEndpoint, createEndpoint, recoverSince, resendDelivery, rotateSecret } from "./manage";
 import { BODY_LIMIT_BYTES } from "./sign";
 
@@ -227,13 +227,10 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
       ...events.map((event) => ({ endpointId: down.endpoint.id, event })),
     ]);
     const items = deliveries.map((d) => ({ deliveryId: d.id, round: 0, attempt: 1 }));
-    const rows = {
-      deliveries: await findDeliveries(
-        db,
-        items.map((i) => i.deliveryId),
-      ),
-      endpoints: await findEndpoints(db, [ok.endpoint.id, down.endpoint.id]),
-    };
+    const rows = await findDeliveriesWithEndpoints(
+      db,
+      items.map((i) => i.deliveryId),
+    );
     const results = await attemptDeliveries({ db, now: clock("2026-11-28T10:00:00Z") }, items, rows);
     expect(results.map((r) => r?.kind)).toEqual(["delivered", "delivered", "delivered", "retry", "retry", "retry"]);
     expect((await hooks(okName)).map((h) => JSON.parse(h.body).id).sort()).toEqual(events.map((e) => e.id).sort());

@@ -74,16 +74,6 @@ export async function findDelivery(db: Db, id: string): Promise<OutboundDelivery
   return row ?? null;
 }
 
-/** The deliveries among `ids`, by id, in one statement (a batch of attempts). */
-export async function findDeliveries(db: Db, ids: readonly string[]): Promise<Map<string, OutboundDeliveryRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .select()
-    .from(outboundDeliveries)
-    .where(inArray(outboundDeliveries.id, [...ids]));
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
 export interface AttemptRecord {
   attempt: number;
   at: Date;

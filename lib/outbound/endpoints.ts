@@ -7,7 +7,7 @@ import type { EndpointView } from "@/lib/client/outbound/schemas";
 import type { EventType } from "@/lib/client/events/catalogue";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
-import { webhookEndpoints, type WebhookEndpointRow } from "@/lib/db/schema";
+import { outboundDeliveries, webhookEndpoints, type OutboundDeliveryRow, type WebhookEndpointRow } from "@/lib/db/schema";
 
 import type { AddressMode } from "./address-policy";
 
@@ -64,8 +64,29 @@ export async function findEndpoint(db: Db, id: string): Promise<WebhookEndpointR
   return row ?? null;
 }
 
-/** The enabled endpoints that want this event type. */
-/** Every enabled endpoint (the deliveries' consumer reads them once a dispatch pass). */
+/**
+ * The deliveries among `ids` and their live endpoints, by id, in one statement: an attempt batch's one read before it
+ * posts (on the embedded database each statement waits its turn behind the payments arriving).
+ */
+export async function findDeliveriesWithEndpoints(
+  db: Db,
+  ids: readonly string[],
+): Promise<{ deliveries: Map<string, OutboundDeliveryRow>; endpoints: Map<string, WebhookEndpointRow> }> {
+  const deliveries = new Map<string, OutboundDeliveryRow>();
+  const endpoints = new Map<string, WebhookEndpointRow>();
+  if (ids.length === 0) return { deliveries, endpoints };
+  const rows = await db
+    .select({ delivery: outboundDeliveries, endpoint: webhookEndpoints })
+    .from(outboundDeliveries)
+    .leftJoin(webhookEndpoints, and(eq(webhookEndpoints.id, outboundDeliveries.endpointId), live))
+    .where(inArray(outboundDeliveries.id, [...ids]));
+  for (const { delivery, endpoint } of rows) {
+    deliveries.set(delivery.id, delivery);
+    if (endpoint) endpoints.set(endpoint.id, endpoint);
+  }
+  return { deliveries, endpoints };
+}
+
 /** The live endpoints among `ids`, by id, in one statement. */
 export async function findEndpoints(db: Db, ids: readonly string[]): Promise<Map<string, WebhookEndpointRow>> {
   if (ids.length === 0) return new Map();
@@ -76,6 +97,7 @@ export async function findEndpoints(db: Db, ids: readonly string[]): Promise<Map
   return new Map(rows.map((r) => [r.id, r]));
 }
 
+/** Every enabled endpoint (the deliveries' consumer reads them once a dispatch pass). */
 export async function enabledEndpoints(db: Db): Promise<WebhookEndpointRow[]> {
   return db
     .select()
