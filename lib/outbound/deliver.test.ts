@@ -15,7 +15,7 @@ import { startTestSandbox } from "@/tests/support/sandbox";
 import { attemptDeliveries, attemptDelivery } from "./attempt";
 import { ensureDeliveries, ensureDelivery, findDelivery } from "./deliveries";
 import { findDeliveriesWithEndpoints, findEndpoints, noteAttempts } from "./endpoints";
-import { changeEndpoint, createEndpoint, recoverSince, resendDelivery, rotateSecret } from "./manage";
+import { changeEndpoint, createEndpoint, deleteEndpoint, recoverSince, resendDelivery, rotateSecret } from "./manage";
 import { BODY_LIMIT_BYTES } from "./sign";
 
 interface Received {
@@ -213,6 +213,22 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
     expect((await db.select().from(notifications).where(eq(notifications.staffId, actor.id))).length).toBe(3);
     // Nothing more is sent to an endpoint that is off.
     expect(await attemptDelivery({ db }, d2.id, 0, 4)).toMatchObject({ kind: "failed" });
+  });
+
+  it("sends nothing to a deleted endpoint: the batch's read finds its delivery without it, and the delivery fails saying why", async () => {
+    const db = database.db;
+    const actor = await admin(db);
+    const name = `batch-gone-${randomBytes(3).toString("hex")}`;
+    const gone = await endpointAt(db, actor, name);
+    const event = await db.transaction((tx) => appendEvent(tx, "payer.updated", { tag: "gone1" }));
+    const [delivery] = await ensureDeliveries(db, [{ endpointId: gone.endpoint.id, event }]);
+    expect(await deleteEndpoint(db, actor, gone.endpoint.id)).toEqual({ kind: "deleted" });
+    const rows = await findDeliveriesWithEndpoints(db, [delivery!.id]);
+    expect([...rows.deliveries.keys()]).toEqual([delivery!.id]);
+    expect(rows.endpoints.size).toBe(0);
+    const results = await attemptDeliveries({ db }, [{ deliveryId: delivery!.id, round: 0, attempt: 1 }], rows);
+    expect(results).toEqual([{ kind: "failed", why: "The endpoint was deleted; nothing was sent." }]);
+    expect(await hooks(name)).toEqual([]);
   });
 
   it("attempts a batch side by side, and notes each endpoint's outcomes once, as if one by one in time order", async () => {
