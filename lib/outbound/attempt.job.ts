@@ -4,10 +4,11 @@ import type PgBoss from "pg-boss";
 import { z } from "zod";
 
 import { defineJob } from "@/lib/jobs/define";
-import { sendJob, sendJobs, wakeWorkers } from "@/lib/jobs/engine";
+import { sendJob, wakeWorkers } from "@/lib/jobs/engine";
+import type { Db } from "@/lib/db/client";
 import { derivedJobId } from "@/lib/jobs/ids";
 
-import { attemptDeliveries } from "./attempt";
+import { attemptDeliveries, type AttemptRows } from "./attempt";
 import { findDeliveriesWithEndpoints } from "./endpoints";
 
 // One attempt of one outgoing webhook delivery (docs/architecture.md "Outgoing webhooks"): its id derived from
@@ -21,7 +22,7 @@ export const PER_ENDPOINT = 4;
 /** How long an attempt over the cap waits before it is taken again. */
 const DEFER_MS = 1_000;
 /** How long an attempt waits for its endpoint's slot before it is put back: a quick endpoint frees one in milliseconds. */
-const SLOT_WAIT_MS = 500;
+export const SLOT_WAIT_MS = 500;
 
 const payload = z.object({
   deliveryId: z.uuid(),
@@ -29,7 +30,7 @@ const payload = z.object({
   attempt: z.number().int().min(1),
   deferred: z.number().int().min(0).default(0),
 });
-type AttemptPayload = z.infer<typeof payload>;
+export type AttemptPayload = z.infer<typeof payload>;
 
 export const attemptJobId = (p: AttemptPayload) => derivedJobId(QUEUE, `${p.deliveryId}:${p.round}:${p.attempt}:${p.deferred}`);
 
@@ -42,15 +43,20 @@ export async function queueAttempt(p: Omit<AttemptPayload, "deferred"> & { defer
   if (!at) wakeWorkers(QUEUE, 1);
 }
 
-/** Queues the first attempt of each delivery in one statement (each once: the ids are derived). */
-export async function queueFirstAttempts(deliveries: readonly { deliveryId: string; round: number }[]): Promise<void> {
-  const items = deliveries.map((d) => {
-    const data: AttemptPayload = { deliveryId: d.deliveryId, round: d.round, attempt: 1, deferred: 0 };
-    return { id: attemptJobId(data), data };
-  });
+/** The first attempt's payload: the same job id however often (and by whom) it is queued. */
+export const firstAttempt = (d: { deliveryId: string; round: number }): AttemptPayload => ({
+  deliveryId: d.deliveryId,
+  round: d.round,
+  attempt: 1,
+  deferred: 0,
+});
+
+/** Queues attempts (each at its time; once each: the ids are derived) in one statement, waking workers for those due now. */
+export async function queueAttempts(boss: PgBoss, items: readonly { data: AttemptPayload; at?: Date }[]): Promise<void> {
   if (items.length === 0) return;
-  await sendJobs(attemptJob, items);
-  wakeWorkers(QUEUE, items.length);
+  await boss.insert(items.map(({ data, at }) => ({ id: attemptJobId(data), name: QUEUE, data, ...(at ? { startAfter: at } : {}) })));
+  const now = items.filter((i) => !i.at || i.at.getTime() <= Date.now()).length;
+  if (now > 0) wakeWorkers(QUEUE, now);
 }
 
 const inFlight = new Map<string, number>();
@@ -127,21 +133,45 @@ export const attemptJob = defineJob({
   handler:
     ({ db, boss }) =>
     async (jobs) => {
-      const { deliveries, endpoints } = await findDeliveriesWithEndpoints(
+      const rows = await findDeliveriesWithEndpoints(
         db,
         jobs.map((job) => job.deliveryId),
       );
-      const results = await attemptDeliveries({ db }, jobs, { deliveries, endpoints }, (endpointId, work) => underCap(endpointId, work, SLOT_WAIT_MS));
-      const later: { data: AttemptPayload; at: Date }[] = [];
-      results.forEach((result, i) => {
-        const job = jobs[i] as AttemptPayload;
-        if (result === null) later.push({ data: { ...job, deferred: job.deferred + 1 }, at: new Date(Date.now() + DEFER_MS) });
-        else if (result.kind === "retry")
-          later.push({ data: { deliveryId: job.deliveryId, round: job.round, attempt: result.attempt, deferred: 0 }, at: result.at });
-      });
-      // Retries and those put back, in one insert (each id derived: a repeat of this batch queues nothing new).
-      if (later.length > 0) await boss.insert(later.map(({ data, at }) => ({ id: attemptJobId(data), name: QUEUE, data, startAfter: at })));
+      const putBack = await attemptNow(db, boss, jobs, rows, SLOT_WAIT_MS, (job) => ({
+        data: { ...job, deferred: job.deferred + 1 },
+        at: new Date(Date.now() + DEFER_MS),
+      }));
       // Put back over the cap: this worker waits its poll rather than taking the next deferred attempt at once.
-      return results.includes(null) ? "wait" : undefined;
+      return putBack > 0 ? "wait" : undefined;
     },
 });
+
+/**
+ * Makes these attempts now, side by side, each under its endpoint's cap (waiting up to `waitMs` for a slot), and
+ * queues what follows in one insert: a failed attempt's next one on the schedule, and an attempt that got no slot as
+ * `putBack` says. Used by the attempt job and by the consumer's first attempt (./deliver.consumer.ts). Answers how
+ * many were put back.
+ */
+export async function attemptNow(
+  db: Db,
+  boss: PgBoss,
+  jobs: readonly AttemptPayload[],
+  rows: AttemptRows,
+  waitMs: number,
+  putBack: (job: AttemptPayload) => { data: AttemptPayload; at?: Date },
+): Promise<number> {
+  const results = await attemptDeliveries({ db }, jobs, rows, (endpointId, work) => underCap(endpointId, work, waitMs));
+  const later: { data: AttemptPayload; at?: Date }[] = [];
+  let putBackCount = 0;
+  results.forEach((result, i) => {
+    const job = jobs[i] as AttemptPayload;
+    if (result === null) {
+      later.push(putBack(job));
+      putBackCount++;
+    } else if (result.kind === "retry")
+      later.push({ data: { deliveryId: job.deliveryId, round: job.round, attempt: result.attempt, deferred: 0 }, at: result.at });
+  });
+  // Retries and those put back, in one insert (each id derived: a repeat of this batch queues nothing new).
+  await queueAttempts(boss, later);
+  return putBackCount;
+}

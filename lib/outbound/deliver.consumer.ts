@@ -3,12 +3,14 @@ import "server-only";
 import { consumerPayload, loadEvents, type EventConsumer } from "@/lib/events/consumer";
 import { defineJob } from "@/lib/jobs/define";
 
-import { queueFirstAttempts } from "./attempt.job";
+import { attemptNow, firstAttempt, queueAttempts, SLOT_WAIT_MS } from "./attempt.job";
 import { ensureDeliveries } from "./deliveries";
 import { enabledEndpoints, findEndpoints, wantsType } from "./endpoints";
 
 // The outgoing webhooks' consumer (docs/architecture.md "Outgoing webhooks"): for each event, every enabled endpoint
-// that wants its type gets one delivery (unique per event and endpoint) and its first attempt, queued at once.
+// that wants its type gets one delivery (unique per event and endpoint) and its first attempt at once: made here when
+// the endpoint is not failing and has a slot free, else queued as an attempt job (docs/decisions.md "The first attempt
+// is made by the consumer").
 
 export const deliverConsumer: EventConsumer = {
   name: "outgoing-webhooks",
@@ -20,14 +22,15 @@ export const deliverConsumer: EventConsumer = {
   job: defineJob({
     queue: "webhook-deliver",
     payload: consumerPayload,
-    // A few statements a batch; one lost with its process expires after 30 s and is retried (its deliveries are made once).
+    // A batch posts its first attempts (each up to 15 s); one lost with its process expires after 30 s and is retried
+    // (its deliveries are made once, and an attempt already recorded is not made again).
     policy: { policy: "standard", retryLimit: 3, retryDelay: 5, expireInSeconds: 30, retentionMinutes: 60 },
     // A batch of 50 (a burst of events to three endpoints is 150 jobs a second) reads its events and endpoints, makes its
-    // deliveries and queues their first attempts in a statement each. The dispatcher wakes these workers when it queues
-    // their jobs; the poll is the fallback (another instance's dispatch).
+    // deliveries in a statement each, posts the first attempts side by side and records them in one more. The
+    // dispatcher wakes these workers when it queues their jobs; the poll is the fallback (another instance's dispatch).
     work: { workers: 2, batchSize: 50, pollingIntervalSeconds: 2 },
     handler:
-      ({ db }) =>
+      ({ db, boss }) =>
       async (jobs) => {
         const [loaded, endpoints] = await Promise.all([
           loadEvents(db, [...new Set(jobs.map((j) => j.eventId))]),
@@ -39,8 +42,29 @@ export const deliverConsumer: EventConsumer = {
           return event && endpoint?.enabled ? [{ endpointId: endpoint.id, event }] : [];
         });
         const deliveries = await ensureDeliveries(db, wanted);
-        // A repeat of this job (its process died after the insert) queues the first attempts again: the same job ids.
-        await queueFirstAttempts(deliveries.filter((d) => d.status === "pending" && d.attempts === 0).map((d) => ({ deliveryId: d.id, round: d.round })));
+        const pending = deliveries.filter((d) => d.status === "pending" && d.round === 0);
+        // Not yet attempted: made here when the endpoint is not failing (a failing one may take its full 15 s, so its
+        // attempts wait in their own queue, under its cap, and never hold this batch).
+        const fresh = pending.filter((d) => d.attempts === 0);
+        const here = fresh.filter((d) => endpoints.get(d.endpointId)?.failingSince === null);
+        const queued = fresh.filter((d) => !here.includes(d));
+        // A repeat of this job (its process died after an attempt was recorded): the next attempt is queued at the
+        // time the delivery shows, under the id its attempt would have queued it with (so at most once).
+        const repeated = pending.filter((d) => d.attempts > 0 && d.nextAttemptAt !== null);
+        await queueAttempts(boss, [
+          ...queued.map((d) => ({ data: firstAttempt({ deliveryId: d.id, round: d.round }) })),
+          ...repeated.map((d) => ({ data: { deliveryId: d.id, round: d.round, attempt: d.attempts + 1, deferred: 0 }, at: d.nextAttemptAt ?? undefined })),
+        ]);
+        // Each waits for its endpoint's slot as an attempt job does (a quick endpoint frees one within milliseconds); one
+        // that gets none is queued at once, to wait its turn there.
+        await attemptNow(
+          db,
+          boss,
+          here.map((d) => firstAttempt({ deliveryId: d.id, round: d.round })),
+          { deliveries: new Map(here.map((d) => [d.id, d])), endpoints },
+          SLOT_WAIT_MS,
+          (job) => ({ data: job }),
+        );
       },
   }),
 };
