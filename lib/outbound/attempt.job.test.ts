@@ -4,13 +4,11 @@ import { sql } from "drizzle-orm";
 import type PgBoss from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { staffActor, type StaffActor } from "@/lib/actors/actor";
-import type { Db } from "@/lib/db/client";
-import { staff } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
 import { createJobEngine, registerJobs } from "@/lib/jobs/engine";
 import type { Sandbox } from "@/sandbox/server";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { newAdmin, receivedHooks } from "@/tests/support/outbound";
 import { startTestSandbox } from "@/tests/support/sandbox";
 import { waitFor } from "@/tests/support/wait-for";
 
@@ -18,18 +16,6 @@ import { attemptJob, attemptJobId, queueAttempt } from "./attempt.job";
 import { ensureDelivery, findDelivery } from "./deliveries";
 import { createEndpoint } from "./manage";
 import { JITTER, RETRY_DELAYS_MS } from "./schedule";
-
-interface Received {
-  headers: Record<string, string>;
-  status: number;
-}
-
-async function admin(db: Db): Promise<StaffActor> {
-  const email = `admin-${randomBytes(4).toString("hex")}@example.test`;
-  const [row] = await db.insert(staff).values({ email, name: "An Admin", role: "admin", passwordHash: "x" }).returning();
-  if (!row) throw new Error("no staff");
-  return staffActor({ ...row, sessionId: null });
-}
 
 // The attempt job's handler run by pg-boss itself (its workers registered as the app registers them): what a failed
 // attempt queues is read back from the engine, whose start_after is the clock the next attempt waits on.
@@ -47,7 +33,7 @@ describe.each(dbTargets())("the webhook attempt job on the job engine's clock on
     await sandbox?.close();
   });
 
-  const hooks = async (name: string): Promise<Received[]> => (await (await fetch(`${sandbox.apiUrl}/sandbox/hooks/${name}`)).json()) as Received[];
+  const hooks = (name: string) => receivedHooks(sandbox, name);
 
   /** The attempt's job once the engine holds it (a worker queues it after the attempt before it failed). */
   const queued = (deliveryId: string, attempt: number) =>
@@ -78,7 +64,7 @@ describe.each(dbTargets())("the webhook attempt job on the job engine's clock on
   it("queues the attempt after a 500 at 5 s (±10%) in the engine, and the one after that at 1 min (±10%)", async () => {
     const db = database.db;
     const name = `clock-${randomBytes(3).toString("hex")}`;
-    const made = await createEndpoint(db, await admin(db), {
+    const made = await createEndpoint(db, await newAdmin(db), {
       url: `${sandbox.apiUrl}/sandbox/hooks/${name}?status=500`,
       description: "",
       eventTypes: "all",

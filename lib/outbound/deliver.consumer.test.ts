@@ -5,32 +5,19 @@ import type PgBoss from "pg-boss";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { staffActor, type StaffActor } from "@/lib/actors/actor";
 import type { Db } from "@/lib/db/client";
-import { outboundDeliveries, staff, webhookEndpoints } from "@/lib/db/schema";
+import { outboundDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
 import { createJobEngine } from "@/lib/jobs/engine";
 import type { Sandbox } from "@/sandbox/server";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { newAdmin, receivedHooks } from "@/tests/support/outbound";
 import { startTestSandbox } from "@/tests/support/sandbox";
 
 import { attemptJob, attemptJobId, firstAttempt } from "./attempt.job";
 import { deliverConsumer } from "./deliver.consumer";
 import { createEndpoint } from "./manage";
 import { JITTER } from "./schedule";
-
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  status: number;
-}
-
-async function admin(db: Db): Promise<StaffActor> {
-  const email = `admin-${randomBytes(4).toString("hex")}@example.test`;
-  const [row] = await db.insert(staff).values({ email, name: "An Admin", role: "admin", passwordHash: "x" }).returning();
-  if (!row) throw new Error("no staff");
-  return staffActor({ ...row, sessionId: null });
-}
 
 // The consumer's handler run as its worker runs it, on an engine with no workers: what it queues stays in the engine
 // to be read back, and what reaches the receiver was sent by the handler itself.
@@ -47,7 +34,7 @@ describe.each(dbTargets())("the outgoing webhooks consumer on $name", (target) =
     await sandbox?.close();
   });
 
-  const hooks = async (name: string): Promise<Received[]> => (await (await fetch(`${sandbox.apiUrl}/sandbox/hooks/${name}`)).json()) as Received[];
+  const hooks = (name: string) => receivedHooks(sandbox, name);
   const consume = (jobs: { eventId: string; recipient: string }[]) =>
     deliverConsumer.job.start({ db: database.db, boss, log: () => undefined, signal: new AbortController().signal })(jobs);
   const delivery = async (endpointId: string) => {
@@ -58,7 +45,7 @@ describe.each(dbTargets())("the outgoing webhooks consumer on $name", (target) =
   const queuedJob = (data: Parameters<typeof attemptJobId>[0]) => boss.getJobById(attemptJob.queue, attemptJobId(data));
 
   async function endpoint(db: Db, name: string, query = "") {
-    const made = await createEndpoint(db, await admin(db), {
+    const made = await createEndpoint(db, await newAdmin(db), {
       url: `${sandbox.apiUrl}/sandbox/hooks/${name}${query}`,
       description: "",
       eventTypes: "all",

@@ -6,10 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { staffActor, type StaffActor } from "@/lib/actors/actor";
 import type { Db } from "@/lib/db/client";
-import { auditLog, notifications, outboundDeliveries, staff, webhookEndpoints } from "@/lib/db/schema";
+import { auditLog, notifications, outboundDeliveries, webhookEndpoints } from "@/lib/db/schema";
 import { appendEvent } from "@/lib/events/append";
 import type { Sandbox } from "@/sandbox/server";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { newAdmin, receivedHooks } from "@/tests/support/outbound";
 import { startTestSandbox } from "@/tests/support/sandbox";
 
 import { attemptDeliveries, attemptDelivery } from "./attempt";
@@ -18,19 +19,6 @@ import { findDeliveriesWithEndpoints, findEndpoints, noteAttempts } from "./endp
 import { changeEndpoint, createEndpoint, deleteEndpoint, recoverSince, resendDelivery, rotateSecret } from "./manage";
 import { BODY_LIMIT_BYTES } from "./sign";
 
-interface Received {
-  headers: Record<string, string>;
-  body: string;
-  status: number;
-}
-
-async function admin(db: Db): Promise<StaffActor> {
-  const email = `admin-${randomBytes(4).toString("hex")}@example.test`;
-  const [row] = await db.insert(staff).values({ email, name: "An Admin", role: "admin", passwordHash: "x" }).returning();
-  if (!row) throw new Error("no staff");
-  return staffActor({ ...row, sessionId: null });
-}
-
 describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
   const database = useTestDatabase(target, { perTest: true });
   let sandbox: Sandbox;
@@ -38,7 +26,7 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
     sandbox = await startTestSandbox();
   });
   afterAll(async () => sandbox.close());
-  const hooks = async (name: string): Promise<Received[]> => (await (await fetch(`${sandbox.apiUrl}/sandbox/hooks/${name}`)).json()) as Received[];
+  const hooks = (name: string) => receivedHooks(sandbox, name);
   const clock = (iso: string) => () => new Date(iso);
 
   async function endpointAt(db: Db, actor: StaffActor, name: string, query = "") {
@@ -49,7 +37,7 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
 
   it("signs with Standard Webhooks: verified with the secret, with either secret while a rotation overlaps, and the same webhook-id on every attempt", async () => {
     const db = database.db;
-    const actor = await admin(db);
+    const actor = await newAdmin(db);
     const name = `sign-${randomBytes(3).toString("hex")}`;
     const made = await endpointAt(db, actor, name);
     const event = await db.transaction((tx) => appendEvent(tx, "payment.received", { uuid: "u-1", actualAmount: "5000.00" }));
@@ -78,7 +66,7 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
 
   it("makes a batch's deliveries once each: one per (event, endpoint), a repeated pair and a pair made before answered by the rows made first", async () => {
     const db = database.db;
-    const actor = await admin(db);
+    const actor = await newAdmin(db);
     const [a, b] = [
       await endpointAt(db, actor, `batch-a-${randomBytes(3).toString("hex")}`),
       await endpointAt(db, actor, `batch-b-${randomBytes(3).toString("hex")}`),
@@ -112,7 +100,7 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
 
   it("tries a failing endpoint again on the schedule (5 s, then 1 min), with the same webhook-id, and recover re-sends what failed", async () => {
     const db = database.db;
-    const actor = await admin(db);
+    const actor = await newAdmin(db);
     const name = `retry-${randomBytes(3).toString("hex")}`;
     const made = await endpointAt(db, actor, name, "?status=500");
     const event = await db.transaction((tx) => appendEvent(tx, "request.declined", { requestId: "42", tag: "ada" }));
@@ -165,7 +153,7 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
 
   it("sends an event over 64 KiB cut down to its identifying fields and marked truncated, signed over the bytes sent", async () => {
     const db = database.db;
-    const actor = await admin(db);
+    const actor = await newAdmin(db);
     const name = `large-${randomBytes(3).toString("hex")}`;
     const made = await endpointAt(db, actor, name);
     const event = await db.transaction((tx) => appendEvent(tx, "payer.updated", { tag: "ada", doNotAsk: false, note: "n".repeat(100 * 1024) }));
@@ -186,7 +174,7 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
 
   it("turns an endpoint off at once on 410 Gone, and after 5 days without a success; its admins are told, at 4 days too", async () => {
     const db = database.db;
-    const actor = await admin(db);
+    const actor = await newAdmin(db);
     const gone = await endpointAt(db, actor, `gone-${randomBytes(3).toString("hex")}`, "?status=410");
     const event = await db.transaction((tx) => appendEvent(tx, "payer.updated", { tag: "ada" }));
     const d1 = await ensureDelivery(db, gone.endpoint.id, event);
@@ -217,7 +205,7 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
 
   it("sends nothing to a deleted endpoint: the batch's read finds its delivery without it, and the delivery fails saying why", async () => {
     const db = database.db;
-    const actor = await admin(db);
+    const actor = await newAdmin(db);
     const name = `batch-gone-${randomBytes(3).toString("hex")}`;
     const gone = await endpointAt(db, actor, name);
     const event = await db.transaction((tx) => appendEvent(tx, "payer.updated", { tag: "gone1" }));
@@ -233,7 +221,7 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
 
   it("attempts a batch side by side, and notes each endpoint's outcomes once, as if one by one in time order", async () => {
     const db = database.db;
-    const actor = await admin(db);
+    const actor = await newAdmin(db);
     const okName = `batch-ok-${randomBytes(3).toString("hex")}`;
     const ok = await endpointAt(db, actor, okName);
     const down = await endpointAt(db, actor, `batch-down-${randomBytes(3).toString("hex")}`, "?status=503");
@@ -294,7 +282,7 @@ describe.each(dbTargets())("outgoing webhook deliveries on $name", (target) => {
 
   it("refuses a URL at the cloud metadata address (in every mode), and refuses a viewer", async () => {
     const db = database.db;
-    const actor = await admin(db);
+    const actor = await newAdmin(db);
     const made = await createEndpoint(db, actor, { url: "http://169.254.169.254/latest/meta-data", description: "", eventTypes: "all", enabled: true });
     expect(made.kind).toBe("invalid_url");
     const viewer = staffActor({ id: actor.id, email: actor.email, name: actor.name, role: "viewer" });

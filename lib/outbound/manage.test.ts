@@ -1,23 +1,13 @@
-import { randomBytes } from "node:crypto";
-
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 
-import { staffActor, type StaffActor } from "@/lib/actors/actor";
 import { MAX_ENDPOINTS, type EndpointCreate } from "@/lib/client/outbound/schemas";
-import type { Db } from "@/lib/db/client";
-import { auditLog, staff } from "@/lib/db/schema";
+import { auditLog } from "@/lib/db/schema";
 import { dbTargets, useTestDatabase } from "@/tests/support/db-targets";
+import { newAdmin } from "@/tests/support/outbound";
 
 import { countEndpoints } from "./endpoints";
 import { createEndpoint, deleteEndpoint } from "./manage";
-
-async function admin(db: Db): Promise<StaffActor> {
-  const email = `admin-${randomBytes(4).toString("hex")}@example.test`;
-  const [row] = await db.insert(staff).values({ email, name: "An Admin", role: "admin", passwordHash: "x" }).returning();
-  if (!row) throw new Error("no staff");
-  return staffActor({ ...row, sessionId: null });
-}
 
 const endpointNo = (i: number): EndpointCreate => ({ url: `https://erp-${i}.example.test/hooks`, description: `no. ${i}`, eventTypes: "all", enabled: true });
 
@@ -26,7 +16,7 @@ describe.each(dbTargets())("the cap of 20 webhook endpoints on $name", (target) 
 
   it("makes 20 endpoints one after another and answers the 21st with the cap; deleting one makes room again", async () => {
     const db = database.db;
-    const actor = await admin(db);
+    const actor = await newAdmin(db);
     for (let i = 1; i <= MAX_ENDPOINTS; i++) expect((await createEndpoint(db, actor, endpointNo(i))).kind).toBe("created");
     expect(await createEndpoint(db, actor, endpointNo(21))).toEqual({ kind: "limit" });
     expect(await countEndpoints(db)).toBe(MAX_ENDPOINTS);
@@ -40,7 +30,7 @@ describe.each(dbTargets())("the cap of 20 webhook endpoints on $name", (target) 
 
   it("leaves exactly 20 when 25 are made at once from none: the other 5 answer the cap, and only the 20 are audited", async () => {
     const db = database.db;
-    const actor = await admin(db);
+    const actor = await newAdmin(db);
     const outcomes = await Promise.all(Array.from({ length: 25 }, (_, i) => createEndpoint(db, actor, endpointNo(i + 1))));
     expect(outcomes.filter((o) => o.kind === "created")).toHaveLength(MAX_ENDPOINTS);
     expect(outcomes.filter((o) => o.kind === "limit")).toHaveLength(5);
