@@ -23,7 +23,8 @@ export interface EventConsumer {
   types: readonly EventType[] | "all";
   /**
    * Whom events are for (people, endpoints): loads what that depends on once per dispatch pass, then answers each
-   * event's recipients ([""] when there is one action per event; [] for none) without another statement.
+   * event's recipients ([""] when there is one action per event; [] for none) without another statement. It runs in
+   * the pass's transaction: it reads through `db` only (on the embedded database anything else waits for ever).
    */
   recipientsFor(db: Db): Promise<(event: BusinessEvent) => string[]>;
   job: Job<ConsumerPayload>;

@@ -10,6 +10,7 @@ import { events } from "@/lib/db/schema";
 import { defineJob, type Job } from "@/lib/jobs/define";
 import { wakeWorkers } from "@/lib/jobs/engine";
 import { derivedJobId } from "@/lib/jobs/ids";
+import { jobsDb } from "@/lib/jobs/in-transaction";
 import { waitForQuietIntake } from "@/lib/webhooks/intake-pressure";
 
 import { wants, type ConsumerPayload, type EventConsumer } from "./consumer";
@@ -19,8 +20,9 @@ import { wants, type ConsumerPayload, type EventConsumer } from "./consumer";
 
 const QUEUE = "events-dispatch";
 /**
- * Pause between passes: an event waits at most this (plus a poll) before its consumers' jobs are queued. 250 ms, not
- * 500: half a second was a quarter of an outgoing webhook's 2 s to its first attempt; an idle pass is a few statements.
+ * A pass is due this long after the last one began its wait for a lull (that wait counts towards it): an event waits
+ * at most this (plus the pass) before its consumers' jobs are queued. 250 ms, not 500: half a second was a quarter of
+ * an outgoing webhook's 2 s to its first attempt; an idle pass is a few statements.
  */
 const EVERY_MS = 250;
 /**
@@ -39,43 +41,45 @@ export function consumerJobId(consumer: string, eventId: string, recipient: stri
 }
 
 /**
- * Queues each consumer's jobs for the oldest undispatched events, then marks them dispatched. A pass cut off
- * between the two queues them again next time, under the same ids: nothing is inserted twice. Answers how many
- * events it took.
+ * Queues each consumer's jobs for the oldest undispatched events and marks them dispatched, in one transaction: the
+ * jobs and the mark commit together (a pass cut off commits neither), and on the embedded database the pass's
+ * statements wait their turn behind the payments arriving once, not once each. Answers how many events it took.
  */
 export async function dispatchEvents(db: Db, boss: PgBoss, consumers: readonly EventConsumer[], limit = BATCH): Promise<number> {
-  const rows = await db.select().from(events).where(isNull(events.dispatchedAt)).orderBy(asc(events.id)).limit(limit);
   const woken = new Map<string, number>();
-  const jobs: PgBoss.JobInsert<ConsumerPayload>[] = [];
-  // Each consumer reads what its recipients depend on once a pass, not once an event: a burst of payments is
-  // hundreds of events, and on the embedded database every statement waits behind the payments arriving.
-  const deciders = rows.length === 0 ? [] : await Promise.all(consumers.map(async (c) => ({ consumer: c, recipients: await c.recipientsFor(db) })));
-  for (const row of rows) {
-    const event = { id: row.id, type: row.type as EventType, createdAt: row.createdAt.toISOString(), data: row.data };
-    for (const { consumer, recipients } of deciders) {
-      if (!wants(consumer, event.type)) continue;
-      for (const recipient of recipients(event)) {
-        jobs.push({ id: consumerJobId(consumer.name, event.id, recipient), name: consumer.job.queue, data: { eventId: event.id, recipient } });
-        woken.set(consumer.job.queue, (woken.get(consumer.job.queue) ?? 0) + 1);
+  const taken = await db.transaction(async (tx) => {
+    const rows = await tx.select().from(events).where(isNull(events.dispatchedAt)).orderBy(asc(events.id)).limit(limit);
+    if (rows.length === 0) return 0;
+    const jobs: PgBoss.JobInsert<ConsumerPayload>[] = [];
+    // Each consumer reads what its recipients depend on once a pass, not once an event: a burst of payments is
+    // hundreds of events.
+    const deciders = await Promise.all(consumers.map(async (c) => ({ consumer: c, recipients: await c.recipientsFor(tx) })));
+    for (const row of rows) {
+      const event = { id: row.id, type: row.type as EventType, createdAt: row.createdAt.toISOString(), data: row.data };
+      for (const { consumer, recipients } of deciders) {
+        if (!wants(consumer, event.type)) continue;
+        for (const recipient of recipients(event)) {
+          jobs.push({ id: consumerJobId(consumer.name, event.id, recipient), name: consumer.job.queue, data: { eventId: event.id, recipient } });
+          woken.set(consumer.job.queue, (woken.get(consumer.job.queue) ?? 0) + 1);
+        }
       }
     }
-  }
-  // One statement for the pass's jobs (each queue's own policy applies; an id already queued is left alone): on the
-  // embedded database every statement shares its one connection with the payments arriving.
-  if (jobs.length > 0) await boss.insert(jobs);
-  if (rows.length > 0)
+    // One statement for the pass's jobs (each queue's own policy applies; an id already queued is left alone).
+    if (jobs.length > 0) await boss.insert(jobs, { db: jobsDb(tx) });
     await markDispatched(
-      db,
+      tx,
       rows.map((r) => r.id),
     );
+    return rows.length;
+  });
   for (const [queue, queued] of woken) wakeWorkers(queue, queued);
-  return rows.length;
+  return taken;
 }
 
 /**
  * Marks the events dispatched and gives each its place in the API's event log (`seq`, after every event dispatched
- * before, in id order): given after the commit, so a reader's cursor never passes an event that commits later. Events
- * already marked (a pass that was cut off and retried) keep theirs; the unique index refuses two passes at once.
+ * before, in id order): given after the event's commit, so a reader's cursor never passes an event that commits later.
+ * Events already marked keep theirs; the unique index refuses two passes at once.
  */
 async function markDispatched(db: Db, ids: string[]): Promise<void> {
   await db.execute(sql`
@@ -112,13 +116,16 @@ export function eventsDispatchJob(consumers: readonly EventConsumer[]): Job<Reco
       ({ db, boss, signal }) =>
       async () => {
         let taken = 0;
+        let waited = 0;
         try {
           // Payments arriving come first (their 200 is what the service waits on): a pass waits for a lull in this
           // instance's intake, at most YIELD_MAX_MS, as the payment follow-ups do.
-          await waitForQuietIntake(YIELD_MAX_MS);
+          waited = await waitForQuietIntake(YIELD_MAX_MS);
           taken = await dispatchEvents(db, boss, consumers);
         } finally {
-          const delay = taken === BATCH ? 0 : EVERY_MS;
+          // The wait for a lull is part of the pause, not added to it (docs/decisions.md, "A pass every 250 ms, lull
+          // included"); at once while a burst waits.
+          const delay = taken === BATCH ? 0 : Math.max(0, EVERY_MS - waited);
           if (!signal.aborted) {
             await boss.send(QUEUE, {}, { startAfter: new Date(Date.now() + delay) });
             setTimeout(() => wakeWorkers(QUEUE), delay + WAKE_MARGIN_MS).unref();

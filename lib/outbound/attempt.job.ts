@@ -7,6 +7,7 @@ import { defineJob } from "@/lib/jobs/define";
 import { sendJob, wakeWorkers } from "@/lib/jobs/engine";
 import type { Db } from "@/lib/db/client";
 import { derivedJobId } from "@/lib/jobs/ids";
+import { jobsDb } from "@/lib/jobs/in-transaction";
 
 import { attemptDeliveries, type AttemptRows } from "./attempt";
 import { findDeliveriesWithEndpoints } from "./endpoints";
@@ -51,12 +52,24 @@ export const firstAttempt = (d: { deliveryId: string; round: number }): AttemptP
   deferred: 0,
 });
 
-/** Queues attempts (each at its time; once each: the ids are derived) in one statement, waking workers for those due now. */
-export async function queueAttempts(boss: PgBoss, items: readonly { data: AttemptPayload; at?: Date }[]): Promise<void> {
-  if (items.length === 0) return;
-  await boss.insert(items.map(({ data, at }) => ({ id: attemptJobId(data), name: QUEUE, data, ...(at ? { startAfter: at } : {}) })));
+/**
+ * Queues attempts (each at its time; once each: the ids are derived) in one statement. Given a transaction, they are
+ * queued in it and the caller wakes the workers after its commit (`wakeAttempts` with the answer: how many are due
+ * now); otherwise this wakes them.
+ */
+export async function queueAttempts(boss: PgBoss, items: readonly { data: AttemptPayload; at?: Date }[], tx?: Db): Promise<number> {
+  if (items.length === 0) return 0;
+  const jobs = items.map(({ data, at }) => ({ id: attemptJobId(data), name: QUEUE, data, ...(at ? { startAfter: at } : {}) }));
+  if (tx) await boss.insert(jobs, { db: jobsDb(tx) });
+  else await boss.insert(jobs);
   const now = items.filter((i) => !i.at || i.at.getTime() <= Date.now()).length;
-  if (now > 0) wakeWorkers(QUEUE, now);
+  if (!tx) wakeAttempts(now);
+  return now;
+}
+
+/** Wakes as many attempt workers as `due` attempts fill batches (none for 0). */
+export function wakeAttempts(due: number): void {
+  if (due > 0) wakeWorkers(QUEUE, due);
 }
 
 const inFlight = new Map<string, number>();
@@ -160,18 +173,28 @@ export async function attemptNow(
   waitMs: number,
   putBack: (job: AttemptPayload) => { data: AttemptPayload; at?: Date },
 ): Promise<number> {
-  const results = await attemptDeliveries({ db }, jobs, rows, (endpointId, work) => underCap(endpointId, work, waitMs));
-  const later: { data: AttemptPayload; at?: Date }[] = [];
   let putBackCount = 0;
-  results.forEach((result, i) => {
-    const job = jobs[i] as AttemptPayload;
-    if (result === null) {
-      later.push(putBack(job));
-      putBackCount++;
-    } else if (result.kind === "retry")
-      later.push({ data: { deliveryId: job.deliveryId, round: job.round, attempt: result.attempt, deferred: 0 }, at: result.at });
-  });
-  // Retries and those put back, in one insert (each id derived: a repeat of this batch queues nothing new).
-  await queueAttempts(boss, later);
+  let due = 0;
+  // Retries and those put back, in one insert in the attempts' commit (each id derived: a repeat of this batch queues
+  // nothing new).
+  await attemptDeliveries(
+    { db },
+    jobs,
+    rows,
+    (endpointId, work) => underCap(endpointId, work, waitMs),
+    async (tx, results) => {
+      const later: { data: AttemptPayload; at?: Date }[] = [];
+      results.forEach((result, i) => {
+        const job = jobs[i] as AttemptPayload;
+        if (result === null) {
+          later.push(putBack(job));
+          putBackCount++;
+        } else if (result.kind === "retry")
+          later.push({ data: { deliveryId: job.deliveryId, round: job.round, attempt: result.attempt, deferred: 0 }, at: result.at });
+      });
+      due = await queueAttempts(boss, later, tx);
+    },
+  );
+  wakeAttempts(due);
   return putBackCount;
 }

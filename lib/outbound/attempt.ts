@@ -64,14 +64,17 @@ type Noted = Map<string, { endpoint: WebhookEndpointRow; outcomes: AttemptOutcom
 
 /**
  * A batch of attempts, side by side: each posted (through `run`, the endpoint's cap: null = not run now, answered as
- * null for the caller to put back); then every answer is recorded in one statement, each endpoint's outcomes are
- * noted once and what they decide (410, 4 or 5 days failing) is done. Answers each item's result in order.
+ * null for the caller to put back); then, in one transaction, every answer is recorded in one statement, each
+ * endpoint's outcomes are noted once and `inCommit` queues what follows (so on the embedded database the batch's
+ * statements wait their turn once); after it, what the outcomes decide (410, 4 or 5 days failing) is done. Answers each
+ * item's result in order.
  */
 export async function attemptDeliveries(
   deps: AttemptDeps,
   items: readonly AttemptItem[],
   rows: AttemptRows,
   run: <T>(endpointId: string, work: () => Promise<T>) => Promise<T | null> = (_, work) => work(),
+  inCommit: (tx: Db, results: readonly (AttemptResult | null)[]) => Promise<void> = async () => undefined,
 ): Promise<(AttemptResult | null)[]> {
   const { db } = deps;
   const posted = await Promise.all(
@@ -92,24 +95,33 @@ export async function attemptDeliveries(
     }),
   );
   const answered = posted.flatMap((p) => (p && "delivery" in p ? [p] : []));
-  const recorded = await recordAttempts(
-    db,
-    answered.map((p) => ({ id: p.delivery.id, round: p.delivery.round, record: p.record })),
-  );
-  const noted: Noted = new Map();
-  const results = posted.map((p): AttemptResult | null => {
-    if (!p || !("delivery" in p)) return p;
-    // Not recorded: a resend since made this attempt stale.
-    if (!recorded.has(p.delivery.id)) return { kind: "skipped" };
-    const entry = noted.get(p.endpoint.id) ?? { endpoint: p.endpoint, outcomes: [], gone: false };
-    entry.outcomes.push({ delivered: p.result.kind === "delivered", at: p.record.at });
-    entry.gone ||= p.gone;
-    noted.set(p.endpoint.id, entry);
-    return p.result;
+  const { results, noted } = await db.transaction(async (tx) => {
+    const recorded = await recordAttempts(
+      tx,
+      answered.map((p) => ({ id: p.delivery.id, round: p.delivery.round, record: p.record })),
+    );
+    const byEndpoint: Noted = new Map();
+    const results = posted.map((p): AttemptResult | null => {
+      if (!p || !("delivery" in p)) return p;
+      // Not recorded: a resend since made this attempt stale.
+      if (!recorded.has(p.delivery.id)) return { kind: "skipped" };
+      const entry = byEndpoint.get(p.endpoint.id) ?? { endpoint: p.endpoint, outcomes: [], gone: false };
+      entry.outcomes.push({ delivered: p.result.kind === "delivered", at: p.record.at });
+      entry.gone ||= p.gone;
+      byEndpoint.set(p.endpoint.id, entry);
+      return p.result;
+    });
+    const noted: { endpoint: WebhookEndpointRow; after: WebhookEndpointRow | null; gone: boolean; at: Date }[] = [];
+    for (const { endpoint, outcomes, gone } of byEndpoint.values()) {
+      const at = outcomes.reduce((latest, o) => (o.at > latest ? o.at : latest), outcomes[0]?.at ?? new Date());
+      noted.push({ endpoint, after: await noteAttempts(tx, endpoint, outcomes), gone, at });
+    }
+    await inCommit(tx, results);
+    return { results, noted };
   });
-  for (const { endpoint, outcomes, gone } of noted.values()) {
-    const at = outcomes.reduce((latest, o) => (o.at > latest ? o.at : latest), outcomes[0]?.at ?? new Date());
-    const after = await noteAttempts(db, endpoint, outcomes);
+  // After the commit: turning an endpoint off tells its admins, whose e-mails are queued on the job engine's own
+  // connection.
+  for (const { endpoint, after, gone, at } of noted) {
     if (gone) await turnOff(db, endpoint, "The endpoint answered 410 Gone, which asks for no more deliveries.", at);
     else if (after?.failingSince) await watchFailing(db, after, at);
   }

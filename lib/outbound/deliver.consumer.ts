@@ -3,7 +3,7 @@ import "server-only";
 import { consumerPayload, loadEvents, type EventConsumer } from "@/lib/events/consumer";
 import { defineJob } from "@/lib/jobs/define";
 
-import { attemptNow, firstAttempt, queueAttempts, SLOT_WAIT_MS } from "./attempt.job";
+import { attemptNow, firstAttempt, queueAttempts, SLOT_WAIT_MS, wakeAttempts } from "./attempt.job";
 import { ensureDeliveries } from "./deliveries";
 import { enabledEndpoints, findEndpoints, wantsType } from "./endpoints";
 
@@ -32,29 +32,39 @@ export const deliverConsumer: EventConsumer = {
     handler:
       ({ db, boss }) =>
       async (jobs) => {
-        const [loaded, endpoints] = await Promise.all([
-          loadEvents(db, [...new Set(jobs.map((j) => j.eventId))]),
-          findEndpoints(db, [...new Set(jobs.map((j) => j.recipient))]),
-        ]);
-        const wanted = jobs.flatMap((job) => {
-          const event = loaded.get(job.eventId);
-          const endpoint = endpoints.get(job.recipient);
-          return event && endpoint?.enabled ? [{ endpointId: endpoint.id, event }] : [];
+        // The deliveries and the attempts queued for them commit together; on the embedded database the batch's
+        // statements wait their turn behind the payments arriving once.
+        const { here, endpoints, due } = await db.transaction(async (tx) => {
+          const [loaded, endpoints] = await Promise.all([
+            loadEvents(tx, [...new Set(jobs.map((j) => j.eventId))]),
+            findEndpoints(tx, [...new Set(jobs.map((j) => j.recipient))]),
+          ]);
+          const wanted = jobs.flatMap((job) => {
+            const event = loaded.get(job.eventId);
+            const endpoint = endpoints.get(job.recipient);
+            return event && endpoint?.enabled ? [{ endpointId: endpoint.id, event }] : [];
+          });
+          const deliveries = await ensureDeliveries(tx, wanted);
+          const pending = deliveries.filter((d) => d.status === "pending" && d.round === 0);
+          // Not yet attempted: made here when the endpoint is not failing (a failing one may take its full 15 s, so its
+          // attempts wait in their own queue, under its cap, and never hold this batch).
+          const fresh = pending.filter((d) => d.attempts === 0);
+          const here = fresh.filter((d) => endpoints.get(d.endpointId)?.failingSince === null);
+          const queued = fresh.filter((d) => !here.includes(d));
+          // A repeat of this job (its process died after an attempt was recorded): the next attempt is queued at the
+          // time the delivery shows, under the id its attempt would have queued it with (so at most once).
+          const repeated = pending.filter((d) => d.attempts > 0 && d.nextAttemptAt !== null);
+          const due = await queueAttempts(
+            boss,
+            [
+              ...queued.map((d) => ({ data: firstAttempt({ deliveryId: d.id, round: d.round }) })),
+              ...repeated.map((d) => ({ data: { deliveryId: d.id, round: d.round, attempt: d.attempts + 1, deferred: 0 }, at: d.nextAttemptAt ?? undefined })),
+            ],
+            tx,
+          );
+          return { here, endpoints, due };
         });
-        const deliveries = await ensureDeliveries(db, wanted);
-        const pending = deliveries.filter((d) => d.status === "pending" && d.round === 0);
-        // Not yet attempted: made here when the endpoint is not failing (a failing one may take its full 15 s, so its
-        // attempts wait in their own queue, under its cap, and never hold this batch).
-        const fresh = pending.filter((d) => d.attempts === 0);
-        const here = fresh.filter((d) => endpoints.get(d.endpointId)?.failingSince === null);
-        const queued = fresh.filter((d) => !here.includes(d));
-        // A repeat of this job (its process died after an attempt was recorded): the next attempt is queued at the
-        // time the delivery shows, under the id its attempt would have queued it with (so at most once).
-        const repeated = pending.filter((d) => d.attempts > 0 && d.nextAttemptAt !== null);
-        await queueAttempts(boss, [
-          ...queued.map((d) => ({ data: firstAttempt({ deliveryId: d.id, round: d.round }) })),
-          ...repeated.map((d) => ({ data: { deliveryId: d.id, round: d.round, attempt: d.attempts + 1, deferred: 0 }, at: d.nextAttemptAt ?? undefined })),
-        ]);
+        wakeAttempts(due);
         // Each waits for its endpoint's slot as an attempt job does (a quick endpoint frees one within milliseconds); one
         // that gets none is queued at once, to wait its turn there.
         await attemptNow(
