@@ -4,7 +4,7 @@ import type PgBoss from "pg-boss";
 import { asc, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 
-import type { EventType } from "@/lib/client/events/catalogue";
+import type { BusinessEvent, EventType } from "@/lib/client/events/catalogue";
 import type { Db } from "@/lib/db/client";
 import { events } from "@/lib/db/schema";
 import { defineJob, type Job } from "@/lib/jobs/define";
@@ -52,8 +52,9 @@ export async function dispatchEvents(db: Db, boss: PgBoss, consumers: readonly E
     if (rows.length === 0) return 0;
     const jobs: PgBoss.JobInsert<ConsumerPayload>[] = [];
     // Each consumer reads what its recipients depend on once a pass, not once an event: a burst of payments is
-    // hundreds of events.
-    const deciders = await Promise.all(consumers.map(async (c) => ({ consumer: c, recipients: await c.recipientsFor(tx) })));
+    // hundreds of events. One after another: a transaction's connection runs one statement at a time.
+    const deciders: { consumer: EventConsumer; recipients: (event: BusinessEvent) => string[] }[] = [];
+    for (const consumer of consumers) deciders.push({ consumer, recipients: await consumer.recipientsFor(tx) });
     for (const row of rows) {
       const event = { id: row.id, type: row.type as EventType, createdAt: row.createdAt.toISOString(), data: row.data };
       for (const { consumer, recipients } of deciders) {

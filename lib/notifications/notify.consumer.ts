@@ -47,7 +47,9 @@ type Decide = (event: Pick<BusinessEvent, "type" | "data">) => { id: string; cha
 
 /** Reads the people and their preferences once, and answers who each event is for, with their channel. */
 export async function audienceOf(db: Db): Promise<Decide> {
-  const [everyone, stored] = await Promise.all([people(db), allPreferences(db)]);
+  // One after another: the dispatcher asks inside its transaction, whose connection runs one statement at a time.
+  const everyone = await people(db);
+  const stored = await allPreferences(db);
   const prefs = everyone.map((p) => ({ id: p.id, prefs: mergePreferences(p.role, stored.get(p.id)) }));
   return (event) => prefs.map((p) => ({ id: p.id, channel: channelFor(p.prefs, event) })).filter((p) => p.channel !== "off");
 }

@@ -35,10 +35,8 @@ export const deliverConsumer: EventConsumer = {
         // The deliveries and the attempts queued for them commit together; on the embedded database the batch's
         // statements wait their turn behind the payments arriving once.
         const { here, endpoints, due } = await db.transaction(async (tx) => {
-          const [loaded, endpoints] = await Promise.all([
-            loadEvents(tx, [...new Set(jobs.map((j) => j.eventId))]),
-            findEndpoints(tx, [...new Set(jobs.map((j) => j.recipient))]),
-          ]);
+          const loaded = await loadEvents(tx, [...new Set(jobs.map((j) => j.eventId))]);
+          const endpoints = await findEndpoints(tx, [...new Set(jobs.map((j) => j.recipient))]);
           const wanted = jobs.flatMap((job) => {
             const event = loaded.get(job.eventId);
             const endpoint = endpoints.get(job.recipient);
