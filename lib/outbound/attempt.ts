@@ -112,7 +112,9 @@ export async function attemptDeliveries(
       return p.result;
     });
     const noted: { endpoint: WebhookEndpointRow; after: WebhookEndpointRow | null; gone: boolean; at: Date }[] = [];
-    for (const { endpoint, outcomes, gone } of byEndpoint.values()) {
+    // In endpoint id order: two batches noting the same endpoints in one transaction each lock their rows in the same
+    // order, so on Postgres neither waits on the other for ever.
+    for (const { endpoint, outcomes, gone } of [...byEndpoint.values()].sort((a, b) => a.endpoint.id.localeCompare(b.endpoint.id))) {
       const at = outcomes.reduce((latest, o) => (o.at > latest ? o.at : latest), outcomes[0]?.at ?? new Date());
       noted.push({ endpoint, after: await noteAttempts(tx, endpoint, outcomes), gone, at });
     }
