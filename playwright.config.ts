@@ -19,7 +19,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   forbidOnly: true,
-  retries: 0,
+  // In CI a failed test runs once more and, passing, is reported as flaky (.ci/run lists it): CI's machine has twice
+  // stalled both lanes at once, each losing one test to its time limit (docs/decisions.md, "CI time"). Never here.
+  retries: process.env.CI ? 1 : 0,
   // Generous: CI runs this suite beside another (.ci/run's two lanes), where a step can take twice its time alone.
   timeout: 120_000,
   expect: { timeout: 10_000 },

@@ -24,6 +24,8 @@ function userCreate(args: string[], env: Record<string, string> = {}) {
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe("npm run user:create", () => {
+  // Two runs of the script, each starting and migrating a new embedded database, then a third open: 33 s on a busy
+  // machine (beside another unit run), over the suite's 30 s default.
   it("adds a staff account with a hashed password, and refuses the same e-mail twice", async () => {
     const first = userCreate(["--email", "Op@Example.com", "--role", "operator", "--name", "Op Person", "--password", "operator-password"]);
     expect(first.stderr).toBe("");
@@ -43,7 +45,7 @@ describe("npm run user:create", () => {
     } finally {
       await database.close();
     }
-  });
+  }, 120_000);
 
   it("generates and prints a password when none is given", () => {
     const result = userCreate(["--email", "viewer@example.com", "--role", "viewer"]);

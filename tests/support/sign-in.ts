@@ -74,7 +74,9 @@ export function openSession(url: string, address: string = fakeAddress()): Sessi
     headers.set("x-forwarded-for", address);
     const method = (init.method ?? "GET").toUpperCase();
     if (method !== "GET" && method !== "HEAD" && !headers.has("origin")) headers.set("origin", url);
-    const res = await fetch(/^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${url}${pathOrUrl}`, { redirect: "manual", ...init, headers });
+    const res = await answered(`${method} ${pathOrUrl}`, (signal) =>
+      fetch(/^https?:\/\//.test(pathOrUrl) ? pathOrUrl : `${url}${pathOrUrl}`, { redirect: "manual", signal, ...init, headers }),
+    );
     jar.keep(res);
     return res;
   };
@@ -86,7 +88,7 @@ export function openSession(url: string, address: string = fakeAddress()): Sessi
     fetch: doFetch,
     async json<T>(pathOrUrl: string, init?: RequestInit) {
       const res = await doFetch(pathOrUrl, init);
-      const text = await res.text();
+      const text = await answered(`${init?.method ?? "GET"} ${pathOrUrl}`, () => res.text());
       let body: T;
       try {
         body = JSON.parse(text) as T;
@@ -116,16 +118,19 @@ export interface SignInResult {
 }
 
 /**
- * How long one sign-in request may take before it fails naming its path: a busy CI machine answers within seconds, and
- * a server that never answers would otherwise hold a test's setup until the runner's hook timeout, saying nothing.
+ * How long one request of a session may take (unless the caller gives its own signal, as a stream's reader does)
+ * before it fails naming its method and path: a busy CI machine answers within seconds, and a server that never
+ * answers would otherwise hold a test's setup until the runner's hook timeout, saying nothing of which request.
  */
-const SIGN_IN_REQUEST_MS = 90_000;
+const REQUEST_MS = 90_000;
+const requestBound = AbortSignal.timeout.bind(AbortSignal, REQUEST_MS);
 
-async function bounded(path: string, request: (signal: AbortSignal) => Promise<Response>): Promise<Response> {
+/** Runs `request` with the bound's signal; a timeout fails naming `what`. */
+async function answered<T>(what: string, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
   try {
-    return await request(AbortSignal.timeout(SIGN_IN_REQUEST_MS));
+    return await request(requestBound());
   } catch (error) {
-    if (error instanceof Error && error.name === "TimeoutError") throw new Error(`sign-in: ${path} did not answer within ${SIGN_IN_REQUEST_MS / 1000} s`);
+    if (error instanceof Error && error.name === "TimeoutError") throw new Error(`${what} did not answer within ${REQUEST_MS / 1000} s`);
     throw error;
   }
 }
@@ -135,16 +140,13 @@ export async function trySignIn(url: string, email: string, password: string, op
   const session = openSession(url, opts.address);
   const res = await signInWith(
     {
-      getJson: async (path) => (await bounded(path, (signal) => session.fetch(path, { signal }))).json() as Promise<unknown>,
+      getJson: async (path) => (await session.json<unknown>(path)).body,
       postForm: (path, form) =>
-        bounded(path, (signal) =>
-          session.fetch(path, {
-            method: "POST",
-            headers: { "content-type": "application/x-www-form-urlencoded" },
-            body: new URLSearchParams(form).toString(),
-            signal,
-          }),
-        ),
+        session.fetch(path, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams(form).toString(),
+        }),
     },
     email,
     password,
