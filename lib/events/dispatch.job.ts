@@ -35,6 +35,14 @@ const WAKE_MARGIN_MS = 10;
 /** Events per pass: a burst is taken in slices, the chain continuing at once while more wait. */
 const BATCH = 200;
 
+/**
+ * How long after a pass the next is due: at once while a burst waits (the pass took a full batch), else the rest of
+ * EVERY_MS after the pass's wait for a lull (docs/decisions.md, "A pass every 250 ms, lull included").
+ */
+export function nextPassDelay(taken: number, waitedMs: number): number {
+  return taken === BATCH ? 0 : Math.max(0, EVERY_MS - waitedMs);
+}
+
 /** The one id a consumer's job for (event, recipient) can have: queued twice, it is inserted once. */
 export function consumerJobId(consumer: string, eventId: string, recipient: string): string {
   return derivedJobId(`event-consumer:${consumer}`, `${eventId}:${recipient}`);
@@ -124,9 +132,7 @@ export function eventsDispatchJob(consumers: readonly EventConsumer[]): Job<Reco
           waited = await waitForQuietIntake(YIELD_MAX_MS);
           taken = await dispatchEvents(db, boss, consumers);
         } finally {
-          // The wait for a lull is part of the pause, not added to it (docs/decisions.md, "A pass every 250 ms, lull
-          // included"); at once while a burst waits.
-          const delay = taken === BATCH ? 0 : Math.max(0, EVERY_MS - waited);
+          const delay = nextPassDelay(taken, waited);
           if (!signal.aborted) {
             await boss.send(QUEUE, {}, { startAfter: new Date(Date.now() + delay) });
             setTimeout(() => wakeWorkers(QUEUE), delay + WAKE_MARGIN_MS).unref();

@@ -73,6 +73,30 @@ describe.each(dbTargets())("durable event consumers on $name", (target) => {
     expect(acts.map((a) => `${a.event_id}:${a.recipient}:${a.n}`)).toEqual(committed.sort().flatMap((id) => [`${id}:alice:1`, `${id}:bola:1`]));
   });
 
+  it("commits a pass's jobs and its mark together: a pass whose mark fails queues nothing, and the next queues all", async () => {
+    const consumer = testConsumer(database.db);
+    // An engine that only queues: the jobs a pass inserts stay where the test can count them.
+    const boss = await createJobEngine(database, urlOf(database), [consumer.job], { work: false });
+    engines.push(boss);
+    for (const tag of ["a", "b", "c"]) await database.db.transaction((tx) => appendEvent(tx, "payer.updated", { tag }));
+    // The mark is the pass's last statement, after its jobs' insert: refused here, as a pass cut off there would be.
+    await database.db.execute(sql`create function refuse_mark() returns trigger language plpgsql as $$
+      begin raise exception 'mark refused'; end $$`);
+    await database.db.execute(sql`create trigger refuse_mark before update of dispatched_at on events for each row execute function refuse_mark()`);
+    const failed = await dispatchEvents(database.db, boss, [consumer]).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failed instanceof Error ? String(failed.cause) : failed).toMatch(/mark refused/);
+    expect(await unfinished(database)).toBe(0);
+    const [left] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from events where dispatched_at is null`);
+    expect(left?.n).toBe(3);
+
+    await database.db.execute(sql`drop trigger refuse_mark on events`);
+    expect(await dispatchEvents(database.db, boss, [consumer])).toBe(3);
+    expect(await unfinished(database)).toBe(6);
+  });
+
   // A killed process is another process: the embedded database opens in one only, so these run on Postgres.
   it.runIf(target.name === "postgres").each(["committed", "dispatched", "acting"])(
     "acts once after a SIGKILL %s",
